@@ -1,0 +1,32 @@
+/**
+ * A failure the vendor documents: thrown anywhere, rendered once by the error handler of the API
+ * surface it belongs to as `{"error":{"code":…,"message":…}}` plus any `extra` top-level fields
+ * (the JSMS verify endpoint adds `"is_valid": false`).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+
+  withExtra(extra: Record<string, unknown>): ApiError {
+    return new ApiError(this.status, this.code, this.message, { ...this.extra, ...extra })
+  }
+
+  withStatus(status: number): ApiError {
+    return new ApiError(status, this.code, this.message, this.extra)
+  }
+
+  toBody(): Record<string, unknown> {
+    return { ...this.extra, error: { code: this.code, message: this.message } }
+  }
+}
+
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError
+}

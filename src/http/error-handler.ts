@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { ApiError } from '../errors.js'
+
+/** How one vendor names the failures Fastify itself detects. */
+export interface FrameworkErrors {
+  notFound(): ApiError
+  missingAuth(): ApiError
+  invalidBody(): ApiError
+  bodyTooLarge(): ApiError
+  mediaNotSupported(): ApiError
+  serverError(): ApiError
+}
+
+/** Turns anything thrown into `{"error":{"code","message"}}` with the vendor's code and status. */
+export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
+  if (err instanceof ApiError) return err
+  const e = err as Partial<FastifyError>
+  switch (e.code) {
+    case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
+      return names.missingAuth()
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return names.bodyTooLarge()
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return names.mediaNotSupported()
+  }
+  if (e.validation) return names.invalidBody()
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return names.invalidBody()
+  return names.serverError()
+}
+
+/** One error handler and one not-found handler per API surface (encapsulated by its prefix). */
+export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): void {
+  app.setErrorHandler((err, req, reply) => {
+    const apiError = toApiError(err, names)
+    if (apiError.status >= 500) req.log.error({ err }, 'request failed')
+    return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody())
+  })
+  app.setNotFoundHandler((_req, reply) => {
+    const e = names.notFound()
+    return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
+  })
+}

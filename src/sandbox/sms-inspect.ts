@@ -1,0 +1,56 @@
+import type { RouteSpec } from '../http/routes.js'
+import type { SmsDeps } from '../sms/context.js'
+import { ApiError } from '../errors.js'
+
+const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
+
+/** What the real service hides: the texts that went out and the codes in them. */
+export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
+  const { store } = deps
+  return [
+    {
+      method: 'GET',
+      url: '/sms/messages',
+      handler: async req => {
+        const q = req.query as { mobile?: string; msg_id?: string; limit?: string }
+        const limit = Math.min(Math.max(Number.parseInt(q.limit ?? '100', 10) || 100, 1), 1000)
+        const messages = store.messages.search(req.tenant.app.appKey, {
+          mobile: q.mobile || undefined,
+          msgId: q.msg_id || undefined,
+          limit,
+        })
+        return {
+          messages: messages.map(m => ({
+            msg_id: m.msgId,
+            mobile: m.mobile,
+            kind: m.kind,
+            temp_id: m.tempId,
+            sign_id: m.signId,
+            temp_para: m.tempPara,
+            content: m.content,
+            units: m.units,
+            tag: m.tag,
+            schedule_id: m.scheduleId,
+            created_at: new Date(m.createdAt).toISOString(),
+          })),
+        }
+      },
+    },
+    {
+      method: 'GET',
+      url: '/sms/codes/latest',
+      handler: async req => {
+        const { mobile } = req.query as { mobile?: string }
+        const code = mobile ? store.codes.latest(req.tenant.app.appKey, mobile.trim()) : undefined
+        if (!code) throw noCode()
+        return {
+          msg_id: code.msgId,
+          mobile: code.mobile,
+          code: code.code,
+          expires_at: new Date(code.expiresAt).toISOString(),
+          verified: code.verifiedAt !== null,
+        }
+      },
+    },
+  ]
+}

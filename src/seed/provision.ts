@@ -1,0 +1,118 @@
+import type { Store } from '../store/index.js'
+import {
+  DEFAULT_APP_BALANCES,
+  DEFAULT_APP_KEY,
+  DEFAULT_DEV_BALANCES,
+  DEFAULT_DEV_KEY,
+  DEFAULT_DEV_SECRET,
+  DEFAULT_MASTER_SECRET,
+  DEFAULT_SENSITIVE_WORDS,
+  DEFAULT_SIGN,
+  DEFAULT_TEMPLATES,
+} from './fixtures.js'
+import type { SeedApp, SeedFile } from './seed-file.js'
+
+const CREDENTIAL = /^[A-Za-z0-9]{24}$/
+
+/** The official clients refuse anything else (jsms-api.md §1.2), so auto-provisioning does too. */
+export function isWellFormedCredential(value: string): boolean {
+  return CREDENTIAL.test(value)
+}
+
+/** A new app with the default fixtures: signature 1, templates 1–5, balances that allow real use. */
+export function provisionApp(
+  store: Store,
+  app: { appKey: string; masterSecret: string; devKey?: string | undefined },
+  now: number,
+  seed?: SeedApp,
+): void {
+  store.transaction(() => {
+    store.apps.insert(
+      {
+        appKey: app.appKey,
+        masterSecret: app.masterSecret,
+        devKey: app.devKey ?? DEFAULT_DEV_KEY,
+        blacklisted: seed?.blacklisted ?? false,
+        smsEnabled: seed?.sms_enabled ?? true,
+        ipWhitelist: seed?.ip_whitelist ?? [],
+        sensitiveWords: seed?.sensitive_words ?? [],
+        callbackUrl: seed?.callback_url ?? null,
+        settings: seed?.settings ?? {},
+        clockOffsetMs: 0,
+        balances: { ...DEFAULT_APP_BALANCES, ...seed?.balances },
+      },
+      now,
+    )
+    const signs = seed?.signs?.map(s => ({
+      signId: s.sign_id,
+      sign: s.sign,
+      type: null,
+      remark: '',
+      status: s.status,
+      isDefault: s.is_default,
+    })) ?? [{ ...DEFAULT_SIGN, status: 1 as const, isDefault: true }]
+    for (const s of signs) {
+      store.signs.insert({ appKey: app.appKey, images: 0, refuseReason: null, reviewAt: null, ...s }, now)
+    }
+    const templates =
+      seed?.templates?.map(t => ({
+        tempId: t.temp_id,
+        template: t.template,
+        type: t.type,
+        ttl: t.ttl,
+        remark: t.remark,
+        status: t.status,
+        refuseReason: null,
+      })) ?? DEFAULT_TEMPLATES
+    for (const t of templates) store.templates.insert({ appKey: app.appKey, reviewAt: null, ...t }, now)
+    for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, mobile, now)
+  })
+}
+
+/**
+ * Runs at every start. The default developer and app are created once; so are the seed file's
+ * apps, with their balances, templates and signatures. The seed file's flags (blacklist, IP
+ * whitelist, callback URL…) are re-applied on every start so editing the file takes effect, while
+ * what the app did since (balances spent, templates added) is kept.
+ */
+export function applySeed(store: Store, seed: SeedFile, now: number): { sensitiveWords: string[] } {
+  store.transaction(() => {
+    store.apps.saveDeveloper({
+      devKey: DEFAULT_DEV_KEY,
+      devSecret: DEFAULT_DEV_SECRET,
+      frozen: false,
+      balances: DEFAULT_DEV_BALANCES,
+    })
+    for (const d of seed.developers) {
+      store.apps.saveDeveloper({
+        devKey: d.dev_key,
+        devSecret: d.dev_secret,
+        frozen: d.frozen,
+        balances: { ...DEFAULT_DEV_BALANCES, ...d.balances },
+      })
+    }
+    if (!store.apps.get(DEFAULT_APP_KEY) && !seed.apps.some(a => a.app_key === DEFAULT_APP_KEY)) {
+      provisionApp(store, { appKey: DEFAULT_APP_KEY, masterSecret: DEFAULT_MASTER_SECRET }, now)
+    }
+    for (const a of seed.apps) {
+      const existing = store.apps.get(a.app_key)
+      if (!existing) {
+        provisionApp(store, { appKey: a.app_key, masterSecret: a.master_secret, devKey: a.dev_key }, now, a)
+        continue
+      }
+      store.apps.updateSettings({
+        ...existing,
+        masterSecret: a.master_secret,
+        devKey: a.dev_key ?? existing.devKey,
+        blacklisted: a.blacklisted,
+        smsEnabled: a.sms_enabled,
+        ipWhitelist: a.ip_whitelist,
+        sensitiveWords: a.sensitive_words,
+        callbackUrl: a.callback_url,
+        settings: a.settings,
+      })
+      for (const mobile of a.unsubscribed) store.unsubscribed.add(a.app_key, mobile, now)
+    }
+  })
+  return { sensitiveWords: [...DEFAULT_SENSITIVE_WORDS, ...seed.sensitive_words] }
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import { z } from 'zod'
+import { DEFAULT_DEV_KEY } from './fixtures.js'
+
+// SANDBOX_CONFIG: an optional JSON or YAML file describing developers and apps (README
+// "Seed file"). Validated once at start; a bad file stops the process with a clear message.
+
+const key24 = z.string().regex(/^[A-Za-z0-9]{24}$/, 'must be 24 letters or digits')
+const quota = z.number().int().min(0).nullable()
+const balances = z
+  .object({ balance: quota, voice: quota, industry: quota, market: quota })
+  .partial()
+  .strict()
+
+const template = z
+  .object({
+    temp_id: z.number().int().positive(),
+    template: z.string().min(1),
+    type: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    ttl: z.number().int().min(0).default(0),
+    remark: z.string().default(''),
+    status: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
+  })
+  .strict()
+
+const sign = z
+  .object({
+    sign_id: z.number().int().positive(),
+    sign: z.string().min(1),
+    status: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
+    is_default: z.boolean().default(false),
+  })
+  .strict()
+
+const app = z
+  .object({
+    app_key: key24,
+    master_secret: key24,
+    dev_key: key24.optional(),
+    blacklisted: z.boolean().default(false),
+    sms_enabled: z.boolean().default(true),
+    ip_whitelist: z.array(z.string()).default([]),
+    sensitive_words: z.array(z.string().min(1)).default([]),
+    unsubscribed: z.array(z.string()).default([]),
+    callback_url: z.string().url().nullable().default(null),
+    settings: z.record(z.string(), z.unknown()).default({}),
+    balances: balances.optional(),
+    templates: z.array(template).optional(),
+    signs: z.array(sign).optional(),
+  })
+  .strict()
+
+const developer = z
+  .object({
+    dev_key: key24,
+    dev_secret: key24,
+    frozen: z.boolean().default(false),
+    balances: balances.optional(),
+  })
+  .strict()
+
+export const seedFileSchema = z
+  .object({
+    sensitive_words: z.array(z.string().min(1)).default([]),
+    developers: z.array(developer).default([]),
+    apps: z.array(app).default([]),
+  })
+  .strict()
+  .superRefine((seed, ctx) => {
+    const devs = new Set([DEFAULT_DEV_KEY, ...seed.developers.map(d => d.dev_key)])
+    seed.apps.forEach((a, i) => {
+      if (a.dev_key && !devs.has(a.dev_key)) {
+        ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
+      }
+    })
+  })
+
+export type SeedFile = z.infer<typeof seedFileSchema>
+export type SeedApp = z.infer<typeof app>
+
+export function readSeedFile(path: string): SeedFile {
+  const text = readFileSync(path, 'utf8')
+  const raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text)
+  const parsed = seedFileSchema.safeParse(raw ?? {})
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
+    throw new Error(`invalid SANDBOX_CONFIG ${path}:\n  ${lines.join('\n  ')}`)
+  }
+  return parsed.data
+}
+
+export const emptySeed: SeedFile = { sensitive_words: [], developers: [], apps: [] }

@@ -1,0 +1,72 @@
+import basicAuth from '@fastify/basic-auth'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ApiError } from '../errors.js'
+import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
+import type { SmsDeps } from './context.js'
+import { smsErrors } from './errors.js'
+
+export interface AuthErrors {
+  authFailed(): ApiError
+  appInBlack(): ApiError
+  illegalIp(): ApiError
+  invalidAccount(): ApiError
+  notEnabled?: () => ApiError
+}
+
+export const smsAuthErrors: AuthErrors = {
+  authFailed: smsErrors.authFailed,
+  appInBlack: smsErrors.appInBlack,
+  illegalIp: smsErrors.illegalIp,
+  invalidAccount: smsErrors.invalidAccount,
+  notEnabled: smsErrors.noSmsCodeAuth,
+}
+
+/** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
+export function checkTenant(deps: Pick<SmsDeps, 'store'>, tenant: Tenant, ip: string, errors: AuthErrors): void {
+  const { app } = tenant
+  if (app.blacklisted) throw errors.appInBlack()
+  if (deps.store.apps.developer(app.devKey)?.frozen) throw errors.invalidAccount()
+  if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip))) throw errors.illegalIp()
+  if (errors.notEnabled && !app.smsEnabled) throw errors.notEnabled()
+}
+
+/** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
+export function normalizeIp(ip: string): string {
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip
+}
+
+/**
+ * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
+ * error handler renders. A missing header is `missing auth` (400 50001), wrong credentials
+ * `auth failed` (401 50002). Routes marked `auth: 'dev'` take devKey:devSecret.
+ */
+export async function registerBasicAuth(
+  app: FastifyInstance,
+  deps: SmsDeps,
+  errors: AuthErrors,
+  options: { standing?: boolean; onTenant?: (req: FastifyRequest, tenant: Tenant) => void } = {},
+): Promise<void> {
+  const { standing = true, onTenant } = options
+  await app.register(basicAuth, {
+    authenticate: false,
+    validate: async (username, password, req) => {
+      if (req.routeOptions.config?.auth === 'dev') {
+        const dev = deps.store.apps.developer(username)
+        const ok = safeEqual(dev?.devSecret ?? '\u0000', password)
+        if (!dev || !ok) throw errors.authFailed()
+        if (dev.frozen) throw errors.invalidAccount()
+        req.devKey = dev.devKey
+        return
+      }
+      const tenant = authenticateApp(deps, username, password)
+      if (!tenant) throw errors.authFailed()
+      if (standing) checkTenant(deps, tenant, req.ip, errors)
+      req.tenant = tenant
+      onTenant?.(req, tenant)
+    },
+  })
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.is404 || req.routeOptions.config?.public) return done()
+    app.basicAuth(req, reply, done)
+  })
+}

@@ -1,0 +1,82 @@
+import type { ApiError } from '../errors.js'
+import { smsErrors } from './errors.js'
+
+// Lenient readers for what the official clients send (jsms-api.md §1.3): `null` is absent,
+// numbers may come as strings and strings as numbers, `temp_para` may be `[]`.
+
+export type Body = Record<string, unknown>
+
+export function readBody(body: unknown): Body {
+  if (body === undefined || body === null) throw smsErrors.missingBody()
+  if (typeof body !== 'object' || Array.isArray(body)) throw smsErrors.invalidBody()
+  return body as Body
+}
+
+const isAbsent = (v: unknown) => v === undefined || v === null || v === ''
+
+/** An integer given as a number or a numeric string; undefined when absent. */
+export function optionalInt(value: unknown, invalid: () => ApiError): number | undefined {
+  if (isAbsent(value)) return undefined
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(value)) return Number(value)
+  throw invalid()
+}
+
+export function optionalString(value: unknown, invalid: () => ApiError = smsErrors.invalidBody): string | undefined {
+  if (isAbsent(value)) return undefined
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  throw invalid()
+}
+
+// Mainland numbers as in every vendor example, optionally with the country code.
+const MOBILE = /^(?:\+?86)?1[3-9]\d{9}$/
+
+export function readMobile(value: unknown): string {
+  if (isAbsent(value)) throw smsErrors.missingMobile()
+  let mobile: string
+  if (typeof value === 'number' && Number.isSafeInteger(value)) mobile = String(value)
+  else if (typeof value === 'string') mobile = value.trim()
+  else throw smsErrors.invalidMobile()
+  if (!MOBILE.test(mobile)) throw smsErrors.invalidMobile()
+  return mobile
+}
+
+export function readTempId(value: unknown): number {
+  const id = optionalInt(value, smsErrors.invalidTempId)
+  if (id === undefined) throw smsErrors.missingTempId()
+  if (id <= 0 || id > 2_147_483_647) throw smsErrors.invalidTempId()
+  return id
+}
+
+/** A signature id; 0 and absent both mean "the app's default signature" (Java omits ids ≤ 0). */
+export function readSignId(value: unknown): number | undefined {
+  const id = optionalInt(value, smsErrors.signaturesNotExist)
+  return id === undefined || id === 0 ? undefined : id
+}
+
+/** Template parameters: an object of scalars, or `[]`/absent for none. */
+export function readTempPara(value: unknown): Record<string, string> {
+  if (isAbsent(value)) return {}
+  if (Array.isArray(value)) {
+    if (value.length === 0) return {}
+    throw smsErrors.templateParameterInvalid()
+  }
+  if (typeof value !== 'object') throw smsErrors.templateParameterInvalid()
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === null || v === undefined) out[k] = ''
+    else if (typeof v === 'string') out[k] = v
+    else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v)
+    else throw smsErrors.templateParameterInvalid()
+  }
+  return out
+}
+
+/** Seconds of validity for a code: absent or 0 means "use the default". */
+export function readTtl(value: unknown, max: number): number | undefined {
+  const ttl = optionalInt(value, smsErrors.invalidTtlValue)
+  if (ttl === undefined || ttl === 0) return undefined
+  if (ttl < 0 || ttl > max) throw smsErrors.invalidTtlValue()
+  return ttl
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify'
+import { useVendorErrors } from '../http/error-handler.js'
+import { acceptAnyBody } from '../http/json-body.js'
+import { defineRoutes } from '../http/routes.js'
+import { accountRoutes } from './accounts.js'
+import { registerBasicAuth, smsAuthErrors } from './auth.js'
+import { codeRoutes } from './codes.js'
+import type { SmsDeps } from './context.js'
+import { smsErrors } from './errors.js'
+import { messageRoutes } from './messages.js'
+
+export const smsFrameworkErrors = {
+  notFound: smsErrors.apiNotFound,
+  missingAuth: smsErrors.missingAuth,
+  invalidBody: smsErrors.invalidBody,
+  bodyTooLarge: () => smsErrors.invalidBody().withStatus(413),
+  mediaNotSupported: smsErrors.mediaNotSupported,
+  serverError: smsErrors.serverError,
+}
+
+/** The JSMS v1 surface (sms-service.md §4), mounted at /v1. */
+export async function smsApi(app: FastifyInstance, deps: SmsDeps): Promise<void> {
+  acceptAnyBody(app, smsErrors)
+  useVendorErrors(app, smsFrameworkErrors)
+  await registerBasicAuth(app, deps, smsAuthErrors)
+  defineRoutes(
+    app,
+    [...codeRoutes(deps), ...messageRoutes(deps), ...accountRoutes(deps)],
+    smsErrors.methodNotSupported,
+  )
+}

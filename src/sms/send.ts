@@ -1,0 +1,104 @@
+import type { Bucket } from '../store/apps.js'
+import type { MessageKind } from '../store/messages.js'
+import type { Sign } from '../store/signs.js'
+import type { Template, TemplateType } from '../store/templates.js'
+import type { Tenant } from '../tenancy.js'
+import type { SmsDeps } from './context.js'
+import { smsErrors } from './errors.js'
+import { checkFrequency } from './frequency.js'
+import { billedUnits } from './limits.js'
+import { checkContent, fillTemplate, signed } from './render.js'
+
+// The send pipeline shared by immediate and scheduled sends: resolve and render outside the
+// write (whole-request errors), then `deliver` inside it (per-recipient errors: unsubscribed,
+// frequency, balance), so a failure stores and charges nothing.
+
+/** A template the app may send through this endpoint (50013, 50020, 50021, 50025). */
+export function resolveTemplate(deps: SmsDeps, tenant: Tenant, tempId: number, allowed: TemplateType[]): Template {
+  const { templates } = deps.store
+  templates.settleReviews(tenant.app.appKey, tenant.now())
+  const t = templates.get(tenant.app.appKey, tempId)
+  if (!t) throw smsErrors.invalidTempId()
+  if (t.status === 0) throw smsErrors.templateAuditing()
+  if (t.status === 2) throw smsErrors.templateNotPass()
+  if (!allowed.includes(t.type)) throw smsErrors.wrongTemplateType()
+  return t
+}
+
+/** The signature to use: the one named (approved, 50051) or the app's default (50046). */
+export function resolveSign(deps: SmsDeps, tenant: Tenant, signId: number | undefined): Sign {
+  const { signs } = deps.store
+  signs.settleReviews(tenant.app.appKey, tenant.now())
+  if (signId === undefined) {
+    const sign = signs.getDefault(tenant.app.appKey)
+    if (!sign || sign.status !== 1) throw smsErrors.signatureNotSet()
+    return sign
+  }
+  const sign = signs.get(tenant.app.appKey, signId)
+  if (!sign || sign.status !== 1) throw smsErrors.signaturesNotExist()
+  return sign
+}
+
+export function sensitiveWordsOf(deps: SmsDeps, tenant: Tenant): string[] {
+  return [...deps.sensitiveWords, ...tenant.app.sensitiveWords]
+}
+
+/** The signed text of a template message (50022, 50023, 50037, 50038, 50054). */
+export function renderTemplateMessage(
+  deps: SmsDeps,
+  tenant: Tenant,
+  template: Template,
+  sign: Sign,
+  para: Record<string, string>,
+): string {
+  const content = signed(sign.sign, fillTemplate(template.template, para))
+  checkContent(content, sensitiveWordsOf(deps, tenant))
+  return content
+}
+
+export function bucketOf(kind: MessageKind, tempType: number | null): Bucket {
+  if (kind === 'voice_code') return 'voice'
+  return tempType === 3 ? 'market' : 'industry'
+}
+
+export interface Outgoing {
+  mobile: string
+  kind: MessageKind
+  template: Template | null
+  sign: Sign | null
+  para: Record<string, string> | null
+  content: string
+  tag?: string | null
+  scheduleId?: string | null
+}
+
+/**
+ * Stores and charges one message: call it inside a write job (store.write). Throws 50024, 50009
+ * or 50014 without side effects when the message may not go out.
+ */
+export function deliver(deps: SmsDeps, tenant: Tenant, m: Outgoing, now: number): string {
+  const { store, config } = deps
+  const { appKey } = tenant.app
+  const tempType = m.template?.type ?? null
+  if (tempType === 3 && store.unsubscribed.has(appKey, m.mobile)) throw smsErrors.unsubscribedMobile()
+  checkFrequency(store.messages, { appKey, mobile: m.mobile, kind: m.kind, tempType, content: m.content }, now, config.timeZone)
+  const units = m.kind === 'voice_code' ? 1 : billedUnits(m.content)
+  if (!store.apps.charge(tenant.app, bucketOf(m.kind, tempType), units)) throw smsErrors.noMoney()
+  const msgId = String(store.sequences.next('msg_id'))
+  store.messages.insert({
+    msgId,
+    appKey,
+    mobile: m.mobile,
+    kind: m.kind,
+    tempId: m.template?.tempId ?? null,
+    tempType,
+    signId: m.sign?.signId ?? null,
+    tempPara: m.para,
+    content: m.content,
+    units,
+    tag: m.tag ?? null,
+    scheduleId: m.scheduleId ?? null,
+    createdAt: now,
+  })
+  return msgId
+}

@@ -1,0 +1,33 @@
+import { createAppStore } from './apps.js'
+import { createCodeStore } from './codes.js'
+import type { Db } from './db.js'
+import { createMessageStore } from './messages.js'
+import { createSequences } from './sequences.js'
+import { createSignStore } from './signs.js'
+import { createTemplateStore } from './templates.js'
+import { createUnsubscribedStore } from './unsubscribed.js'
+import { createWriter } from './writer.js'
+
+/** Every table group behind one object; no SQL lives outside src/store. */
+export function createStore(db: Db) {
+  const writer = createWriter(db)
+  return {
+    db,
+    apps: createAppStore(db),
+    templates: createTemplateStore(db),
+    signs: createSignStore(db),
+    messages: createMessageStore(db),
+    codes: createCodeStore(db),
+    unsubscribed: createUnsubscribedStore(db),
+    sequences: createSequences(db),
+    /** Group-committed write: see writer.ts. */
+    write: writer.write,
+    flush: writer.flush,
+    /** An immediate synchronous transaction, for rare writes outside the request path. */
+    transaction<T>(fn: () => T): T {
+      return db.transaction(fn)()
+    },
+  }
+}
+
+export type Store = ReturnType<typeof createStore>

@@ -1,0 +1,114 @@
+import type { Db } from './db.js'
+
+export type MessageKind = 'code' | 'voice_code' | 'template'
+
+export interface Message {
+  msgId: string
+  appKey: string
+  mobile: string
+  kind: MessageKind
+  tempId: number | null
+  tempType: number | null
+  signId: number | null
+  tempPara: Record<string, string> | null
+  content: string
+  units: number
+  tag: string | null
+  scheduleId: string | null
+  createdAt: number
+}
+
+interface Row {
+  msg_id: string
+  app_key: string
+  mobile: string
+  kind: string
+  temp_id: number | null
+  temp_type: number | null
+  sign_id: number | null
+  temp_para: string | null
+  content: string
+  units: number
+  tag: string | null
+  schedule_id: string | null
+  created_at: number
+}
+
+const toMessage = (r: Row): Message => ({
+  msgId: r.msg_id,
+  appKey: r.app_key,
+  mobile: r.mobile,
+  kind: r.kind as MessageKind,
+  tempId: r.temp_id,
+  tempType: r.temp_type,
+  signId: r.sign_id,
+  tempPara: r.temp_para === null ? null : JSON.parse(r.temp_para),
+  content: r.content,
+  units: r.units,
+  tag: r.tag,
+  scheduleId: r.schedule_id,
+  createdAt: r.created_at,
+})
+
+export interface MessageQuery {
+  mobile?: string | undefined
+  msgId?: string | undefined
+  limit: number
+}
+
+export function createMessageStore(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO messages (msg_id, app_key, mobile, kind, temp_id, temp_type, sign_id, temp_para, content, units,
+       tag, schedule_id, created_at)
+     VALUES (@msgId, @appKey, @mobile, @kind, @tempId, @tempType, @signId, @tempPara, @content, @units, @tag,
+       @scheduleId, @createdAt)`,
+  )
+  const get = db.prepare<[string, string], Row>('SELECT * FROM messages WHERE app_key = ? AND msg_id = ?')
+  const search = db.prepare<{ appKey: string; mobile: string | null; msgId: string | null; limit: number }, Row>(
+    `SELECT * FROM messages WHERE app_key = @appKey
+       AND (@mobile IS NULL OR mobile = @mobile) AND (@msgId IS NULL OR msg_id = @msgId)
+     ORDER BY created_at DESC, msg_id DESC LIMIT @limit`,
+  )
+  // Frequency windows (sms-service.md §8) are counted from what was actually sent: nothing to
+  // keep in step, and they survive restarts.
+  const countKind = db.prepare<{ appKey: string; mobile: string; kind: string; since: number }, { n: number }>(
+    `SELECT count(*) AS n FROM messages
+     WHERE app_key = @appKey AND mobile = @mobile AND created_at > @since AND kind = @kind`,
+  )
+  const countType = db.prepare<{ appKey: string; mobile: string; type: number; since: number }, { n: number }>(
+    `SELECT count(*) AS n FROM messages
+     WHERE app_key = @appKey AND mobile = @mobile AND created_at > @since AND kind = 'template' AND temp_type = @type`,
+  )
+  const countContent = db.prepare<
+    { appKey: string; mobile: string; type: number; content: string; since: number },
+    { n: number }
+  >(
+    `SELECT count(*) AS n FROM messages
+     WHERE app_key = @appKey AND mobile = @mobile AND created_at > @since AND kind = 'template'
+       AND temp_type = @type AND content = @content`,
+  )
+
+  return {
+    insert(m: Message): void {
+      insert.run({ ...m, tempPara: m.tempPara === null ? null : JSON.stringify(m.tempPara) })
+    },
+    get(appKey: string, msgId: string): Message | undefined {
+      const row = get.get(appKey, msgId)
+      return row && toMessage(row)
+    },
+    search(appKey: string, q: MessageQuery): Message[] {
+      return search.all({ appKey, mobile: q.mobile ?? null, msgId: q.msgId ?? null, limit: q.limit }).map(toMessage)
+    },
+    countKindSince(appKey: string, mobile: string, kind: MessageKind, since: number): number {
+      return countKind.get({ appKey, mobile, kind, since })!.n
+    },
+    countTypeSince(appKey: string, mobile: string, type: number, since: number): number {
+      return countType.get({ appKey, mobile, type, since })!.n
+    },
+    countContentSince(appKey: string, mobile: string, type: number, content: string, since: number): number {
+      return countContent.get({ appKey, mobile, type, content, since })!.n
+    },
+  }
+}
+
+export type MessageStore = ReturnType<typeof createMessageStore>

@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { appNow, type Clock } from './clock.js'
+import type { Config } from './config.js'
+import { isWellFormedCredential, provisionApp } from './seed/provision.js'
+import type { App } from './store/apps.js'
+import type { Store } from './store/index.js'
+
+/** The app a request speaks for, and the time as that app sees it. */
+export interface Tenant {
+  app: App
+  now(): number
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tenant: Tenant
+  }
+}
+
+/** Constant-time comparison that does not leak the length either: both sides are hashed first. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest()
+  const hb = createHash('sha256').update(b).digest()
+  return timingSafeEqual(ha, hb)
+}
+
+export interface TenancyDeps {
+  store: Store
+  config: Config
+  clock: Clock
+}
+
+/**
+ * Resolves appKey:masterSecret to an app. An unknown appKey with well-formed credentials creates
+ * the app with the default fixtures when auto-provisioning is on, so parallel CI jobs isolate
+ * themselves just by choosing their own appKey. Returns undefined when authentication fails.
+ */
+export function authenticateApp(deps: TenancyDeps, appKey: string, secret: string): Tenant | undefined {
+  const { store, config, clock } = deps
+  let app = store.apps.get(appKey)
+  if (
+    !app &&
+    config.autoProvision &&
+    isWellFormedCredential(appKey) &&
+    isWellFormedCredential(secret) &&
+    !store.apps.developer(appKey)
+  ) {
+    provisionApp(store, { appKey, masterSecret: secret }, clock.now())
+    app = store.apps.get(appKey)
+  }
+  // Compare even when the app is unknown, so timing does not tell which appKeys exist.
+  const ok = safeEqual(app?.masterSecret ?? '\u0000', secret)
+  if (!app || !ok) return undefined
+  const found = app
+  return { app: found, now: () => appNow(clock, found) }
+}

@@ -1,0 +1,68 @@
+// Wall-clock rendering in a configurable zone. JSMS speaks `yyyy-MM-dd HH:mm:ss` in Beijing
+// time (jsms-api.md §2.6); times are stored as epoch milliseconds and formatted only here.
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    formatters.set(timeZone, f)
+  }
+  return f
+}
+
+function fields(ms: number, timeZone: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const p of formatter(timeZone).formatToParts(ms)) out[p.type] = p.value
+  return out
+}
+
+/** `yyyy-MM-dd HH:mm:ss` in the zone. */
+export function formatLocal(ms: number, timeZone: string): string {
+  const f = fields(ms, timeZone)
+  return `${f.year}-${f.month}-${f.day} ${f.hour}:${f.minute}:${f.second}`
+}
+
+/** `yyyy-MM-dd` in the zone: the key of every "per day" counter. */
+export function dayKey(ms: number, timeZone: string): string {
+  return formatLocal(ms, timeZone).slice(0, 10)
+}
+
+/** Milliseconds the zone is ahead of UTC at that instant. */
+function zoneOffset(ms: number, timeZone: string): number {
+  const f = fields(ms, timeZone)
+  const asUtc = Date.UTC(+f.year!, +f.month! - 1, +f.day!, +f.hour!, +f.minute!, +f.second!)
+  return asUtc - Math.floor(ms / 1000) * 1000
+}
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
+
+/** Parses `yyyy-MM-dd HH:mm:ss` as a wall time in the zone; undefined when malformed or impossible. */
+export function parseLocal(text: string, timeZone: string): number | undefined {
+  const m = LOCAL_TIME.exec(text)
+  if (!m) return undefined
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number]
+  const guess = Date.UTC(y, mo - 1, d, h, mi, s)
+  const check = new Date(guess)
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined
+  let ms = guess - zoneOffset(guess, timeZone)
+  ms = guess - zoneOffset(ms, timeZone) // second pass settles DST edges
+  return ms
+}
+
+/** Epoch ms of the start of the next local day: when daily counters roll over. */
+export function nextDayStart(ms: number, timeZone: string): number {
+  const day = dayKey(ms, timeZone)
+  const start = parseLocal(`${day} 00:00:00`, timeZone) ?? ms
+  return parseLocal(`${dayKey(start + 36 * 3600_000, timeZone)} 00:00:00`, timeZone) ?? ms + 86400_000
+}

@@ -17,7 +17,7 @@ const envSchema = z.object({
     .default('Asia/Shanghai')
     .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai'),
   // Clock time a new template or signature stays under review before it is approved.
-  REVIEW_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  REVIEW_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
 })
 
 export interface Config {

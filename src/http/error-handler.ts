@@ -1,6 +1,16 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.js'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Top-level fields added to every failure of the route, wherever it was detected (auth, body
+     * parsing, handler): the JSMS verify route answers `"is_valid": false` (jsms-api.md §1.5).
+     */
+    errorExtra?: Record<string, unknown>
+  }
+}
+
 /** How one vendor names the failures Fastify itself detects. */
 export interface FrameworkErrors {
   notFound(): ApiError
@@ -31,7 +41,8 @@ export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
 /** One error handler and one not-found handler per API surface (encapsulated by its prefix). */
 export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): void {
   app.setErrorHandler((err, req, reply) => {
-    const apiError = toApiError(err, names)
+    const extra = req.routeOptions.config?.errorExtra
+    const apiError = extra ? toApiError(err, names).withExtra(extra) : toApiError(err, names)
     if (apiError.status >= 500) req.log.error({ err }, 'request failed')
     return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody())
   })

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto'
 import type { RouteSpec } from '../http/routes.js'
-import { isApiError } from '../errors.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { optionalInt, optionalString, readBody, readMobile, readSignId, readTempId, readTtl } from './fields.js'
@@ -78,27 +77,24 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/codes/:msg_id/valid',
+      // Every failure, even of auth or body parsing, carries `"is_valid": false` (jsms-api.md §1.5).
+      config: { errorExtra: { is_valid: false } },
       handler: async req => {
         const { msg_id: msgId } = req.params as { msg_id: string }
-        try {
-          const body = readBody(req.body)
-          const code = optionalString(body.code, smsErrors.invalidCode)
-          if (code === undefined) throw smsErrors.missingCode()
-          // Check and mark in one write job: of two concurrent correct answers, one wins.
-          await store.write(() => {
-            const now = req.tenant.now()
-            const stored = store.codes.get(req.tenant.app.appKey, msgId)
-            if (!stored) throw smsErrors.wrongMsgId()
-            if (stored.verifiedAt !== null) throw smsErrors.verifiedCode()
-            if (now > stored.expiresAt) throw smsErrors.expiredCode()
-            if (stored.code !== code.trim()) throw smsErrors.invalidCode()
-            store.codes.markVerified(msgId, now)
-          })
-          return { is_valid: true }
-        } catch (err) {
-          // The verify endpoint's failures carry `"is_valid": false` (jsms-api.md §1.5).
-          throw isApiError(err) ? err.withExtra({ is_valid: false }) : err
-        }
+        const body = readBody(req.body)
+        const code = optionalString(body.code, smsErrors.invalidCode)
+        if (code === undefined) throw smsErrors.missingCode()
+        // Check and mark in one write job: of two concurrent correct answers, one wins.
+        await store.write(() => {
+          const now = req.tenant.now()
+          const stored = store.codes.get(req.tenant.app.appKey, msgId)
+          if (!stored) throw smsErrors.wrongMsgId()
+          if (stored.verifiedAt !== null) throw smsErrors.verifiedCode()
+          if (now > stored.expiresAt) throw smsErrors.expiredCode()
+          if (stored.code !== code.trim()) throw smsErrors.invalidCode()
+          store.codes.markVerified(msgId, now)
+        })
+        return { is_valid: true }
       },
     },
   ]

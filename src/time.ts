@@ -54,7 +54,8 @@ export function parseLocal(text: string, timeZone: string): number | undefined {
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number]
   const guess = Date.UTC(y, mo - 1, d, h, mi, s)
   const check = new Date(guess)
-  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    return undefined
   let ms = guess - zoneOffset(guess, timeZone)
   ms = guess - zoneOffset(ms, timeZone) // second pass settles DST edges
   return ms

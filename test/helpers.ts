@@ -34,7 +34,9 @@ export const defaultAuth = basic(APP_KEY, MASTER_SECRET)
 
 /** A fresh 24-character credential, so a test can be its own tenant. */
 export function newKey(prefix = 'k'): string {
-  return (prefix + Math.random().toString(36).slice(2) + '0'.repeat(24)).slice(0, 24).replace(/[^A-Za-z0-9]/g, '0')
+  return (prefix + Math.random().toString(36).slice(2) + '0'.repeat(24))
+    .slice(0, 24)
+    .replace(/[^A-Za-z0-9]/g, '0')
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
@@ -50,8 +52,17 @@ export async function call(
   const res = await app.inject({
     method,
     url,
-    headers: { authorization: defaultAuth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: defaultAuth,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
-  return { status: res.statusCode, body: res.body === '' ? undefined : res.json(), headers: res.headers, raw: res.body }
+  return {
+    status: res.statusCode,
+    body: res.body === '' ? undefined : res.json(),
+    headers: res.headers,
+    raw: res.body,
+  }
 }

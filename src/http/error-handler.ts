@@ -34,7 +34,8 @@ export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
       return names.mediaNotSupported()
   }
   if (e.validation) return names.invalidBody()
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return names.invalidBody()
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return names.invalidBody()
   return names.serverError()
 }
 

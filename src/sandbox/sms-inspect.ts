@@ -1,6 +1,6 @@
+import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from '../sms/context.js'
-import { ApiError } from '../errors.js'
 
 const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
 

@@ -7,15 +7,28 @@ export const DEFAULT_DEV_SECRET = 'sandboxdevsecret00000001'
 export const DEFAULT_APP_KEY = '7d431e42dfa6a6d693ac2d04'
 export const DEFAULT_MASTER_SECRET = '5e987ac6d2e04d95a9d8f0d1'
 
-export const DEFAULT_APP_BALANCES: Balances = { balance: 10_000, voice: 1_000, industry: 10_000, market: 10_000 }
-export const DEFAULT_DEV_BALANCES: Balances = { balance: 100_000, voice: 10_000, industry: 100_000, market: 100_000 }
+export const DEFAULT_APP_BALANCES: Balances = {
+  balance: 10_000,
+  voice: 1_000,
+  industry: 10_000,
+  market: 10_000,
+}
+export const DEFAULT_DEV_BALANCES: Balances = {
+  balance: 100_000,
+  voice: 10_000,
+  industry: 100_000,
+  market: 100_000,
+}
 
 /** Words no message may carry (50037), on top of each app's own list. */
 export const DEFAULT_SENSITIVE_WORDS = ['赌博', '代开发票', 'sensitiveword']
 
 export const DEFAULT_SIGN = { signId: 1, sign: '极光沙箱', type: 3, remark: 'sandbox default signature' }
 
-type FixtureTemplate = Pick<Template, 'tempId' | 'template' | 'type' | 'ttl' | 'remark' | 'status' | 'refuseReason'>
+type FixtureTemplate = Pick<
+  Template,
+  'tempId' | 'template' | 'type' | 'ttl' | 'remark' | 'status' | 'refuseReason'
+>
 
 /** Every new app gets these, so SDK examples (which use temp_id 1) work at once. */
 export const DEFAULT_TEMPLATES: FixtureTemplate[] = [

@@ -8,10 +8,7 @@ import { DEFAULT_DEV_KEY } from './fixtures.js'
 
 const key24 = z.string().regex(/^[A-Za-z0-9]{24}$/, 'must be 24 letters or digits')
 const quota = z.number().int().min(0).nullable()
-const balances = z
-  .object({ balance: quota, voice: quota, industry: quota, market: quota })
-  .partial()
-  .strict()
+const balances = z.object({ balance: quota, voice: quota, industry: quota, market: quota }).partial().strict()
 
 const template = z
   .object({

@@ -22,7 +22,12 @@ export const smsAuthErrors: AuthErrors = {
 }
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
-export function checkTenant(deps: Pick<SmsDeps, 'store'>, tenant: Tenant, ip: string, errors: AuthErrors): void {
+export function checkTenant(
+  deps: Pick<SmsDeps, 'store'>,
+  tenant: Tenant,
+  ip: string,
+  errors: AuthErrors,
+): void {
   const { app } = tenant
   if (app.blacklisted) throw errors.appInBlack()
   if (deps.store.apps.developer(app.devKey)?.frozen) throw errors.invalidAccount()

@@ -2,7 +2,15 @@ import { randomInt } from 'node:crypto'
 import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
-import { optionalInt, optionalString, readBody, readMobile, readSignId, readTempId, readTtl } from './fields.js'
+import {
+  optionalInt,
+  optionalString,
+  readBody,
+  readMobile,
+  readSignId,
+  readTempId,
+  readTtl,
+} from './fields.js'
 import { SMS_LIMITS } from './limits.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
@@ -14,7 +22,8 @@ export function generateCode(digits = 6): string {
 const VOICE_TEXT: Record<number, (code: string) => string> = {
   0: code => `您的语音验证码是${code.split('').join(' ')}`,
   1: code => `Your verification code is ${code.split('').join(' ')}`,
-  2: code => `您的语音验证码是${code.split('').join(' ')}. Your verification code is ${code.split('').join(' ')}`,
+  2: code =>
+    `您的语音验证码是${code.split('').join(' ')}. Your verification code is ${code.split('').join(' ')}`,
 }
 
 export function codeRoutes(deps: SmsDeps): RouteSpec[] {
@@ -37,8 +46,19 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
         const lifetime = ttl ?? (template.ttl || SMS_LIMITS.defaultCodeTtlSeconds)
         const msgId = await store.write(() => {
           const now = req.tenant.now()
-          const id = deliver(deps, req.tenant, { mobile, kind: 'code', template, sign, para: { code }, content }, now)
-          store.codes.insert({ msgId: id, appKey: req.tenant.app.appKey, mobile, code, expiresAt: now + lifetime * 1000 })
+          const id = deliver(
+            deps,
+            req.tenant,
+            { mobile, kind: 'code', template, sign, para: { code }, content },
+            now,
+          )
+          store.codes.insert({
+            msgId: id,
+            appKey: req.tenant.app.appKey,
+            mobile,
+            code,
+            expiresAt: now + lifetime * 1000,
+          })
           return id
         })
         return { msg_id: msgId }
@@ -66,9 +86,22 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
         const content = say(code)
         const msgId = await store.write(() => {
           const now = req.tenant.now()
-          const outgoing = { mobile, kind: 'voice_code' as const, template: null, sign: null, para: null, content }
+          const outgoing = {
+            mobile,
+            kind: 'voice_code' as const,
+            template: null,
+            sign: null,
+            para: null,
+            content,
+          }
           const id = deliver(deps, req.tenant, outgoing, now)
-          store.codes.insert({ msgId: id, appKey: req.tenant.app.appKey, mobile, code, expiresAt: now + ttl * 1000 })
+          store.codes.insert({
+            msgId: id,
+            appKey: req.tenant.app.appKey,
+            mobile,
+            code,
+            expiresAt: now + ttl * 1000,
+          })
           return id
         })
         return { msg_id: msgId }

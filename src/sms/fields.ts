@@ -22,7 +22,10 @@ export function optionalInt(value: unknown, invalid: () => ApiError): number | u
   throw invalid()
 }
 
-export function optionalString(value: unknown, invalid: () => ApiError = smsErrors.invalidBody): string | undefined {
+export function optionalString(
+  value: unknown,
+  invalid: () => ApiError = smsErrors.invalidBody,
+): string | undefined {
   if (isAbsent(value)) return undefined
   if (typeof value === 'string') return value
   if (typeof value === 'number' && Number.isFinite(value)) return String(value)

@@ -17,7 +17,12 @@ export interface FrequencySubject {
  * messages actually sent, so they are exact, durable and move with the app's clock. Must run
  * inside the write job that then stores the message, so two requests cannot both pass the edge.
  */
-export function checkFrequency(messages: MessageStore, s: FrequencySubject, now: number, timeZone: string): void {
+export function checkFrequency(
+  messages: MessageStore,
+  s: FrequencySubject,
+  now: number,
+  timeZone: string,
+): void {
   const { appKey, mobile } = s
   if (s.kind === 'voice_code') {
     if (messages.countKindSince(appKey, mobile, 'voice_code', now - SMS_LIMITS.voiceIntervalMs) > 0) {
@@ -27,7 +32,9 @@ export function checkFrequency(messages: MessageStore, s: FrequencySubject, now:
   }
   if (s.kind === 'code' || s.tempType === 1) {
     const since = now - ONE_DAY
-    const sent = messages.countKindSince(appKey, mobile, 'code', since) + messages.countTypeSince(appKey, mobile, 1, since)
+    const sent =
+      messages.countKindSince(appKey, mobile, 'code', since) +
+      messages.countTypeSince(appKey, mobile, 1, since)
     if (sent >= SMS_LIMITS.codesPer24h) throw smsErrors.outOfFreq()
     return
   }

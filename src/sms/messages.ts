@@ -1,5 +1,5 @@
-import type { RouteSpec } from '../http/routes.js'
 import { isApiError } from '../errors.js'
+import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { optionalString, readBody, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
@@ -47,7 +47,12 @@ export function messageRoutes(deps: SmsDeps): RouteSpec[] {
         const sign = resolveSign(deps, req.tenant, signId)
         const content = renderTemplateMessage(deps, req.tenant, template, sign, para)
         const msgId = await store.write(() =>
-          deliver(deps, req.tenant, { mobile, kind: 'template', template, sign, para, content, tag }, req.tenant.now()),
+          deliver(
+            deps,
+            req.tenant,
+            { mobile, kind: 'template', template, sign, para, content, tag },
+            req.tenant.now(),
+          ),
         )
         return { msg_id: msgId }
       },
@@ -90,7 +95,10 @@ async function sendBatch(
   const planned: Array<{ ok: Planned } | { error: RecipientResult }> = batch.recipients.map(raw => {
     const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
     const shownMobile = r.mobile === undefined || r.mobile === null ? '' : String(r.mobile)
-    const shownPara = (r.temp_para && typeof r.temp_para === 'object' ? r.temp_para : {}) as Record<string, unknown>
+    const shownPara = (r.temp_para && typeof r.temp_para === 'object' ? r.temp_para : {}) as Record<
+      string,
+      unknown
+    >
     try {
       const mobile = readMobile(r.mobile)
       const para = readTempPara(r.temp_para)
@@ -114,7 +122,15 @@ async function sendBatch(
           deliver(
             deps,
             tenant,
-            { mobile, kind: 'template', template: batch.template, sign: batch.sign, para, content, tag: batch.tag },
+            {
+              mobile,
+              kind: 'template',
+              template: batch.template,
+              sign: batch.sign,
+              para,
+              content,
+              tag: batch.tag,
+            },
             now,
           ),
         )

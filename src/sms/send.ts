@@ -14,7 +14,12 @@ import { checkContent, fillTemplate, signed } from './render.js'
 // frequency, balance), so a failure stores and charges nothing.
 
 /** A template the app may send through this endpoint (50013, 50020, 50021, 50025). */
-export function resolveTemplate(deps: SmsDeps, tenant: Tenant, tempId: number, allowed: TemplateType[]): Template {
+export function resolveTemplate(
+  deps: SmsDeps,
+  tenant: Tenant,
+  tempId: number,
+  allowed: TemplateType[],
+): Template {
   const { templates } = deps.store
   templates.settleReviews(tenant.app.appKey, tenant.now())
   const t = templates.get(tenant.app.appKey, tempId)
@@ -31,11 +36,11 @@ export function resolveSign(deps: SmsDeps, tenant: Tenant, signId: number | unde
   signs.settleReviews(tenant.app.appKey, tenant.now())
   if (signId === undefined) {
     const sign = signs.getDefault(tenant.app.appKey)
-    if (!sign || sign.status !== 1) throw smsErrors.signatureNotSet()
+    if (sign?.status !== 1) throw smsErrors.signatureNotSet()
     return sign
   }
   const sign = signs.get(tenant.app.appKey, signId)
-  if (!sign || sign.status !== 1) throw smsErrors.signaturesNotExist()
+  if (sign?.status !== 1) throw smsErrors.signaturesNotExist()
   return sign
 }
 
@@ -81,7 +86,12 @@ export function deliver(deps: SmsDeps, tenant: Tenant, m: Outgoing, now: number)
   const { appKey } = tenant.app
   const tempType = m.template?.type ?? null
   if (tempType === 3 && store.unsubscribed.has(appKey, m.mobile)) throw smsErrors.unsubscribedMobile()
-  checkFrequency(store.messages, { appKey, mobile: m.mobile, kind: m.kind, tempType, content: m.content }, now, config.timeZone)
+  checkFrequency(
+    store.messages,
+    { appKey, mobile: m.mobile, kind: m.kind, tempType, content: m.content },
+    now,
+    config.timeZone,
+  )
   const units = m.kind === 'voice_code' ? 1 : billedUnits(m.content)
   if (!store.apps.charge(tenant.app, bucketOf(m.kind, tempType), units)) throw smsErrors.noMoney()
   const msgId = String(store.sequences.next('msg_id'))

@@ -64,18 +64,27 @@ export function createMessageStore(db: Db) {
        @scheduleId, @createdAt)`,
   )
   const get = db.prepare<[string, string], Row>('SELECT * FROM messages WHERE app_key = ? AND msg_id = ?')
-  const search = db.prepare<{ appKey: string; mobile: string | null; msgId: string | null; limit: number }, Row>(
+  const search = db.prepare<
+    { appKey: string; mobile: string | null; msgId: string | null; limit: number },
+    Row
+  >(
     `SELECT * FROM messages WHERE app_key = @appKey
        AND (@mobile IS NULL OR mobile = @mobile) AND (@msgId IS NULL OR msg_id = @msgId)
      ORDER BY created_at DESC, msg_id DESC LIMIT @limit`,
   )
   // Frequency windows (sms-service.md §8) are counted from what was actually sent: nothing to
   // keep in step, and they survive restarts.
-  const countKind = db.prepare<{ appKey: string; mobile: string; kind: string; since: number }, { n: number }>(
+  const countKind = db.prepare<
+    { appKey: string; mobile: string; kind: string; since: number },
+    { n: number }
+  >(
     `SELECT count(*) AS n FROM messages
      WHERE app_key = @appKey AND mobile = @mobile AND created_at > @since AND kind = @kind`,
   )
-  const countType = db.prepare<{ appKey: string; mobile: string; type: number; since: number }, { n: number }>(
+  const countType = db.prepare<
+    { appKey: string; mobile: string; type: number; since: number },
+    { n: number }
+  >(
     `SELECT count(*) AS n FROM messages
      WHERE app_key = @appKey AND mobile = @mobile AND created_at > @since AND kind = 'template' AND temp_type = @type`,
   )
@@ -97,7 +106,9 @@ export function createMessageStore(db: Db) {
       return row && toMessage(row)
     },
     search(appKey: string, q: MessageQuery): Message[] {
-      return search.all({ appKey, mobile: q.mobile ?? null, msgId: q.msgId ?? null, limit: q.limit }).map(toMessage)
+      return search
+        .all({ appKey, mobile: q.mobile ?? null, msgId: q.msgId ?? null, limit: q.limit })
+        .map(toMessage)
     },
     countKindSince(appKey: string, mobile: string, kind: MessageKind, since: number): number {
       return countKind.get({ appKey, mobile, kind, since })!.n

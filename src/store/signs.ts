@@ -66,7 +66,13 @@ export function createSignStore(db: Db) {
      WHERE app_key = @appKey AND sign_id = @signId`,
   )
   const remove = db.prepare('DELETE FROM signs WHERE app_key = ? AND sign_id = ?')
-  const decide = db.prepare<{ appKey: string; signId: number; status: number; reason: string | null; now: number }>(
+  const decide = db.prepare<{
+    appKey: string
+    signId: number
+    status: number
+    reason: string | null
+    now: number
+  }>(
     `UPDATE signs SET status = @status, refuse_reason = @reason, review_at = NULL, updated_at = @now
      WHERE app_key = @appKey AND sign_id = @signId`,
   )

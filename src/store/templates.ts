@@ -61,7 +61,13 @@ export function createTemplateStore(db: Db) {
      WHERE app_key = @appKey AND temp_id = @tempId`,
   )
   const remove = db.prepare('DELETE FROM templates WHERE app_key = ? AND temp_id = ?')
-  const decide = db.prepare<{ appKey: string; tempId: number; status: number; reason: string | null; now: number }>(
+  const decide = db.prepare<{
+    appKey: string
+    tempId: number
+    status: number
+    reason: string | null
+    now: number
+  }>(
     `UPDATE templates SET status = @status, refuse_reason = @reason, review_at = NULL, updated_at = @now
      WHERE app_key = @appKey AND temp_id = @tempId`,
   )

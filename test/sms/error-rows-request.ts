@@ -5,6 +5,8 @@ import { as, MOBILE, OTHER_MOBILE, sendCode } from './support.js'
 // Rows of the seed's error table (sms-service.md §7) about the request itself: auth, body,
 // fields, templates, signatures, content. Each provokes its code over HTTP.
 
+type Answer = Pick<Awaited<ReturnType<typeof call>>, 'status' | 'body'>
+
 export interface Row {
   code: number
   status: number
@@ -13,7 +15,7 @@ export interface Row {
   how: string
   /** A batch answers 200 and reports the failure per recipient (jsms-api.md §2.5). */
   perRecipient?: boolean
-  provoke(app: SandboxApp, clock: { advance(ms: number): void }): Promise<{ status: number; body: any }>
+  provoke(app: SandboxApp, clock: { advance(ms: number): void }): Promise<Answer>
 }
 
 const post = (app: SandboxApp, url: string, body?: unknown, headers?: Record<string, string>) =>

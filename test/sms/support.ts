@@ -41,6 +41,10 @@ const apps = {
   poor: { dev_key: devs.broke.dev_key, balances: { balance: 0, voice: 0, industry: 0, market: 0 } },
   five: { dev_key: devs.broke.dev_key, balances: { balance: 5, voice: null, industry: null, market: null } },
   buckets: { dev_key: devs.ones.dev_key, balances: { balance: 1, voice: 1, industry: 1, market: 1 } },
+  // A notification template with no parameter, for `temp_para: []`.
+  plain: {
+    templates: [{ temp_id: 90, template: '您的包裹已到，请及时取件。', type: 2 }],
+  },
   billing: {
     dev_key: devs.broke.dev_key,
     balances: { balance: null, voice: null, industry: 100, market: null },

@@ -5,8 +5,12 @@ import { envelope, MOBILE, sendCode } from './support.js'
 // POST /v1/codes/{msg_id}/valid (jsms-api.md §2.3): 200 {"is_valid":true} once; every failure
 // carries "is_valid": false next to the vendor error.
 
-const check = (app: Parameters<typeof call>[0], msgId: string, body: unknown, headers?: Record<string, string>) =>
-  call(app, 'POST', `/v1/codes/${msgId}/valid`, body, headers)
+const check = (
+  app: Parameters<typeof call>[0],
+  msgId: string,
+  body: unknown,
+  headers?: Record<string, string>,
+) => call(app, 'POST', `/v1/codes/${msgId}/valid`, body, headers)
 
 describe('POST /v1/codes/{msg_id}/valid', () => {
   it('validates the code that was texted, exactly once', async () => {
@@ -15,7 +19,10 @@ describe('POST /v1/codes/{msg_id}/valid', () => {
     expect(code).toMatch(/^\d{6}$/)
     expect(await check(app, msgId, { code })).toMatchObject({ status: 200, body: { is_valid: true } })
     const again = await check(app, msgId, { code })
-    expect(again).toMatchObject({ status: 403, body: { is_valid: false, ...envelope(50012, 'verified code') } })
+    expect(again).toMatchObject({
+      status: 403,
+      body: { is_valid: false, ...envelope(50012, 'verified code') },
+    })
   })
 
   it('lets a wrong attempt fail without consuming the code', async () => {
@@ -34,7 +41,8 @@ describe('POST /v1/codes/{msg_id}/valid', () => {
     expect(results.filter(r => r.status === 200)).toHaveLength(1)
     const rest = results.filter(r => r.status !== 200)
     expect(rest).toHaveLength(9)
-    for (const r of rest) expect(r).toMatchObject({ status: 403, body: { is_valid: false, error: { code: 50012 } } })
+    for (const r of rest)
+      expect(r).toMatchObject({ status: 403, body: { is_valid: false, error: { code: 50012 } } })
   })
 
   it('expires a code after the template ttl (300 s for temp_id 1), by the clock', async () => {
@@ -79,7 +87,12 @@ describe('POST /v1/codes/{msg_id}/valid', () => {
       await check(app, msgId, { code: '' }),
       await check(app, msgId, { code: true }),
       await check(app, '999', { code: '123456' }),
-      await check(app, msgId, { code: '123456' }, { authorization: basic('7d431e42dfa6a6d693ac2d04', newKey()) }),
+      await check(
+        app,
+        msgId,
+        { code: '123456' },
+        { authorization: basic('7d431e42dfa6a6d693ac2d04', newKey()) },
+      ),
       await check(app, msgId, { code: '123456' }, { authorization: '' }),
     ]
     expect(failures.map(f => f.body.error.code)).toEqual([50003, 50007, 50015, 50010, 50026, 50002, 50001])

@@ -1,6 +1,10 @@
 import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from '../sms/context.js'
+import { nationalMobile } from '../sms/fields.js'
+
+// Mobiles are stored in national form (sms/fields.ts); `+` in a query string arrives as a space.
+const asStored = (mobile: string) => nationalMobile(mobile) ?? mobile.trim()
 
 const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
 
@@ -15,7 +19,7 @@ export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
         const q = req.query as { mobile?: string; msg_id?: string; limit?: string }
         const limit = Math.min(Math.max(Number.parseInt(q.limit ?? '100', 10) || 100, 1), 1000)
         const messages = store.messages.search(req.tenant.app.appKey, {
-          mobile: q.mobile || undefined,
+          mobile: q.mobile ? asStored(q.mobile) : undefined,
           msgId: q.msg_id || undefined,
           limit,
         })
@@ -41,7 +45,7 @@ export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
       url: '/sms/codes/latest',
       handler: async req => {
         const { mobile } = req.query as { mobile?: string }
-        const code = mobile ? store.codes.latest(req.tenant.app.appKey, mobile.trim()) : undefined
+        const code = mobile ? store.codes.latest(req.tenant.app.appKey, asStored(mobile)) : undefined
         if (!code) throw noCode()
         return {
           msg_id: code.msgId,

@@ -1,3 +1,4 @@
+import { nationalMobile } from '../sms/fields.js'
 import type { Store } from '../store/index.js'
 import {
   DEFAULT_APP_BALANCES,
@@ -11,6 +12,9 @@ import {
   DEFAULT_TEMPLATES,
 } from './fixtures.js'
 import type { SeedApp, SeedFile } from './seed-file.js'
+
+// Sends look mobiles up in national form (sms/fields.ts), so the seed's are stored that way.
+const asStored = (mobile: string) => nationalMobile(mobile) ?? mobile
 
 const CREDENTIAL = /^[A-Za-z0-9]{24}$/
 
@@ -65,7 +69,7 @@ export function provisionApp(
         refuseReason: null,
       })) ?? DEFAULT_TEMPLATES
     for (const t of templates) store.templates.insert({ appKey: app.appKey, reviewAt: null, ...t }, now)
-    for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, mobile, now)
+    for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
   })
 }
 
@@ -111,7 +115,7 @@ export function applySeed(store: Store, seed: SeedFile, now: number): { sensitiv
         callbackUrl: a.callback_url,
         settings: a.settings,
       })
-      for (const mobile of a.unsubscribed) store.unsubscribed.add(a.app_key, mobile, now)
+      for (const mobile of a.unsubscribed) store.unsubscribed.add(a.app_key, asStored(mobile), now)
     }
   })
   return { sensitiveWords: [...DEFAULT_SENSITIVE_WORDS, ...seed.sensitive_words] }

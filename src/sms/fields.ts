@@ -32,16 +32,22 @@ export function optionalString(
   throw invalid()
 }
 
-// Mainland numbers as in every vendor example, optionally with the country code.
-const MOBILE = /^(?:\+?86)?1[3-9]\d{9}$/
+// Mainland numbers as in every vendor example, optionally with the country code (86 or +86).
+// The country code is dropped: one phone is one mobile for the frequency limits, repeat sends
+// within a batch, unsubscriptions and the inspection endpoints, whatever notation came in.
+const MOBILE = /^(?:\+?86)?(1[3-9]\d{9})$/
+
+/** The national 11-digit form of a mobile, or undefined when it is not one. */
+export function nationalMobile(text: string): string | undefined {
+  return MOBILE.exec(text.trim())?.[1]
+}
 
 export function readMobile(value: unknown): string {
   if (isAbsent(value)) throw smsErrors.missingMobile()
-  let mobile: string
-  if (typeof value === 'number' && Number.isSafeInteger(value)) mobile = String(value)
-  else if (typeof value === 'string') mobile = value.trim()
-  else throw smsErrors.invalidMobile()
-  if (!MOBILE.test(mobile)) throw smsErrors.invalidMobile()
+  let mobile: string | undefined
+  if (typeof value === 'number' && Number.isSafeInteger(value)) mobile = nationalMobile(String(value))
+  else if (typeof value === 'string') mobile = nationalMobile(value)
+  if (mobile === undefined) throw smsErrors.invalidMobile()
   return mobile
 }
 

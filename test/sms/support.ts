@@ -36,7 +36,7 @@ const apps = {
   whitelisted: { ip_whitelist: ['10.1.2.3'] },
   frozen: { dev_key: devs.frozen.dev_key },
   unsigned: { signs: [] },
-  unsubscribed: { unsubscribed: [MOBILE] },
+  unsubscribed: { unsubscribed: [MOBILE, `+86${OTHER_MOBILE}`] },
   words: { sensitive_words: ['forbiddenword'] },
   poor: { dev_key: devs.broke.dev_key, balances: { balance: 0, voice: 0, industry: 0, market: 0 } },
   five: { dev_key: devs.broke.dev_key, balances: { balance: 5, voice: null, industry: null, market: null } },

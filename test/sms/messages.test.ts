@@ -30,10 +30,18 @@ describe('POST /v1/messages', () => {
 
   it('accepts every template type, the verification one for "custom code" sending', async () => {
     const { app } = await createTestApp()
-    const code = await call(app, 'POST', '/v1/messages', { mobile: MOBILE, temp_id: 1, temp_para: { code: '8888' } })
+    const code = await call(app, 'POST', '/v1/messages', {
+      mobile: MOBILE,
+      temp_id: 1,
+      temp_para: { code: '8888' },
+    })
     expect(code.status).toBe(200)
     expect((await inspect(app, code.body.msg_id)).content).toContain('您的验证码为8888')
-    const market = await call(app, 'POST', '/v1/messages', { mobile: MOBILE, temp_id: 3, temp_para: { name: '李' } })
+    const market = await call(app, 'POST', '/v1/messages', {
+      mobile: MOBILE,
+      temp_id: 3,
+      temp_para: { name: '李' },
+    })
     expect(market.status).toBe(200)
   })
 
@@ -58,12 +66,20 @@ describe('POST /v1/messages', () => {
   it('stores the mobile in national form whatever the notation', async () => {
     const { app } = await createTestApp()
     for (const mobile of ['+8613800138000', '8613800138000', 13800138000, ' 13800138000 ']) {
-      const res = await call(app, 'POST', '/v1/messages', { mobile, temp_id: 2, temp_para: { order: String(mobile), days: '1' } })
+      const res = await call(app, 'POST', '/v1/messages', {
+        mobile,
+        temp_id: 2,
+        temp_para: { order: String(mobile), days: '1' },
+      })
       expect(res.status).toBe(200)
       expect((await inspect(app, res.body.msg_id)).mobile).toBe(MOBILE)
     }
     for (const mobile of ['1380013800', '138001380001', '+1 5551234567', '23800138000', '0086138001380000']) {
-      const res = await call(app, 'POST', '/v1/messages', { mobile, temp_id: 2, temp_para: { order: 'A', days: '1' } })
+      const res = await call(app, 'POST', '/v1/messages', {
+        mobile,
+        temp_id: 2,
+        temp_para: { order: 'A', days: '1' },
+      })
       expect(res.body.error).toEqual({ code: 50006, message: 'invalid mobile' })
     }
   })
@@ -71,7 +87,8 @@ describe('POST /v1/messages', () => {
   it('refuses marketing to an unsubscribed mobile, in any notation, but not notifications', async () => {
     const { app } = await seededApp()
     const send = as('unsubscribed')
-    const market = (mobile: string) => send(app, 'POST', '/v1/messages', { mobile, temp_id: 3, temp_para: { name: 'Li' } })
+    const market = (mobile: string) =>
+      send(app, 'POST', '/v1/messages', { mobile, temp_id: 3, temp_para: { name: 'Li' } })
     expect((await market(`+86${MOBILE}`)).body.error.code).toBe(50024)
     // Seeded as +86…, sent in national form.
     expect((await market(OTHER_MOBILE)).body.error.code).toBe(50024)
@@ -87,7 +104,11 @@ describe('POST /v1/messages', () => {
   it('stores and charges nothing for a refused message', async () => {
     const { app } = await createTestApp()
     const before = (await call(app, 'GET', '/v1/accounts/app')).body
-    const bad = await call(app, 'POST', '/v1/messages', { mobile: MOBILE, temp_id: 2, temp_para: { order: '赌博', days: '1' } })
+    const bad = await call(app, 'POST', '/v1/messages', {
+      mobile: MOBILE,
+      temp_id: 2,
+      temp_para: { order: '赌博', days: '1' },
+    })
     expect(bad.body.error.code).toBe(50037)
     expect((await call(app, 'GET', `/_sandbox/sms/messages?mobile=${MOBILE}`)).body.messages).toEqual([])
     expect((await call(app, 'GET', '/v1/accounts/app')).body).toEqual(before)

@@ -1,11 +1,12 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { routerErrors } from './http/error-handler.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
-import { smsApi } from './sms/index.js'
+import { smsApi, smsFrameworkErrors } from './sms/index.js'
 import { openDatabase } from './store/db.js'
 import { createStore } from './store/index.js'
 
@@ -21,6 +22,10 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
+    frameworkErrors: routerErrors(
+      { '/v1': smsFrameworkErrors, '/_sandbox': smsFrameworkErrors },
+      smsFrameworkErrors,
+    ),
   })
   const db = openDatabase(config.database)
   const store = createStore(db)

@@ -16,6 +16,21 @@ describe('framework failures in the vendor envelope', () => {
     expect(anonymous.headers['content-type']).toBe('application/json; charset=utf-8')
   })
 
+  it('answers paths the router cannot take (bad escapes, over-long ids) with 404 50016', async () => {
+    const { app } = await createTestApp()
+    for (const url of [
+      '/v1/codes/%E0%A4%A/valid',
+      `/v1/codes/${'1'.repeat(200)}/valid`,
+      '//v1/codes/%zz/valid',
+    ]) {
+      const res = await call(app, 'POST', url, { code: '123456' })
+      expect(res).toMatchObject({ status: 404, body: envelope(50016, 'api not found') })
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    }
+    const sandbox = await call(app, 'GET', '/_sandbox/sms/%E0%A4%A')
+    expect(sandbox).toMatchObject({ status: 404, body: envelope(50016, 'api not found') })
+  })
+
   it.each([
     ['GET', '/v1/codes'],
     ['PUT', '/v1/voice_codes'],

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { basic, call, createTestApp, newKey } from '../helpers.js'
+import { envelope, MOBILE, OTHER_MOBILE } from '../sms/support.js'
+
+// GET /_sandbox/sms/messages and GET /_sandbox/sms/codes/latest (issue 2, "A first look
+// inside"): what the real service hides, scoped to the caller's app.
+
+const get = (app: Parameters<typeof call>[0], url: string, auth?: string) =>
+  call(app, 'GET', url, undefined, auth ? { authorization: auth } : {})
+
+describe('GET /_sandbox/sms/messages', () => {
+  it('lists what went out, newest first, with the rendered signed text', async () => {
+    const { app, clock } = await createTestApp()
+    const code = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    clock.advance(1000)
+    const voice = await call(app, 'POST', '/v1/voice_codes', { mobile: OTHER_MOBILE, code: '2468' })
+    clock.advance(1000)
+    const notice = await call(app, 'POST', '/v1/messages', {
+      mobile: MOBILE,
+      temp_id: 2,
+      temp_para: { order: 'Z9', days: '2' },
+    })
+
+    const all = await get(app, '/_sandbox/sms/messages')
+    expect(all.status).toBe(200)
+    expect(all.body.messages.map((m: { msg_id: string }) => m.msg_id)).toEqual([
+      notice.body.msg_id,
+      voice.body.msg_id,
+      code.body.msg_id,
+    ])
+    expect(all.body.messages[0]).toMatchObject({
+      msg_id: notice.body.msg_id,
+      mobile: MOBILE,
+      kind: 'template',
+      temp_id: 2,
+      sign_id: 1,
+      content: '【极光沙箱】您的订单Z9已发货，预计2天内送达。',
+      created_at: new Date(clock.now()).toISOString(),
+    })
+    expect(all.body.messages[1]).toMatchObject({ kind: 'voice_code', temp_id: null, sign_id: null })
+    expect(all.body.messages[2]).toMatchObject({ kind: 'code', temp_id: 1, sign_id: 1 })
+  })
+
+  it('filters by mobile (any notation) and by msg_id', async () => {
+    const { app } = await createTestApp()
+    const first = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    await call(app, 'POST', '/v1/codes', { mobile: OTHER_MOBILE, temp_id: 1 })
+    const byMobile = await get(app, `/_sandbox/sms/messages?mobile=${MOBILE}`)
+    expect(byMobile.body.messages.map((m: { mobile: string }) => m.mobile)).toEqual([MOBILE])
+    for (const q of [`%2B86${MOBILE}`, `+86${MOBILE}`, `86${MOBILE}`]) {
+      expect((await get(app, `/_sandbox/sms/messages?mobile=${q}`)).body.messages).toHaveLength(1)
+    }
+    const byId = await get(app, `/_sandbox/sms/messages?msg_id=${first.body.msg_id}`)
+    expect(byId.body.messages).toEqual([expect.objectContaining({ msg_id: first.body.msg_id })])
+    expect((await get(app, '/_sandbox/sms/messages?mobile=13700137000')).body).toEqual({ messages: [] })
+    expect((await get(app, '/_sandbox/sms/messages?limit=1')).body.messages).toHaveLength(1)
+  })
+
+  it('needs the app credentials', async () => {
+    const { app } = await createTestApp()
+    const none = await app.inject({ method: 'GET', url: '/_sandbox/sms/messages' })
+    expect(none.statusCode).toBe(400)
+    expect(none.json()).toEqual(envelope(50001, 'missing auth'))
+    const wrong = await get(app, '/_sandbox/sms/messages', basic('7d431e42dfa6a6d693ac2d04', newKey()))
+    expect(wrong).toMatchObject({ status: 401, body: envelope(50002, 'auth failed') })
+    expect((await call(app, 'POST', '/_sandbox/sms/messages', {})).status).toBe(405)
+  })
+})
+
+describe('GET /_sandbox/sms/codes/latest', () => {
+  it('gives the latest code of a mobile, enough to finish a verification flow', async () => {
+    const { app, clock } = await createTestApp()
+    await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    clock.advance(1000)
+    const second = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    const latest = await get(app, `/_sandbox/sms/codes/latest?mobile=${MOBILE}`)
+    expect(latest).toMatchObject({
+      status: 200,
+      body: {
+        msg_id: second.body.msg_id,
+        mobile: MOBILE,
+        code: expect.stringMatching(/^\d{6}$/),
+        expires_at: new Date(clock.now() + 300_000).toISOString(),
+        verified: false,
+      },
+    })
+    const check = await call(app, 'POST', `/v1/codes/${second.body.msg_id}/valid`, { code: latest.body.code })
+    expect(check.body).toEqual({ is_valid: true })
+    expect((await get(app, `/_sandbox/sms/codes/latest?mobile=${MOBILE}`)).body.verified).toBe(true)
+  })
+
+  it('covers voice codes too', async () => {
+    const { app } = await createTestApp()
+    const voice = await call(app, 'POST', '/v1/voice_codes', { mobile: MOBILE, code: '97531' })
+    const latest = await get(app, `/_sandbox/sms/codes/latest?mobile=%2B86${MOBILE}`)
+    expect(latest.body).toMatchObject({ msg_id: voice.body.msg_id, code: '97531' })
+  })
+
+  it('answers 404 in the vendor envelope when there is none', async () => {
+    const { app } = await createTestApp()
+    await call(app, 'POST', '/v1/messages', {
+      mobile: MOBILE,
+      temp_id: 2,
+      temp_para: { order: 'A', days: '1' },
+    })
+    for (const url of [`/_sandbox/sms/codes/latest?mobile=${MOBILE}`, '/_sandbox/sms/codes/latest']) {
+      const res = await get(app, url)
+      expect(res.status).toBe(404)
+      expect(res.body.error).toEqual({ code: 50016, message: 'no verification code for this mobile' })
+    }
+  })
+})

@@ -124,7 +124,9 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
           if (!stored) throw smsErrors.wrongMsgId()
           if (stored.verifiedAt !== null) throw smsErrors.verifiedCode()
           if (now > stored.expiresAt) throw smsErrors.expiredCode()
-          if (stored.code !== code.trim()) throw smsErrors.invalidCode()
+          // A code sent as a JSON number (C#, Python callers) has lost its leading zeros.
+          const given = typeof body.code === 'number' ? code.padStart(stored.code.length, '0') : code.trim()
+          if (given !== stored.code) throw smsErrors.invalidCode()
           store.codes.markVerified(msgId, now)
         })
         return { is_valid: true }

@@ -54,6 +54,15 @@ describe('bodies the official clients send', () => {
     expect(check).toMatchObject({ status: 200, body: { is_valid: true } })
   })
 
+  it('matches a code sent as a JSON number despite its lost leading zeros', async () => {
+    const { app } = await createTestApp()
+    const voice = await call(app, 'POST', '/v1/voice_codes', { mobile: MOBILE, code: '004321' })
+    const wrong = await call(app, 'POST', `/v1/codes/${voice.body.msg_id}/valid`, { code: 4322 })
+    expect(wrong.body.error.code).toBe(50010)
+    const check = await call(app, 'POST', `/v1/codes/${voice.body.msg_id}/valid`, { code: 4321 })
+    expect(check).toMatchObject({ status: 200, body: { is_valid: true } })
+  })
+
   it('treats null fields as absent and accepts temp_para: []', async () => {
     const { app } = await createTestApp()
     const code = await call(app, 'POST', '/v1/codes', {

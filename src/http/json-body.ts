@@ -17,6 +17,7 @@ export interface BodyErrors {
 
 // Media types that declare a structure other than JSON: a JSON endpoint refuses them (415).
 const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|application\/xml|text\/xml)/i
+const FORM = /^application\/x-www-form-urlencoded/i
 
 /**
  * The official clients send JSON with every Content-Type there is: none at all (Python jsms),
@@ -30,9 +31,12 @@ export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
     const body = raw as Buffer
     if (req.routeOptions.config?.body === 'multipart') return done(null, body)
     const media = String(req.headers['content-type'] ?? '').trim()
-    if (errors.mediaNotSupported && FOREIGN_MEDIA.test(media)) return done(errors.mediaNotSupported())
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    // `curl -d '{…}'` without `-H` labels JSON as a form: a JSON object is still taken as JSON.
+    const curlJson = FORM.test(media) && text.trimStart().startsWith('{')
+    if (errors.mediaNotSupported && FOREIGN_MEDIA.test(media) && !curlJson)
+      return done(errors.mediaNotSupported())
     if (text.trim() === '') return done(null, undefined)
     try {
       done(null, sjson.parse(text, null, { protoAction: 'remove', constructorAction: 'remove' }))

@@ -31,6 +31,17 @@ describe('bodies the official clients send', () => {
     expect(res.body.msg_id).toMatch(/^\d+$/)
   })
 
+  it('takes a JSON object labelled as a form, as `curl -d` without -H sends it', async () => {
+    const res = await raw({ 'content-type': 'application/x-www-form-urlencoded' }, codeBody)
+    expect(res.status).toBe(200)
+    // A real form is still refused (framework.test.ts).
+    const form = await raw(
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'mobile=13800138000&temp_id=1',
+    )
+    expect(form.body.error.code).toBe(50017)
+  })
+
   it('accepts a chunked body with no Content-Length (jpush-async)', async () => {
     const res = await raw({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, codeBody)
     expect(res.status).toBe(200)

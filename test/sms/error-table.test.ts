@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { codeRows } from './error-rows-codes.js'
+import { contentRows } from './error-rows-content.js'
 import { requestRows } from './error-rows-request.js'
 import { ruleRows } from './error-rows-rules.js'
 import { seededApp } from './support.js'
@@ -8,7 +10,7 @@ import { seededApp } from './support.js'
 // 50029 belong to schedules, 50042–50053 and 50101+ to templates and signatures, 50201/50202
 // to the pull endpoints: each is tested with its own endpoint.)
 
-const rows = [...requestRows, ...ruleRows]
+const rows = [...requestRows, ...codeRows, ...ruleRows, ...contentRows]
 
 describe('the JSMS error table', () => {
   it('covers every code the send, verify and account endpoints can produce', () => {

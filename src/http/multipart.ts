@@ -64,7 +64,8 @@ export function parseMultipart(contentType: string, body: Buffer, limits: FormLi
       parser = busboy({
         headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
         defParamCharset: 'utf8',
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields },
+        // busboy flags a file that merely reaches `fileSize`; one byte more tells "over the limit".
+        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: limits.maxFields },
       })
     } catch (err) {
       return fail((err as Error).message)
@@ -77,7 +78,12 @@ export function parseMultipart(contentType: string, body: Buffer, limits: FormLi
     })
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = []
-      const file: FormFile = { field, filename: info.filename ?? '', bytes: Buffer.alloc(0), truncated: false }
+      const file: FormFile = {
+        field,
+        filename: info.filename ?? '',
+        bytes: Buffer.alloc(0),
+        truncated: false,
+      }
       form.files.push(file)
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('limit', () => {

@@ -33,7 +33,8 @@ export function reviewRoutes(deps: SmsDeps): RouteSpec[] {
         const { status, reason } = readDecision(req.body)
         const { appKey } = req.tenant.app
         const decided = await store.write(() => {
-          if (!store.templates.decide(appKey, tempId, status, reason, req.tenant.now())) throw unknownTemplate()
+          if (!store.templates.decide(appKey, tempId, status, reason, req.tenant.now()))
+            throw unknownTemplate()
           return store.templates.get(appKey, tempId)!
         })
         return { ...templateView(decided), refuse_reason: decided.refuseReason }

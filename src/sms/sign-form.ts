@@ -69,7 +69,8 @@ export function checkSignForm(form: Form): SignForm {
     if (!(type >= 1 && type <= 7)) throw smsErrors.invalidSignature()
   }
   const remark = text(form, 'remark')
-  if (remark !== undefined && [...remark].length > SIGN_LIMITS.maxRemarkLength) throw smsErrors.invalidSignature()
+  if (remark !== undefined && [...remark].length > SIGN_LIMITS.maxRemarkLength)
+    throw smsErrors.invalidSignature()
   let images = 0
   for (const file of form.files) {
     if (!IMAGE_FIELD.test(file.field)) continue

@@ -27,14 +27,16 @@ export function readTemplateInput(body: Body): TemplateInput {
   if (SIGNATURE_MARKS.test(template)) throw smsErrors.templateContainsSpecialSymbol()
   const names = variablesOf(template, type)
   const remark = optionalString(body.remark) ?? ''
-  if (names.includes(LINK_VARIABLE) && remark.trim() === '') throw smsErrors.specialTemplateParameterNeedRemark()
+  if (names.includes(LINK_VARIABLE) && remark.trim() === '')
+    throw smsErrors.specialTemplateParameterNeedRemark()
   if (length(remark) > SMS_LIMITS.maxRemarkLength) throw smsErrors.remarkTooLong()
   // ttl matters only to verification codes; the other types ignore whatever the client sent
   // (C# sends `"ttl":0` with every template).
   let ttl = 0
   if (type === 1) {
     const given = optionalInt(body.ttl, smsErrors.invalidTtlValue)
-    if (given === undefined || given <= 0 || given > SMS_LIMITS.maxTtlSeconds) throw smsErrors.invalidTtlValue()
+    if (given === undefined || given <= 0 || given > SMS_LIMITS.maxTtlSeconds)
+      throw smsErrors.invalidTtlValue()
     ttl = given
   }
   return { template, type, ttl, remark }

@@ -15,7 +15,14 @@ import { checkSignedLength, readTemplateInput } from './template-rules.js'
 
 /** The GET shape (Java `TempSMSResult`): exactly the documented fields. */
 export function templateView(t: Template) {
-  return { temp_id: t.tempId, template: t.template, type: t.type, ttl: t.ttl, remark: t.remark, status: t.status }
+  return {
+    temp_id: t.tempId,
+    template: t.template,
+    type: t.type,
+    ttl: t.ttl,
+    remark: t.remark,
+    status: t.status,
+  }
 }
 
 export function templateRoutes(deps: SmsDeps): RouteSpec[] {
@@ -25,7 +32,7 @@ export function templateRoutes(deps: SmsDeps): RouteSpec[] {
   function checkAgainstDefaultSign(tenant: Tenant, input: TemplateInput): void {
     store.signs.settleReviews(tenant.app.appKey, tenant.now())
     const sign = store.signs.getDefault(tenant.app.appKey)
-    if (!sign || sign.status !== 1) throw smsErrors.signatureNotSet()
+    if (sign?.status !== 1) throw smsErrors.signatureNotSet()
     checkSignedLength(input.template, sign.sign)
   }
 

@@ -69,7 +69,13 @@ export function createSignStore(db: Db) {
   const usedBy = db.prepare<[string, number], { used: number }>(
     'SELECT EXISTS (SELECT 1 FROM messages WHERE app_key = ? AND sign_id = ?) AS used',
   )
-  const decide = db.prepare<{ appKey: string; signId: number; status: number; reason: string | null; now: number }>(
+  const decide = db.prepare<{
+    appKey: string
+    signId: number
+    status: number
+    reason: string | null
+    now: number
+  }>(
     `UPDATE signs SET status = @status, refuse_reason = @reason, review_at = NULL, updated_at = @now
      WHERE app_key = @appKey AND sign_id = @signId`,
   )

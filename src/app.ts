@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { sandboxApi } from './sandbox/index.js'
@@ -7,7 +7,7 @@ import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
 import { smsApi } from './sms/index.js'
 import { openDatabase } from './store/db.js'
-import { createStore } from './store/index.js'
+import { createStore, type Store } from './store/index.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -15,7 +15,10 @@ export interface AppOptions {
 }
 
 /** Wiring only: the whole surface of the sandbox on one screen. */
-export async function buildApp(config: Config, { clock = systemClock, logger }: AppOptions = {}) {
+export async function buildApp(
+  config: Config,
+  { clock = systemClock, logger }: AppOptions = {},
+): Promise<SandboxApp> {
   const app = Fastify({
     loggerInstance: logger,
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
@@ -35,7 +38,8 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     store.flush()
     db.close()
   })
-  return Object.assign(app, { store, clock })
+  return Object.assign(app as unknown as FastifyInstance, { store, clock })
 }
 
-export type SandboxApp = Awaited<ReturnType<typeof buildApp>>
+/** The Fastify instance plus what tests and the process need to reach: the store and the clock. */
+export type SandboxApp = FastifyInstance & { store: Store; clock: Clock }

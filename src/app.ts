@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -29,6 +30,7 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
   const deps: SmsDeps = { store, clock, config, sensitiveWords }
 
   await app.register(smsApi, { prefix: '/v1', ...deps })
+  await app.register(pushApi, { prefix: '/v3', ...deps })
   await app.register(sandboxApi, { prefix: '/_sandbox', ...deps })
 
   app.addHook('onClose', async () => {

@@ -6,6 +6,7 @@ import { registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
 import type { SmsDeps } from '../sms/context.js'
 import { smsErrors } from '../sms/errors.js'
 import { smsFrameworkErrors } from '../sms/index.js'
+import { pushDeviceRoutes } from './push-devices.js'
 import { smsInspectRoutes } from './sms-inspect.js'
 
 /**
@@ -16,5 +17,5 @@ export async function sandboxApi(app: FastifyInstance, deps: SmsDeps): Promise<v
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
-  defineRoutes(app, [...smsInspectRoutes(deps)], smsErrors.methodNotSupported)
+  defineRoutes(app, [...smsInspectRoutes(deps), ...pushDeviceRoutes(deps)], smsErrors.methodNotSupported)
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { pushTick } from './push/delivery.js'
 import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
@@ -37,7 +38,8 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     store.flush()
     db.close()
   })
-  return Object.assign(app, { store, clock })
+  // pushTick: due push work (offline expiry, sms_message fallbacks); the scheduler calls it.
+  return Object.assign(app, { store, clock, pushTick: () => pushTick(deps) })
 }
 
 export type SandboxApp = Awaited<ReturnType<typeof buildApp>>

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { pushTick } from './push/delivery.js'
@@ -9,7 +9,7 @@ import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
 import { smsApi } from './sms/index.js'
 import { openDatabase } from './store/db.js'
-import { createStore } from './store/index.js'
+import { createStore, type Store } from './store/index.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -17,7 +17,10 @@ export interface AppOptions {
 }
 
 /** Wiring only: the whole surface of the sandbox on one screen. */
-export async function buildApp(config: Config, { clock = systemClock, logger }: AppOptions = {}) {
+export async function buildApp(
+  config: Config,
+  { clock = systemClock, logger }: AppOptions = {},
+): Promise<SandboxApp> {
   const app = Fastify({
     loggerInstance: logger,
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
@@ -39,7 +42,10 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     db.close()
   })
   // pushTick: due push work (offline expiry, sms_message fallbacks); the scheduler calls it.
-  return Object.assign(app, { store, clock, pushTick: () => pushTick(deps) })
+  const sandbox: SandboxApp = Object.assign(app, { store, clock, pushTick: () => pushTick(deps) })
+  return sandbox
 }
 
-export type SandboxApp = Awaited<ReturnType<typeof buildApp>>
+// Spelled out: a Fastify instance is thenable, so Awaited<ReturnType<typeof buildApp>> would
+// unwrap it to a bare FastifyInstance and lose these fields.
+export type SandboxApp = FastifyInstance & { store: Store; clock: Clock; pushTick: () => Promise<number> }

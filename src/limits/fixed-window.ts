@@ -54,7 +54,8 @@ export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWin
     },
     peek(key, now, limit) {
       const w = windows.get(key)
-      if (!w || now < w.start || now >= w.start + windowMs) return { limit, remaining: limit, resetSeconds: 0, allowed: true }
+      if (!w || now < w.start || now >= w.start + windowMs)
+        return { limit, remaining: limit, resetSeconds: 0, allowed: true }
       return state(w, now, limit)
     },
   }

@@ -36,7 +36,8 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
         const { platform } = req.query as { platform?: string }
         // 200 also for an alias nobody holds (rb alias tests).
         await store.write(() => {
-          for (const d of devicesOf(appKey, alias, platform)) store.pushDevices.setAlias(appKey, d.registrationId, null)
+          for (const d of devicesOf(appKey, alias, platform))
+            store.pushDevices.setAlias(appKey, d.registrationId, null)
         })
         return {}
       },
@@ -51,7 +52,8 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
         await store.write(() => {
           const { remove } = readRidChanges(store, appKey, body, ['remove'])
           for (const rid of remove) {
-            if (store.pushDevices.get(appKey, rid)?.alias === alias) store.pushDevices.setAlias(appKey, rid, null)
+            if (store.pushDevices.get(appKey, rid)?.alias === alias)
+              store.pushDevices.setAlias(appKey, rid, null)
           }
         })
         return {}

@@ -42,7 +42,8 @@ export function parseAudience(value: unknown): Audience {
   const out: AudienceSelectors = {}
   for (const [key, raw] of Object.entries(value)) {
     if (key === 'live_activity_id') {
-      if (typeof raw !== 'string' || raw === '') throw pushErrors.invalid('audience.live_activity_id is invalid')
+      if (typeof raw !== 'string' || raw === '')
+        throw pushErrors.invalid('audience.live_activity_id is invalid')
       out.live_activity_id = raw
       continue
     }
@@ -50,7 +51,8 @@ export function parseAudience(value: unknown): Audience {
     const values = stringArray(raw)
     if (!values) throw pushErrors.invalid(`audience.${key} must be an array of strings`)
     if (values.length === 0) continue // an empty array means the key is absent
-    if (values.length > ARRAY_KEYS[key as ArrayKey]) throw pushErrors.invalid(`audience.${key} has too many values`)
+    if (values.length > ARRAY_KEYS[key as ArrayKey])
+      throw pushErrors.invalid(`audience.${key} has too many values`)
     for (const v of values) checkValue(key as ArrayKey, v)
     out[key as ArrayKey] = [...new Set(values)]
   }

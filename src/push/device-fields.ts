@@ -1,5 +1,5 @@
-import type { Device, PushPlatform } from '../store/push-devices.js'
 import type { Store } from '../store/index.js'
+import type { Device, PushPlatform } from '../store/push-devices.js'
 import { deviceErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { NOTIFICATION_PLATFORMS } from './notification.js'
@@ -48,13 +48,15 @@ export function readTagChanges(value: unknown): { add: string[]; remove: string[
     if (value[key] === undefined || value[key] === null) return []
     const list = stringArray(value[key])
     if (!list) throw deviceErrors.invalid(`tags.${key} must be an array`)
-    if (list.length > PUSH_LIMITS.tagsPerOperation) throw deviceErrors.invalid(`tags.${key} has more than 100 tags`)
+    if (list.length > PUSH_LIMITS.tagsPerOperation)
+      throw deviceErrors.invalid(`tags.${key} has more than 100 tags`)
     return list.map(readTag)
   }
   const add = part('add')
   const remove = part('remove')
   const bytes = [...add, ...remove].reduce((n, t) => n + byteLength(t), 0)
-  if (bytes > PUSH_LIMITS.tagBytesPerOperation) throw deviceErrors.invalid('tags exceed 1000 bytes in one operation')
+  if (bytes > PUSH_LIMITS.tagBytesPerOperation)
+    throw deviceErrors.invalid('tags exceed 1000 bytes in one operation')
   return { add, remove }
 }
 
@@ -71,13 +73,17 @@ export function readRidChanges(
     if (!allowed.includes(key) || ids[key] === undefined || ids[key] === null) return []
     const list = stringArray(ids[key])
     if (!list) throw deviceErrors.invalid(`registration_ids.${key} must be an array`)
-    if (list.length > PUSH_LIMITS.ridsPerOperation) throw deviceErrors.invalid(`registration_ids.${key} has too many ids`)
+    if (list.length > PUSH_LIMITS.ridsPerOperation)
+      throw deviceErrors.invalid(`registration_ids.${key} has too many ids`)
     return [...new Set(list)]
   }
   const add = part('add')
   const remove = part('remove')
-  if (add.length === 0 && remove.length === 0) throw deviceErrors.invalid('registration_ids has nothing to add or remove')
-  const unknown = [...add, ...remove].filter(rid => !isWellFormedRid(rid) || !store.pushDevices.get(appKey, rid))
+  if (add.length === 0 && remove.length === 0)
+    throw deviceErrors.invalid('registration_ids has nothing to add or remove')
+  const unknown = [...add, ...remove].filter(
+    rid => !isWellFormedRid(rid) || !store.pushDevices.get(appKey, rid),
+  )
   if (unknown.length > 0) throw deviceErrors.someInvalid(unknown)
   return { add, remove }
 }
@@ -92,6 +98,7 @@ export function bindAlias(store: Store, appKey: string, rid: string, alias: stri
 /** Adds tags to a device, keeping it at ≤ 1000 tags (7002). */
 export function addTags(store: Store, device: Device, tags: string[]): void {
   const after = new Set([...device.tags, ...tags])
-  if (after.size > PUSH_LIMITS.tagsPerDevice) throw deviceErrors.invalid('a device may carry at most 1000 tags')
+  if (after.size > PUSH_LIMITS.tagsPerDevice)
+    throw deviceErrors.invalid('a device may carry at most 1000 tags')
   store.pushDevices.addTags(device.appKey, device.registrationId, tags)
 }

@@ -1,7 +1,14 @@
 import type { RouteSpec } from '../http/routes.js'
 import { formatLocal } from '../time.js'
 import type { PushDeps } from './context.js'
-import { addTags, bindAlias, readAlias, readDeviceBody, readTagChanges, requireDevice } from './device-fields.js'
+import {
+  addTags,
+  bindAlias,
+  readAlias,
+  readDeviceBody,
+  readTagChanges,
+  requireDevice,
+} from './device-fields.js'
 import { deviceErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { isWellFormedRid, stringArray } from './values.js'
@@ -30,13 +37,17 @@ export function deviceRoutes(deps: PushDeps): RouteSpec[] {
         const { registration_id: rid } = req.params as { registration_id: string }
         const body = readDeviceBody(req.body)
         const appKey = req.tenant.app.appKey
-        const tags = body.tags === '' || body.tags === undefined || body.tags === null ? body.tags : readTagChanges(body.tags)
+        const tags =
+          body.tags === '' || body.tags === undefined || body.tags === null
+            ? body.tags
+            : readTagChanges(body.tags)
         const alias = body.alias
         if (alias !== undefined && alias !== null && alias !== '' && typeof alias !== 'string') {
           throw deviceErrors.invalid('alias must be a string')
         }
         const mobile = body.mobile === undefined || body.mobile === null ? undefined : String(body.mobile)
-        if (mobile !== undefined && mobile !== '' && !MOBILE.test(mobile)) throw deviceErrors.invalid('mobile is invalid')
+        if (mobile !== undefined && mobile !== '' && !MOBILE.test(mobile))
+          throw deviceErrors.invalid('mobile is invalid')
         await store.write(() => {
           const device = requireDevice(store, appKey, rid)
           if (tags === '') store.pushDevices.clearTags(appKey, rid)
@@ -57,8 +68,10 @@ export function deviceRoutes(deps: PushDeps): RouteSpec[] {
       handler: async req => {
         const body = readDeviceBody(req.body)
         const rids = stringArray(body.registration_ids)
-        if (!rids || rids.length === 0) throw deviceErrors.invalid('registration_ids must be a non-empty array')
-        if (rids.length > PUSH_LIMITS.ridsPerOperation) throw deviceErrors.invalid('registration_ids has too many ids')
+        if (!rids || rids.length === 0)
+          throw deviceErrors.invalid('registration_ids must be a non-empty array')
+        if (rids.length > PUSH_LIMITS.ridsPerOperation)
+          throw deviceErrors.invalid('registration_ids has too many ids')
         const now = req.tenant.now()
         const out: Record<string, unknown> = {}
         for (const rid of rids) {
@@ -67,7 +80,8 @@ export function deviceRoutes(deps: PushDeps): RouteSpec[] {
           else if (d.online) out[rid] = { online: true }
           // No last_online_time: not seen for more than two days (docs2019).
           else if (d.lastOnlineAt === null || now - d.lastOnlineAt > TWO_DAYS) out[rid] = { online: false }
-          else out[rid] = { online: false, last_online_time: formatLocal(d.lastOnlineAt, deps.config.timeZone) }
+          else
+            out[rid] = { online: false, last_online_time: formatLocal(d.lastOnlineAt, deps.config.timeZone) }
         }
         return out
       },

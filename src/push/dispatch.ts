@@ -1,6 +1,6 @@
-import { dayKey } from '../time.js'
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
+import { dayKey } from '../time.js'
 import { groupsOf, resolveAudience } from './audience.js'
 import type { PushDeps } from './context.js'
 import { settle } from './delivery.js'
@@ -21,7 +21,12 @@ function reaches(req: PushRequest, d: Device): boolean {
  * override checks cannot race. A push that reaches nobody still gets its msg_id (1011 carries
  * it), so that outcome is returned, not thrown: a throw would roll the sequence back.
  */
-export function dispatchPush(deps: PushDeps, tenant: Tenant, req: PushRequest, validateOnly: boolean): PushOutcome {
+export function dispatchPush(
+  deps: PushDeps,
+  tenant: Tenant,
+  req: PushRequest,
+  validateOnly: boolean,
+): PushOutcome {
   const { store, config } = deps
   const { app } = tenant
   const now = tenant.now()
@@ -38,7 +43,8 @@ export function dispatchPush(deps: PushDeps, tenant: Tenant, req: PushRequest, v
   }
   const broadcast = req.audience === 'all'
   const day = dayKey(now, config.timeZone)
-  if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app)) throw pushErrors.broadcastLimit()
+  if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
+    throw pushErrors.broadcastLimit()
   const registry = store.pushDevices.list(app.appKey)
   const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
     reaches(req, d),

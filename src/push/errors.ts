@@ -70,8 +70,16 @@ const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, int
 
 /** Fastify's own failures in each group's vocabulary. A body that is not JSON is 1003 (§5.11, UNKNOWN). */
 export const groupFrameworkErrors: Record<PushGroup, FrameworkErrors> = {
-  push: framework(pushErrors.authFailed, () => pushErrors.invalid('The request body is not valid JSON'), pushErrors.internal),
-  device: framework(deviceErrors.missingAuth, () => deviceErrors.invalid('Invalid JSON body'), deviceErrors.internal),
+  push: framework(
+    pushErrors.authFailed,
+    () => pushErrors.invalid('The request body is not valid JSON'),
+    pushErrors.internal,
+  ),
+  device: framework(
+    deviceErrors.missingAuth,
+    () => deviceErrors.invalid('Invalid JSON body'),
+    deviceErrors.internal,
+  ),
   report: framework(reportErrors.authFailed, reportErrors.notJson, reportErrors.internal),
 }
 

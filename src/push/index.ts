@@ -6,7 +6,14 @@ import { registerBasicAuth } from '../sms/auth.js'
 import { aliasRoutes } from './aliases.js'
 import type { PushDeps } from './context.js'
 import { deviceRoutes } from './devices.js'
-import { deviceErrors, groupAuthErrors, groupFrameworkErrors, type PushGroup, pushErrors, reportErrors } from './errors.js'
+import {
+  deviceErrors,
+  groupAuthErrors,
+  groupFrameworkErrors,
+  type PushGroup,
+  pushErrors,
+  reportErrors,
+} from './errors.js'
 import { pushRoutes } from './push.js'
 import { useRateLimit } from './rate-limit.js'
 import { reportRoutes } from './report.js'
@@ -42,6 +49,9 @@ export async function pushApi(app: FastifyInstance, options: PushDeps & { prefix
   useRateLimit(app, deps)
   useVendorErrors(app, groupFrameworkErrors.push)
   await app.register(group('push', pushRoutes), deps)
-  await app.register(group('device', d => [...deviceRoutes(d), ...tagRoutes(d), ...aliasRoutes(d)]), deps)
+  await app.register(
+    group('device', d => [...deviceRoutes(d), ...tagRoutes(d), ...aliasRoutes(d)]),
+    deps,
+  )
   await app.register(group('report', reportRoutes), deps)
 }

@@ -9,7 +9,10 @@ export const NOTIFICATION_PLATFORMS = ['android', 'ios', 'hmos', 'quickapp', 'wi
 
 type Rule = (value: unknown) => boolean
 
-const int = (min: number, max: number): Rule => v => isIntIn(v, min, max)
+const int =
+  (min: number, max: number): Rule =>
+  v =>
+    isIntIn(v, min, max)
 const str: Rule = v => typeof v === 'string'
 const obj: Rule = v => isObject(v)
 const flag: Rule = v => typeof v === 'boolean' || v === 0 || v === 1
@@ -76,7 +79,8 @@ function checkKeys(platform: keyof typeof FIELDS, o: Json): void {
   const documented = Object.keys(FIELDS[platform])
   for (const key of Object.keys(o)) {
     if (documented.includes(key)) continue
-    if (key in MISSPELLINGS || documented.some(d => squash(d) === squash(key))) throw pushErrors.unsupportedKey(key)
+    if (key in MISSPELLINGS || documented.some(d => squash(d) === squash(key)))
+      throw pushErrors.unsupportedKey(key)
   }
 }
 
@@ -86,7 +90,8 @@ export type PlatformNotifications = Partial<Record<PushPlatform, Json>>
 export function parseNotification(value: unknown): PlatformNotifications {
   if (!isObject(value)) throw pushErrors.invalid('notification must be an object')
   const shared = value.alert
-  if (shared !== undefined && typeof shared !== 'string') throw pushErrors.invalid('notification.alert must be a string')
+  if (shared !== undefined && typeof shared !== 'string')
+    throw pushErrors.invalid('notification.alert must be a string')
   const out: PlatformNotifications = {}
   let any = false
   for (const platform of NOTIFICATION_PLATFORMS) {
@@ -104,7 +109,8 @@ export function parseNotification(value: unknown): PlatformNotifications {
     const alert = o.alert ?? shared
     if (alert === undefined) throw pushErrors.invalid(`notification.${platform}.alert is required`)
     for (const [key, rule] of Object.entries(FIELDS[platform])) {
-      if (o[key] !== undefined && !rule(o[key])) throw pushErrors.invalid(`notification.${platform}.${key} is invalid`)
+      if (o[key] !== undefined && !rule(o[key]))
+        throw pushErrors.invalid(`notification.${platform}.${key} is invalid`)
     }
     if (platform === 'quickapp' && (o.title === undefined || o.page === undefined)) {
       throw pushErrors.missing('notification.quickapp.title and page')
@@ -119,11 +125,14 @@ export function parseNotification(value: unknown): PlatformNotifications {
 /** message (§5.4): msg_content is required (1002). */
 export function parseMessage(value: unknown): Json {
   if (!isObject(value)) throw pushErrors.invalid('message must be an object')
-  if (value.msg_content === undefined || value.msg_content === null) throw pushErrors.missing('message.msg_content')
+  if (value.msg_content === undefined || value.msg_content === null)
+    throw pushErrors.missing('message.msg_content')
   if (typeof value.msg_content !== 'string') throw pushErrors.invalid('message.msg_content must be a string')
   for (const key of ['title', 'content_type'] as const) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') throw pushErrors.invalid(`message.${key} is invalid`)
+    if (value[key] !== undefined && typeof value[key] !== 'string')
+      throw pushErrors.invalid(`message.${key} is invalid`)
   }
-  if (value.extras !== undefined && !isObject(value.extras)) throw pushErrors.invalid('message.extras must be an object')
+  if (value.extras !== undefined && !isObject(value.extras))
+    throw pushErrors.invalid('message.extras must be an object')
   return value
 }

@@ -1,9 +1,14 @@
 import type { PushPlatform } from '../store/push-devices.js'
 import { type Audience, parseAudience } from './audience.js'
 import { pushErrors } from './errors.js'
-import { NOTIFICATION_PLATFORMS, type PlatformNotifications, parseMessage, parseNotification } from './notification.js'
+import {
+  NOTIFICATION_PLATFORMS,
+  type PlatformNotifications,
+  parseMessage,
+  parseNotification,
+} from './notification.js'
+import { type PushOptions, parseOptions, parseSmsMessage, type SmsFallback } from './push-options.js'
 import { checkSizes, parseLiveActivity } from './sizes.js'
-import { parseOptions, parseSmsMessage, type PushOptions, type SmsFallback } from './push-options.js'
 import { isObject, type Json } from './values.js'
 
 // POST /v3/push and /v3/push/validate bodies (jpush-api.md §5.1), checked in the order of the
@@ -69,4 +74,3 @@ export function parsePush(raw: unknown, appKey: string): PushRequest {
   checkSizes(notification, message, liveActivity)
   return { platforms, audience, notification, message, liveActivity, sms, options, cid, body }
 }
-

@@ -24,7 +24,8 @@ export interface SmsFallback {
 const absent = (v: unknown) => v === undefined || v === null
 
 export function parseOptions(value: unknown): PushOptions {
-  if (absent(value)) return { sendno: '0', timeToLive: PUSH_LIMITS.defaultTimeToLive, overrideMsgId: undefined }
+  if (absent(value))
+    return { sendno: '0', timeToLive: PUSH_LIMITS.defaultTimeToLive, overrideMsgId: undefined }
   if (!isObject(value)) throw pushErrors.invalid('options must be an object')
   const o = value
   let sendno = '0'
@@ -36,7 +37,8 @@ export function parseOptions(value: unknown): PushOptions {
   }
   let timeToLive: number = PUSH_LIMITS.defaultTimeToLive
   if (!absent(o.time_to_live)) {
-    if (!isIntIn(o.time_to_live, 0, PUSH_LIMITS.maxTimeToLive)) throw pushErrors.invalid("'time_to_live' value is invalid.")
+    if (!isIntIn(o.time_to_live, 0, PUSH_LIMITS.maxTimeToLive))
+      throw pushErrors.invalid("'time_to_live' value is invalid.")
     timeToLive = o.time_to_live
   }
   let overrideMsgId: string | undefined
@@ -45,10 +47,18 @@ export function parseOptions(value: unknown): PushOptions {
     if (!/^\d{1,19}$/.test(id)) throw pushErrors.invalid("'override_msg_id' value is invalid.")
     overrideMsgId = id
   }
-  if (!absent(o.apns_production) && typeof o.apns_production !== 'boolean' && o.apns_production !== 0 && o.apns_production !== 1) {
+  if (
+    !absent(o.apns_production) &&
+    typeof o.apns_production !== 'boolean' &&
+    o.apns_production !== 0 &&
+    o.apns_production !== 1
+  ) {
     throw pushErrors.invalid("'apns_production' value is invalid.")
   }
-  if (!absent(o.apns_collapse_id) && (typeof o.apns_collapse_id !== 'string' || byteLength(o.apns_collapse_id) > 64)) {
+  if (
+    !absent(o.apns_collapse_id) &&
+    (typeof o.apns_collapse_id !== 'string' || byteLength(o.apns_collapse_id) > 64)
+  ) {
     throw pushErrors.invalid("'apns_collapse_id' value is invalid.")
   }
   if (!absent(o.big_push_duration) && !isIntIn(o.big_push_duration, 0, 1400)) {
@@ -64,13 +74,19 @@ export function parseSmsMessage(value: unknown): SmsFallback {
   if (!isObject(value)) throw pushErrors.invalid('sms_message must be an object')
   const s = value
   if (absent(s.delay_time)) throw pushErrors.missing('sms_message.delay_time')
-  if (!isIntIn(s.delay_time, 0, PUSH_LIMITS.maxSmsDelay)) throw pushErrors.invalid('sms_message.delay_time is invalid')
+  if (!isIntIn(s.delay_time, 0, PUSH_LIMITS.maxSmsDelay))
+    throw pushErrors.invalid('sms_message.delay_time is invalid')
   if (absent(s.temp_id) && absent(s.content)) throw pushErrors.missing('sms_message.temp_id')
-  if (!absent(s.temp_id) && !isIntIn(s.temp_id, 1, 2 ** 31 - 1)) throw pushErrors.invalid('sms_message.temp_id is invalid')
-  if (!absent(s.content) && (typeof s.content !== 'string' || [...s.content].length > PUSH_LIMITS.maxSmsContent)) {
+  if (!absent(s.temp_id) && !isIntIn(s.temp_id, 1, 2 ** 31 - 1))
+    throw pushErrors.invalid('sms_message.temp_id is invalid')
+  if (
+    !absent(s.content) &&
+    (typeof s.content !== 'string' || [...s.content].length > PUSH_LIMITS.maxSmsContent)
+  ) {
     throw pushErrors.invalid('sms_message.content is invalid')
   }
-  if (!absent(s.signid) && !isIntIn(s.signid, 0, 2 ** 31 - 1)) throw pushErrors.invalid('sms_message.signid is invalid')
+  if (!absent(s.signid) && !isIntIn(s.signid, 0, 2 ** 31 - 1))
+    throw pushErrors.invalid('sms_message.signid is invalid')
   const tempPara: Record<string, string> = {}
   if (!absent(s.temp_para)) {
     if (!isObject(s.temp_para)) throw pushErrors.invalid('sms_message.temp_para must be an object')

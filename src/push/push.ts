@@ -10,8 +10,9 @@ import { parsePush } from './payload.js'
 // sendno and msg_id, both strings (§5.8: jsdk rejects any other key).
 
 export function pushRoutes(deps: PushDeps): RouteSpec[] {
-  const send = (validateOnly: boolean): RouteSpec['handler'] =>
-    async function (req) {
+  const send =
+    (validateOnly: boolean): RouteSpec['handler'] =>
+    async req => {
       const push = parsePush(req.body, req.tenant.app.appKey)
       const outcome = await deps.store.write(() => dispatchPush(deps, req.tenant, push, validateOnly))
       if (outcome.noTarget) throw pushErrors.noTarget(outcome.msgId)
@@ -26,8 +27,10 @@ export function pushRoutes(deps: PushDeps): RouteSpec[] {
       handler: async req => {
         const q = req.query as { count?: string; type?: string }
         const count = q.count === undefined ? 1 : Number(q.count)
-        if (!Number.isInteger(count) || count < 1 || count > PUSH_LIMITS.cidPerCall) throw pushErrors.invalid('count is invalid')
-        if (q.type !== undefined && q.type !== 'push' && q.type !== 'schedule') throw pushErrors.invalid('type is invalid')
+        if (!Number.isInteger(count) || count < 1 || count > PUSH_LIMITS.cidPerCall)
+          throw pushErrors.invalid('count is invalid')
+        if (q.type !== undefined && q.type !== 'push' && q.type !== 'schedule')
+          throw pushErrors.invalid('type is invalid')
         const appKey = req.tenant.app.appKey
         return { cidlist: Array.from({ length: count }, () => `${appKey}-${randomUUID()}`) }
       },

@@ -30,9 +30,15 @@ export interface PushCounts {
 
 const PLATFORMS: PushPlatform[] = ['android', 'ios', 'hmos', 'quickapp', 'winphone']
 
-export function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string, now: number): PushCounts {
+export function countPush(
+  push: Push | undefined,
+  deliveries: Delivery[],
+  msgId: string,
+  now: number,
+): PushCounts {
   const known = push !== undefined && now - push.createdAt <= PUSH_LIMITS.reportRetentionMs
-  const notification = known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
+  const notification =
+    known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
   const platforms = Object.fromEntries(
     PLATFORMS.map(p => {
       const mine = known ? deliveries.filter(d => d.platform === p) : []
@@ -52,7 +58,9 @@ export function countPush(push: Push | undefined, deliveries: Delivery[], msgId:
 }
 
 export function countPushes(deps: PushDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
-  return msgIds.map(id => countPush(deps.store.pushes.get(appKey, id), deps.store.pushes.deliveries(appKey, id), id, now))
+  return msgIds.map(id =>
+    countPush(deps.store.pushes.get(appKey, id), deps.store.pushes.deliveries(appKey, id), id, now),
+  )
 }
 
 /** A counter, or null when the push had no target of that kind (the docs' "no data"). */

@@ -15,7 +15,7 @@ export function receivedItem(c: PushCounts) {
 }
 
 export function receivedDetailItem(c: PushCounts) {
-  const { android, ios, winphone, quickapp, hmos } = c.platforms
+  const { android, winphone, quickapp, hmos } = c.platforms
   return {
     ...receivedItem(c),
     jpush_received: orNull(android.target > 0, android.received),
@@ -39,7 +39,13 @@ export function messagesItem(c: PushCounts) {
   const msg = c.message ? ios : { target: 0, received: 0 }
   return {
     msg_id: c.msgId,
-    android: { received: android.received, target: android.target, online_push: android.onlinePush, click: 0, msg_click: 0 },
+    android: {
+      received: android.received,
+      target: android.target,
+      online_push: android.onlinePush,
+      click: 0,
+      msg_click: 0,
+    },
     ios: {
       apns_sent: apns.target,
       apns_target: apns.target,
@@ -57,9 +63,19 @@ function kindDetail(c: PushCounts, kind: 'notification' | 'message') {
     kind === 'message' ? c.message : c.platforms[p].notification
   const sub = (p: keyof PushCounts['platforms']) => {
     const x = c.platforms[p]
-    return has(p) ? { target: x.target, sent: x.target, received: x.received, display: kind === 'notification' ? x.received : 0, click: 0 } : null
+    return has(p)
+      ? {
+          target: x.target,
+          sent: x.target,
+          received: x.received,
+          display: kind === 'notification' ? x.received : 0,
+          click: 0,
+        }
+      : null
   }
-  const all = (['android', 'ios', 'hmos', 'quickapp', 'winphone'] as const).filter(has).map(p => c.platforms[p])
+  const all = (['android', 'ios', 'hmos', 'quickapp', 'winphone'] as const)
+    .filter(has)
+    .map(p => c.platforms[p])
   if (all.length === 0) return null
   const sum = (f: (x: (typeof all)[number]) => number) => all.reduce((n, x) => n + f(x), 0)
   return {
@@ -80,7 +96,12 @@ export function messagesDetailItem(c: PushCounts) {
   const { android, ios, winphone, quickapp } = c.platforms
   return {
     msg_id: c.msgId,
-    details: { notification: kindDetail(c, 'notification'), message: kindDetail(c, 'message'), inapp: null, live_activity: null },
+    details: {
+      notification: kindDetail(c, 'notification'),
+      message: kindDetail(c, 'message'),
+      inapp: null,
+      live_activity: null,
+    },
     jpush: {
       target: android.target,
       online_push: android.onlinePush,

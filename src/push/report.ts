@@ -24,15 +24,17 @@ function readMsgIds(deps: PushDeps, req: FastifyRequest): string[] {
     .flat()
     .flatMap(v => v.split(/[,\s]+/))
     .filter(v => v !== '')
-  if (ids.length === 0 || ids.length > PUSH_LIMITS.reportMsgIds) throw reportErrors.invalid('msg_ids is invalid')
+  if (ids.length === 0 || ids.length > PUSH_LIMITS.reportMsgIds)
+    throw reportErrors.invalid('msg_ids is invalid')
   if (ids.some(id => !/^\d{1,20}$/.test(id))) throw reportErrors.invalid('msg_ids is invalid')
   return [...new Set(ids)]
 }
 
 export function reportRoutes(deps: PushDeps): RouteSpec[] {
   const { store } = deps
-  const report = <T>(view: (c: ReturnType<typeof countPushes>[number]) => T): RouteSpec['handler'] =>
-    async function (req) {
+  const report =
+    <T>(view: (c: ReturnType<typeof countPushes>[number]) => T): RouteSpec['handler'] =>
+    async req => {
       const ids = readMsgIds(deps, req)
       const now = req.tenant.now()
       await store.write(() => settle(deps, req.tenant.app, now))
@@ -50,13 +52,18 @@ export function reportRoutes(deps: PushDeps): RouteSpec[] {
         const body = req.body
         if (!isObject(body)) throw reportErrors.invalid()
         const msgId = typeof body.msg_id === 'number' ? String(body.msg_id) : body.msg_id
-        if (typeof msgId !== 'string' || !/^\d{1,20}$/.test(msgId)) throw reportErrors.invalid('msg_id is invalid')
+        if (typeof msgId !== 'string' || !/^\d{1,20}$/.test(msgId))
+          throw reportErrors.invalid('msg_id is invalid')
         const rids = stringArray(body.registration_ids)
         if (!rids || rids.length === 0 || rids.length > PUSH_LIMITS.statusRids) {
           throw reportErrors.invalid('registration_ids is invalid')
         }
         const date = body.date
-        if (date !== undefined && date !== null && (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date))) {
+        if (
+          date !== undefined &&
+          date !== null &&
+          (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date))
+        ) {
           throw reportErrors.invalid('date is invalid')
         }
         const { app } = req.tenant
@@ -70,7 +77,8 @@ export function reportRoutes(deps: PushDeps): RouteSpec[] {
           // 0 delivered (on that day), 1 not delivered, 2 not a device of this app, 3 not a target.
           if (!store.pushDevices.get(app.appKey, rid)) out[rid] = { status: 2 }
           else if (!d) out[rid] = { status: 3 }
-          else if (d.deliveredAt !== null && dayKey(d.deliveredAt, deps.config.timeZone) <= day) out[rid] = { status: 0 }
+          else if (d.deliveredAt !== null && dayKey(d.deliveredAt, deps.config.timeZone) <= day)
+            out[rid] = { status: 0 }
           else out[rid] = { status: 1 }
         }
         return out

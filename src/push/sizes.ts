@@ -37,7 +37,8 @@ export function parseLiveActivity(value: unknown): Json {
   const ios = value.ios
   if (ios === undefined || ios === null) throw pushErrors.missing('live_activity.ios')
   if (!isObject(ios)) throw pushErrors.invalid('live_activity.ios must be an object')
-  if (!['start', 'update', 'end'].includes(ios.event as string)) throw pushErrors.invalid('live_activity.ios.event is invalid')
+  if (!['start', 'update', 'end'].includes(ios.event as string))
+    throw pushErrors.invalid('live_activity.ios.event is invalid')
   if (ios['content-state'] === undefined) throw pushErrors.missing('live_activity.ios.content-state')
   if (!isObject(ios['content-state'])) throw pushErrors.invalid('live_activity.ios.content-state is invalid')
   if (ios.event === 'start' && typeof ios['attributes-type'] !== 'string') {

@@ -1,7 +1,13 @@
 import { appNow } from '../clock.js'
 import { isApiError } from '../errors.js'
 import { checkContent, signed } from '../sms/render.js'
-import { deliver, renderTemplateMessage, resolveSign, resolveTemplate, sensitiveWordsOf } from '../sms/send.js'
+import {
+  deliver,
+  renderTemplateMessage,
+  resolveSign,
+  resolveTemplate,
+  sensitiveWordsOf,
+} from '../sms/send.js'
 import type { App } from '../store/apps.js'
 import type { Tenant } from '../tenancy.js'
 import type { PushDeps } from './context.js'
@@ -30,7 +36,12 @@ export function sendSmsFallback(
       if (sms.tempId === undefined) {
         const content = signed(sign.sign, sms.content ?? '')
         checkContent(content, sensitiveWordsOf(deps, tenant))
-        return deliver(deps, tenant, { mobile, kind: 'template', template: null, sign, para: null, content }, now)
+        return deliver(
+          deps,
+          tenant,
+          { mobile, kind: 'template', template: null, sign, para: null, content },
+          now,
+        )
       }
       const template = resolveTemplate(deps, tenant, sms.tempId, [1, 2, 3])
       const content = renderTemplateMessage(deps, tenant, template, sign, sms.tempPara)

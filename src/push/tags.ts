@@ -1,6 +1,13 @@
 import type { RouteSpec } from '../http/routes.js'
 import type { PushDeps } from './context.js'
-import { addTags, readDeviceBody, readPlatforms, readRidChanges, readTag, requireDevice } from './device-fields.js'
+import {
+  addTags,
+  readDeviceBody,
+  readPlatforms,
+  readRidChanges,
+  readTag,
+  requireDevice,
+} from './device-fields.js'
 
 export function tagRoutes(deps: PushDeps): RouteSpec[] {
   const { store } = deps

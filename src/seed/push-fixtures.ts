@@ -12,10 +12,34 @@ export const DEFAULT_DEVICES: Array<{
   tags: string[]
   mobile: string | null
 }> = [
-  { registrationId: '1a0018970a8b0fd6c0e', platform: 'android', alias: 'alias1', tags: ['tag1', 'beta'], mobile: '13800138000' },
-  { registrationId: '1a0018970a8b0fd6c0f', platform: 'android', alias: 'alias2', tags: ['tag2'], mobile: '13800138001' },
-  { registrationId: '191e35f7e07d6ea1f0e', platform: 'ios', alias: 'alias1', tags: ['tag1', 'vip'], mobile: '13800138000' },
-  { registrationId: '191e35f7e07d6ea1f0f', platform: 'ios', alias: 'alias3', tags: ['tag2', 'beta'], mobile: null },
+  {
+    registrationId: '1a0018970a8b0fd6c0e',
+    platform: 'android',
+    alias: 'alias1',
+    tags: ['tag1', 'beta'],
+    mobile: '13800138000',
+  },
+  {
+    registrationId: '1a0018970a8b0fd6c0f',
+    platform: 'android',
+    alias: 'alias2',
+    tags: ['tag2'],
+    mobile: '13800138001',
+  },
+  {
+    registrationId: '191e35f7e07d6ea1f0e',
+    platform: 'ios',
+    alias: 'alias1',
+    tags: ['tag1', 'vip'],
+    mobile: '13800138000',
+  },
+  {
+    registrationId: '191e35f7e07d6ea1f0f',
+    platform: 'ios',
+    alias: 'alias3',
+    tags: ['tag2', 'beta'],
+    mobile: null,
+  },
 ]
 
 export function provisionDevices(store: Store, appKey: string, now: number): void {

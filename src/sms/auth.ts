@@ -63,7 +63,8 @@ export async function registerBasicAuth(
       }
       const tenant = authenticateApp(deps, username, password)
       if (!tenant) {
-        throw errors.malformedKey && !isWellFormedCredential(username) ? errors.malformedKey() : errors.authFailed()
+        const malformed = errors.malformedKey && !isWellFormedCredential(username)
+        throw malformed ? errors.malformedKey!() : errors.authFailed()
       }
       if (standing) checkTenant(deps, tenant, req.ip, errors)
       req.tenant = tenant

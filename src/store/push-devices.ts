@@ -29,8 +29,12 @@ interface Row {
 type Key = { appKey: string; rid: string }
 
 export function createPushDeviceStore(db: Db) {
-  const get = db.prepare<Key, Row>('SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid')
-  const list = db.prepare<[string], Row>('SELECT * FROM push_devices WHERE app_key = ? ORDER BY created_at, rowid')
+  const get = db.prepare<Key, Row>(
+    'SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid',
+  )
+  const list = db.prepare<[string], Row>(
+    'SELECT * FROM push_devices WHERE app_key = ? ORDER BY created_at, rowid',
+  )
   const tagsOf = db.prepare<Key, { tag: string }>(
     'SELECT tag FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid ORDER BY tag',
   )
@@ -42,8 +46,12 @@ export function createPushDeviceStore(db: Db) {
      VALUES (@appKey, @registrationId, @platform, @alias, @mobile, @online, @lastOnlineAt, @createdAt)`,
   )
   const setField = {
-    alias: db.prepare('UPDATE push_devices SET alias = @value WHERE app_key = @appKey AND registration_id = @rid'),
-    mobile: db.prepare('UPDATE push_devices SET mobile = @value WHERE app_key = @appKey AND registration_id = @rid'),
+    alias: db.prepare(
+      'UPDATE push_devices SET alias = @value WHERE app_key = @appKey AND registration_id = @rid',
+    ),
+    mobile: db.prepare(
+      'UPDATE push_devices SET mobile = @value WHERE app_key = @appKey AND registration_id = @rid',
+    ),
   }
   const setOnline = db.prepare(
     `UPDATE push_devices SET online = @online, last_online_at = @now
@@ -55,7 +63,9 @@ export function createPushDeviceStore(db: Db) {
   const removeTag = db.prepare(
     'DELETE FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid AND tag = @tag',
   )
-  const clearTags = db.prepare('DELETE FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid')
+  const clearTags = db.prepare(
+    'DELETE FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid',
+  )
   const byAlias = db.prepare<{ appKey: string; alias: string }, Row>(
     'SELECT * FROM push_devices WHERE app_key = @appKey AND alias = @alias ORDER BY created_at, rowid',
   )
@@ -88,7 +98,8 @@ export function createPushDeviceStore(db: Db) {
     /** Every device of the app with its tags: the registry an audience resolves against. */
     list(appKey: string): Device[] {
       const tags = new Map<string, string[]>()
-      for (const t of allTags.all(appKey)) tags.set(t.registration_id, [...(tags.get(t.registration_id) ?? []), t.tag])
+      for (const t of allTags.all(appKey))
+        tags.set(t.registration_id, [...(tags.get(t.registration_id) ?? []), t.tag])
       return list.all(appKey).map(r => toDevice(r, (tags.get(r.registration_id) ?? []).sort()))
     },
     insert(d: Omit<Device, 'tags'>, tags: string[]): void {

@@ -41,9 +41,19 @@ describe('audience resolution against the registry', () => {
   it('segment and abtest resolve through the app settings', async () => {
     const { app } = await createTestApp()
     const a = app.store.apps.get(APP_KEY)!
-    app.store.apps.updateSettings({ ...a, settings: { segments: { seg1: [ANDROID_2] }, abtests: { ab1: [ANDROID_2, IOS_1] } } })
-    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { segment: ['seg1'], abtest: ['ab1'] } }))
-    expect((await received(app, `msg_id=${res.body.msg_id}`)).map(m => m.registration_id)).toEqual([ANDROID_2])
+    app.store.apps.updateSettings({
+      ...a,
+      settings: { segments: { seg1: [ANDROID_2] }, abtests: { ab1: [ANDROID_2, IOS_1] } },
+    })
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { segment: ['seg1'], abtest: ['ab1'] } }),
+    )
+    expect((await received(app, `msg_id=${res.body.msg_id}`)).map(m => m.registration_id)).toEqual([
+      ANDROID_2,
+    ])
     const none = await call(app, 'POST', '/v3/push', pushBody({ audience: { segment: ['unknown'] } }))
     expect(none.body.error.code).toBe(1011)
   })
@@ -54,7 +64,12 @@ describe('offline devices and time_to_live', () => {
     const { app, clock } = await createTestApp()
     const late = await addDevice(app, { platform: 'android', alias: 'late', online: false })
     const never = await addDevice(app, { platform: 'android', alias: 'late', online: false })
-    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { alias: ['late'] }, options: { time_to_live: 60 } }))
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { alias: ['late'] }, options: { time_to_live: 60 } }),
+    )
     expect(res.status).toBe(200)
     expect(await received(app, `msg_id=${res.body.msg_id}`)).toEqual([])
     clock.advance(59_000)
@@ -72,7 +87,12 @@ describe('offline devices and time_to_live', () => {
     const { app } = await createTestApp()
     const off = await addDevice(app, { platform: 'ios', tags: ['zero'], online: false })
     await addDevice(app, { platform: 'ios', tags: ['zero'] })
-    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag: ['zero'] }, options: { time_to_live: 0 } }))
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { tag: ['zero'] }, options: { time_to_live: 0 } }),
+    )
     await call(app, 'PATCH', `/_sandbox/push/devices/${off.registration_id}`, { online: true })
     expect((await received(app, `msg_id=${res.body.msg_id}`)).length).toBe(1)
   })
@@ -101,10 +121,20 @@ describe('cid and override_msg_id', () => {
   it('override_msg_id works within one day only', async () => {
     const { app, clock } = await createTestApp()
     const first = await call(app, 'POST', '/v3/push', pushBody())
-    const ok = await call(app, 'POST', '/v3/push', pushBody({ options: { override_msg_id: first.body.msg_id } }))
+    const ok = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ options: { override_msg_id: first.body.msg_id } }),
+    )
     expect(ok.status).toBe(200)
     clock.advance(86_400_001)
-    const late = await call(app, 'POST', '/v3/push', pushBody({ options: { override_msg_id: first.body.msg_id } }))
+    const late = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ options: { override_msg_id: first.body.msg_id } }),
+    )
     expect(late.body.error.code).toBe(1003)
   })
 
@@ -123,7 +153,12 @@ describe('sms_message fallback', () => {
   it('texts the mobile when the push is not delivered within delay_time (scheduler tick)', async () => {
     const { app, clock } = await createTestApp()
     const d = await addDevice(app, { platform: 'android', mobile: '13900139000', online: false })
-    await call(app, 'POST', '/v3/push', pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }))
+    await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }),
+    )
     clock.advance(59_000)
     await app.pushTick()
     expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139000')).body.messages).toEqual([])
@@ -137,13 +172,26 @@ describe('sms_message fallback', () => {
   it('no text when the device came online in time; the text goes at once with delay_time 0', async () => {
     const { app, clock } = await createTestApp()
     const d = await addDevice(app, { platform: 'android', mobile: '13900139001', online: false })
-    await call(app, 'POST', '/v3/push', pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }))
+    await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }),
+    )
     clock.advance(30_000)
     await call(app, 'PATCH', `/_sandbox/push/devices/${d.registration_id}`, { online: true })
     clock.advance(60_000)
     await app.pushTick()
     expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139001')).body.messages).toEqual([])
-    await call(app, 'POST', '/v3/push', pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: { delay_time: 0, content: 'hello by text' } }))
+    await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({
+        audience: { registration_id: [d.registration_id] },
+        sms_message: { delay_time: 0, content: 'hello by text' },
+      }),
+    )
     const texts = (await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139001')).body.messages
     expect(texts.map((t: { content: string }) => t.content)).toEqual(['【极光沙箱】hello by text'])
   })
@@ -151,10 +199,17 @@ describe('sms_message fallback', () => {
   it('a device coming online after delay_time gets both, the text first', async () => {
     const { app, clock } = await createTestApp()
     const d = await addDevice(app, { platform: 'ios', mobile: '13900139002', online: false })
-    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }))
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }),
+    )
     clock.advance(120_000)
     await call(app, 'PATCH', `/_sandbox/push/devices/${d.registration_id}`, { online: true })
-    expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139002')).body.messages).toHaveLength(1)
+    expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139002')).body.messages).toHaveLength(
+      1,
+    )
     expect(await received(app, `msg_id=${res.body.msg_id}`)).toHaveLength(1)
   })
 })

@@ -28,5 +28,7 @@ export async function addDevice(app: SandboxApp, device: Record<string, unknown>
 }
 
 export async function received(app: SandboxApp, query: string) {
-  return (await call(app, 'GET', `/_sandbox/push/messages?${query}`)).body.messages as Array<Record<string, unknown>>
+  return (await call(app, 'GET', `/_sandbox/push/messages?${query}`)).body.messages as Array<
+    Record<string, unknown>
+  >
 }

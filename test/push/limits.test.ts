@@ -2,14 +2,22 @@ import { describe, expect, it } from 'vitest'
 import { APP_KEY, basic, call, createTestApp, newKey } from '../helpers.js'
 import { pushBody } from './helpers.js'
 
-const rate = (h: Record<string, unknown>) => [h['x-rate-limit-limit'], h['x-rate-limit-remaining'], h['x-rate-limit-reset']]
+const rate = (h: Record<string, unknown>) => [
+  h['x-rate-limit-limit'],
+  h['x-rate-limit-remaining'],
+  h['x-rate-limit-reset'],
+]
 
 describe('rate limits (push-service.md §8)', () => {
   it('headers count down per group and reset when the clock moves a minute', async () => {
     const { app, clock } = await createTestApp()
     expect(rate((await call(app, 'POST', '/v3/push', pushBody())).headers)).toEqual(['600', '599', '60'])
     clock.advance(20_000)
-    expect(rate((await call(app, 'POST', '/v3/push/validate', pushBody())).headers)).toEqual(['600', '598', '40'])
+    expect(rate((await call(app, 'POST', '/v3/push/validate', pushBody())).headers)).toEqual([
+      '600',
+      '598',
+      '40',
+    ])
     expect(rate((await call(app, 'GET', '/v3/tags')).headers)).toEqual(['600', '599', '60'])
     expect(rate((await call(app, 'GET', '/v3/received')).headers)).toEqual(['2400', '2399', '60'])
     clock.advance(40_000)
@@ -51,11 +59,14 @@ describe('broadcast limit (2008)', () => {
   it('the 11th broadcast of a Beijing day is 403 2008; other audiences pass; the next day resets', async () => {
     const { app, clock } = await createTestApp()
     clock.set(Date.parse('2026-03-01T10:00:00+08:00'))
-    for (let i = 0; i < 10; i++) expect((await call(app, 'POST', '/v3/push', pushBody({ audience: 'all' }))).status).toBe(200)
+    for (let i = 0; i < 10; i++)
+      expect((await call(app, 'POST', '/v3/push', pushBody({ audience: 'all' }))).status).toBe(200)
     const eleventh = await call(app, 'POST', '/v3/push', pushBody({ audience: 'all' }))
     expect(eleventh.status).toBe(403)
     expect(eleventh.body.error.code).toBe(2008)
-    expect((await call(app, 'POST', '/v3/push/validate', pushBody({ audience: 'all' }))).body.error.code).toBe(2008)
+    expect(
+      (await call(app, 'POST', '/v3/push/validate', pushBody({ audience: 'all' }))).body.error.code,
+    ).toBe(2008)
     expect((await call(app, 'POST', '/v3/push', pushBody())).status).toBe(200)
     clock.set(Date.parse('2026-03-01T23:59:59+08:00'))
     expect((await call(app, 'POST', '/v3/push', pushBody({ audience: 'all' }))).status).toBe(403)
@@ -102,7 +113,12 @@ describe('standing and credentials', () => {
     ['/v3/received', 'GET', basic(APP_KEY, 'wrongsecret0000000000000'), 401, 3001],
   ] as const)('%s %s with %s → %i %i', async (url, method, auth, status, code) => {
     const { app } = await createTestApp()
-    const res = await app.inject({ method, url, headers: auth ? { authorization: auth } : {}, payload: method === 'POST' ? pushBody() : undefined })
+    const res = await app.inject({
+      method,
+      url,
+      headers: auth ? { authorization: auth } : {},
+      payload: method === 'POST' ? pushBody() : undefined,
+    })
     expect(res.statusCode).toBe(status)
     expect(res.json().error.code).toBe(code)
     expect(res.headers['content-type']).toMatch(/^application\/json/)

@@ -22,25 +22,53 @@ const rows: Array<[string, unknown, number]> = [
   ['notification not an object', pushBody({ notification: 'hello' }), 1003],
   ['notification.android not an object', pushBody({ notification: { android: 'x' } }), 1003],
   ['notification.ios not an object', pushBody({ notification: { ios: 5 } }), 1003],
-  ['android.builder_id not a number', pushBody({ notification: { android: { alert: 'a', builder_id: 'one' } } }), 1003],
+  [
+    'android.builder_id not a number',
+    pushBody({ notification: { android: { alert: 'a', builder_id: 'one' } } }),
+    1003,
+  ],
   ['android: {}', pushBody({ notification: { android: {} } }), 1003],
   ['ios: {}', pushBody({ notification: { ios: {} } }), 1003],
   ['android without alert', pushBody({ notification: { android: { title: 't' } } }), 1003],
   ['ios without alert', pushBody({ notification: { ios: { sound: 'default' } } }), 1003],
   ['hmos without alert', pushBody({ notification: { hmos: { title: 't' } } }), 1003],
   ['malformed registration_id', pushBody({ audience: { registration_id: ['not-an-id!'] } }), 1003],
-  ['registration_id the app does not have', pushBody({ audience: { registration_id: ['140fe1da9e22a23f92f'] } }), 1003],
+  [
+    'registration_id the app does not have',
+    pushBody({ audience: { registration_id: ['140fe1da9e22a23f92f'] } }),
+    1003,
+  ],
   ['empty value in an audience array', pushBody({ audience: { tag: ['tag1', ''] } }), 1003],
   ['more than 20 tags', pushBody({ audience: { tag: Array.from({ length: 21 }, (_, i) => `t${i}`) } }), 1003],
   ['a tag over 40 bytes', pushBody({ audience: { tag: ['标'.repeat(14)] } }), 1003],
-  ['override_msg_id unknown', pushBody({ options: { override_msg_id: 18100000000000999 } }), 1003],
+  ['override_msg_id unknown', pushBody({ options: { override_msg_id: '18100000000000999' } }), 1003],
   ['invalid time_to_live', pushBody({ options: { time_to_live: -1 } }), 1003],
   ['time_to_live over 10 days', pushBody({ options: { time_to_live: 864_001 } }), 1003],
-  ['cid of another app', pushBody({ cid: '0123456789abcdef01234567-6f1d2c3b-4a5e-4f60-8b7a-9c0d1e2f3a4b' }), 1003],
-  ['content_available instead of content-available', pushBody({ notification: { ios: { alert: 'a', content_available: true } } }), 1009],
-  ['build_id instead of builder_id', pushBody({ notification: { android: { alert: 'a', build_id: 1 } } }), 1009],
-  ['android notification over 4000 bytes', pushBody({ notification: { android: { alert: 'x'.repeat(4001) } } }), 1005],
-  ['ios object over 2000 bytes', pushBody({ audience: { registration_id: [IOS_1] }, notification: { ios: { alert: '好'.repeat(700) } } }), 1005],
+  [
+    'cid of another app',
+    pushBody({ cid: '0123456789abcdef01234567-6f1d2c3b-4a5e-4f60-8b7a-9c0d1e2f3a4b' }),
+    1003,
+  ],
+  [
+    'content_available instead of content-available',
+    pushBody({ notification: { ios: { alert: 'a', content_available: true } } }),
+    1009,
+  ],
+  [
+    'build_id instead of builder_id',
+    pushBody({ notification: { android: { alert: 'a', build_id: 1 } } }),
+    1009,
+  ],
+  [
+    'android notification over 4000 bytes',
+    pushBody({ notification: { android: { alert: 'x'.repeat(4001) } } }),
+    1005,
+  ],
+  [
+    'ios object over 2000 bytes',
+    pushBody({ audience: { registration_id: [IOS_1] }, notification: { ios: { alert: '好'.repeat(700) } } }),
+    1005,
+  ],
 ]
 
 describe.each(['/v3/push', '/v3/push/validate'])('%s validation (§5.11)', path => {
@@ -92,7 +120,12 @@ describe('what the clients add is tolerated', () => {
   it('a cid of the app is accepted and the sendno defaults to "0"', async () => {
     const { app } = await createTestApp()
     const cid = `${APP_KEY}-6f1d2c3b-4a5e-4f60-8b7a-9c0d1e2f3a4b`
-    const res = await call(app, 'POST', '/v3/push', pushBody({ cid, audience: { registration_id: [ANDROID_1] } }))
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ cid, audience: { registration_id: [ANDROID_1] } }),
+    )
     expect(res.status).toBe(200)
     expect(res.body.sendno).toBe('0')
   })

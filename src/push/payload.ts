@@ -71,6 +71,11 @@ export function parsePush(raw: unknown, appKey: string): PushRequest {
     if (!m || m[1] !== appKey) throw pushErrors.invalid('cid is invalid')
     cid = body.cid as string
   }
-  checkSizes(notification, message, liveActivity)
+  checkSizes(
+    notification,
+    message,
+    liveActivity,
+    isObject(body.notification) && body.notification.winphone != null,
+  )
   return { platforms, audience, notification, message, liveActivity, sms, options, cid, body }
 }

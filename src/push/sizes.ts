@@ -12,6 +12,7 @@ export function checkSizes(
   notification: PlatformNotifications | undefined,
   message: Json | undefined,
   liveActivity: Json | undefined,
+  explicitWinphone: boolean,
 ): void {
   if (notification?.android && size(notification.android) + size(message) > PUSH_LIMITS.androidBytes) {
     throw pushErrors.tooBig(`android notification and message exceed ${PUSH_LIMITS.androidBytes} bytes`)
@@ -23,7 +24,8 @@ export function checkSizes(
   if (notification?.ios && size(notification.ios) + 6 > PUSH_LIMITS.iosBytes) {
     throw pushErrors.tooBig(`ios notification exceeds ${PUSH_LIMITS.iosBytes} bytes`)
   }
-  if (notification?.winphone && size(notification.winphone) > PUSH_LIMITS.winphoneBytes) {
+  // Only a winphone object the caller wrote: the legacy platform should not cap everyone's alert.
+  if (explicitWinphone && notification?.winphone && size(notification.winphone) > PUSH_LIMITS.winphoneBytes) {
     throw pushErrors.tooBig(`winphone notification exceeds ${PUSH_LIMITS.winphoneBytes} bytes`)
   }
   if (liveActivity && size(liveActivity.ios) + 6 > PUSH_LIMITS.liveActivityBytes) {

@@ -129,6 +129,44 @@ describe.sequential('jpush-async drives the sandbox', () => {
   })
 })
 
+describe('raw HTTP quirks on the real port', () => {
+  it('answers Expect: 100-continue, then the push', async () => {
+    const { port } = t.app.server.address() as AddressInfo
+    const body = JSON.stringify({
+      platform: 'all',
+      audience: 'all',
+      notification: { alert: 'x'.repeat(1500) },
+    })
+    const res = await new Promise<{ status: number; text: string; continued: boolean }>((resolve, reject) => {
+      let continued = false
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v3/push',
+          headers: { authorization: auth(), expect: '100-continue' },
+        },
+        r => {
+          let text = ''
+          r.on('data', c => {
+            text += c
+          })
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, text, continued }))
+        },
+      )
+      req.on('continue', () => {
+        continued = true
+        req.end(body)
+      })
+      req.on('error', reject)
+    })
+    expect(res.continued).toBe(true)
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.text)).toEqual({ sendno: '0', msg_id: expect.stringMatching(/^\d{17}$/) })
+  })
+})
+
 function auth(): string {
   return `Basic ${Buffer.from(`${APP_KEY}:${MASTER_SECRET}`).toString('base64')}`
 }

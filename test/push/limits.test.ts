@@ -95,6 +95,15 @@ describe('standing and credentials', () => {
     expect(res.body).toEqual({ error: { code: 2003, message: 'The appKey is in black list.' } })
   })
 
+  it('a frozen developer account → 403 2007 (no permission)', async () => {
+    const { app } = await createTestApp()
+    const dev = app.store.apps.developer(app.store.apps.get(APP_KEY)!.devKey)!
+    app.store.apps.saveDeveloper({ ...dev, frozen: true })
+    const res = await call(app, 'GET', '/v3/tags')
+    expect(res.status).toBe(403)
+    expect(res.body.error.code).toBe(2007)
+  })
+
   it('an IP not on the whitelist → 403 2004', async () => {
     const { app } = await withApp({ ipWhitelist: ['10.1.2.3'] })
     const res = await call(app, 'POST', '/v3/push', pushBody())

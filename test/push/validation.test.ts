@@ -64,6 +64,12 @@ const rows: Array<[string, unknown, number]> = [
     pushBody({ notification: { android: { alert: 'x'.repeat(4001) } } }),
     1005,
   ],
+  ['winphone over 1000 bytes', pushBody({ notification: { winphone: { alert: 'w'.repeat(1001) } } }), 1005],
+  [
+    'message over 4000 bytes',
+    pushBody({ notification: undefined, message: { msg_content: 'm'.repeat(4001) } }),
+    1005,
+  ],
   [
     'ios object over 2000 bytes',
     pushBody({ audience: { registration_id: [IOS_1] }, notification: { ios: { alert: '好'.repeat(700) } } }),

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { pushTick } from './push/delivery.js'
+import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -32,14 +34,18 @@ export async function buildApp(
   const deps: SmsDeps = { store, clock, config, sensitiveWords }
 
   await app.register(smsApi, { prefix: '/v1', ...deps })
+  await app.register(pushApi, { prefix: '/v3', ...deps })
   await app.register(sandboxApi, { prefix: '/_sandbox', ...deps })
 
   app.addHook('onClose', async () => {
     store.flush()
     db.close()
   })
-  return Object.assign(app as unknown as FastifyInstance, { store, clock })
+  // pushTick: due push work (offline expiry, sms_message fallbacks); the scheduler calls it.
+  const sandbox: SandboxApp = Object.assign(app, { store, clock, pushTick: () => pushTick(deps) })
+  return sandbox
 }
 
-/** The Fastify instance plus what tests and the process need to reach: the store and the clock. */
-export type SandboxApp = FastifyInstance & { store: Store; clock: Clock }
+// Spelled out: a Fastify instance is thenable, so Awaited<ReturnType<typeof buildApp>> would
+// unwrap it to a bare FastifyInstance and lose these fields.
+export type SandboxApp = FastifyInstance & { store: Store; clock: Clock; pushTick: () => Promise<number> }

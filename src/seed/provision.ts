@@ -10,6 +10,7 @@ import {
   DEFAULT_SIGN,
   DEFAULT_TEMPLATES,
 } from './fixtures.js'
+import { provisionDevices } from './push-fixtures.js'
 import type { SeedApp, SeedFile } from './seed-file.js'
 
 const CREDENTIAL = /^[A-Za-z0-9]{24}$/
@@ -66,6 +67,7 @@ export function provisionApp(
       })) ?? DEFAULT_TEMPLATES
     for (const t of templates) store.templates.insert({ appKey: app.appKey, reviewAt: null, ...t }, now)
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, mobile, now)
+    provisionDevices(store, app.appKey, now)
   })
 }
 

@@ -17,7 +17,6 @@ export interface BodyErrors {
 
 // Media types that declare a structure other than JSON: a JSON endpoint refuses them (415).
 const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|application\/xml|text\/xml)/i
-const FORM = /^application\/x-www-form-urlencoded/i
 
 /**
  * The official clients send JSON with every Content-Type there is: none at all (Python jsms),
@@ -31,17 +30,15 @@ export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
     const body = raw as Buffer
     if (req.routeOptions.config?.body === 'multipart') return done(null, body)
     const media = String(req.headers['content-type'] ?? '').trim()
+    const foreign = errors.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-    // `curl -d '{…}'` without `-H` labels JSON as a form: a JSON object is still taken as JSON.
-    const curlJson = FORM.test(media) && text.trimStart().startsWith('{')
-    if (errors.mediaNotSupported && FOREIGN_MEDIA.test(media) && !curlJson)
-      return done(errors.mediaNotSupported())
     if (text.trim() === '') return done(null, undefined)
     try {
       done(null, sjson.parse(text, null, { protoAction: 'remove', constructorAction: 'remove' }))
     } catch {
-      done(errors.invalidBody())
+      // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
+      done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
     }
   })
 }

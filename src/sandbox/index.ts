@@ -6,6 +6,8 @@ import { registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
 import type { SmsDeps } from '../sms/context.js'
 import { smsErrors } from '../sms/errors.js'
 import { smsFrameworkErrors } from '../sms/index.js'
+import { pushDeviceRoutes } from './push-devices.js'
+import { reviewRoutes } from './review.js'
 import { smsInspectRoutes } from './sms-inspect.js'
 
 /**
@@ -16,5 +18,9 @@ export async function sandboxApi(app: FastifyInstance, deps: SmsDeps): Promise<v
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
-  defineRoutes(app, [...smsInspectRoutes(deps)], smsErrors.methodNotSupported)
+  defineRoutes(
+    app,
+    [...smsInspectRoutes(deps), ...reviewRoutes(deps), ...pushDeviceRoutes(deps)],
+    smsErrors.methodNotSupported,
+  )
 }

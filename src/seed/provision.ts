@@ -11,6 +11,7 @@ import {
   DEFAULT_SIGN,
   DEFAULT_TEMPLATES,
 } from './fixtures.js'
+import { provisionDevices } from './push-fixtures.js'
 import type { SeedApp, SeedFile } from './seed-file.js'
 
 // Sends look mobiles up in national form (sms/fields.ts), so the seed's are stored that way.
@@ -70,6 +71,7 @@ export function provisionApp(
       })) ?? DEFAULT_TEMPLATES
     for (const t of templates) store.templates.insert({ appKey: app.appKey, reviewAt: null, ...t }, now)
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
+    provisionDevices(store, app.appKey, now)
   })
 }
 

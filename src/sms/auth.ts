@@ -1,6 +1,7 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiError } from '../errors.js'
+import { isWellFormedCredential } from '../seed/provision.js'
 import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
@@ -11,6 +12,8 @@ export interface AuthErrors {
   illegalIp(): ApiError
   invalidAccount(): ApiError
   notEnabled?: () => ApiError
+  /** An appKey that is not even well-formed (JPush 1008 / 7008); authFailed when absent. */
+  malformedKey?: () => ApiError
 }
 
 export const smsAuthErrors: AuthErrors = {
@@ -64,7 +67,10 @@ export async function registerBasicAuth(
         return
       }
       const tenant = authenticateApp(deps, username, password)
-      if (!tenant) throw errors.authFailed()
+      if (!tenant) {
+        const malformed = errors.malformedKey && !isWellFormedCredential(username)
+        throw malformed ? errors.malformedKey!() : errors.authFailed()
+      }
       if (standing) checkTenant(deps, tenant, req.ip, errors)
       req.tenant = tenant
       onTenant?.(req, tenant)

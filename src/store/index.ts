@@ -2,6 +2,8 @@ import { createAppStore } from './apps.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
 import { createMessageStore } from './messages.js'
+import { createPushDeviceStore } from './push-devices.js'
+import { createPushMessageStore } from './push-messages.js'
 import { createSequences } from './sequences.js'
 import { createSignStore } from './signs.js'
 import { createTemplateStore } from './templates.js'
@@ -20,6 +22,8 @@ export function createStore(db: Db) {
     codes: createCodeStore(db),
     unsubscribed: createUnsubscribedStore(db),
     sequences: createSequences(db),
+    pushDevices: createPushDeviceStore(db),
+    pushes: createPushMessageStore(db),
     /** Group-committed write: see writer.ts. */
     write: writer.write,
     flush: writer.flush,

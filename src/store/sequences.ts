@@ -1,6 +1,6 @@
 import type { Db } from './db.js'
 
-export type SequenceName = 'msg_id' | 'temp_id' | 'sign_id'
+export type SequenceName = 'msg_id' | 'temp_id' | 'sign_id' | 'push_msg_id'
 
 /** Ids come from SQLite inside the writing transaction, so they survive restarts and never repeat. */
 export function createSequences(db: Db) {

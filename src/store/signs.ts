@@ -66,6 +66,9 @@ export function createSignStore(db: Db) {
      WHERE app_key = @appKey AND sign_id = @signId`,
   )
   const remove = db.prepare('DELETE FROM signs WHERE app_key = ? AND sign_id = ?')
+  const usedBy = db.prepare<[string, number], { used: number }>(
+    'SELECT EXISTS (SELECT 1 FROM messages WHERE app_key = ? AND sign_id = ?) AS used',
+  )
   const decide = db.prepare<{
     appKey: string
     signId: number
@@ -108,6 +111,10 @@ export function createSignStore(db: Db) {
     },
     remove(appKey: string, signId: number): boolean {
       return remove.run(appKey, signId).changes === 1
+    },
+    /** Whether any message of the app went out under this signature. */
+    usedByMessages(appKey: string, signId: number): boolean {
+      return usedBy.get(appKey, signId)?.used === 1
     },
     decide(appKey: string, signId: number, status: 1 | 2, reason: string | null, now: number): boolean {
       const changed = decide.run({ appKey, signId, status, reason, now }).changes === 1

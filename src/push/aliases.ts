@@ -1,0 +1,63 @@
+import type { RouteSpec } from '../http/routes.js'
+import { dayKey } from '../time.js'
+import type { PushDeps } from './context.js'
+import { readAlias, readDeviceBody, readPlatforms, readRidChanges } from './device-fields.js'
+
+export function aliasRoutes(deps: PushDeps): RouteSpec[] {
+  const { store, config } = deps
+  const devicesOf = (appKey: string, alias: string, platform: string | undefined) => {
+    const platforms = readPlatforms(platform)
+    return store.pushDevices.byAlias(appKey, readAlias(alias)).filter(d => platforms.includes(d.platform))
+  }
+  return [
+    {
+      method: 'GET',
+      url: '/aliases/:alias',
+      handler: async req => {
+        const q = req.query as { platform?: string; new_format?: string }
+        const devices = devicesOf(req.tenant.app.appKey, (req.params as { alias: string }).alias, q.platform)
+        // An unknown alias is 200 with an empty list (rb alias tests).
+        if (q.new_format !== 'true') return { registration_ids: devices.map(d => d.registrationId) }
+        return {
+          data: devices.map(d => ({
+            registration_id: d.registrationId,
+            platform: d.platform,
+            last_online_date: d.lastOnlineAt === null ? null : dayKey(d.lastOnlineAt, config.timeZone),
+          })),
+        }
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/aliases/:alias',
+      handler: async req => {
+        const appKey = req.tenant.app.appKey
+        const { alias } = req.params as { alias: string }
+        const { platform } = req.query as { platform?: string }
+        // 200 also for an alias nobody holds (rb alias tests).
+        await store.write(() => {
+          for (const d of devicesOf(appKey, alias, platform))
+            store.pushDevices.setAlias(appKey, d.registrationId, null)
+        })
+        return {}
+      },
+    },
+    {
+      method: 'POST',
+      url: '/aliases/:alias',
+      handler: async req => {
+        const alias = readAlias((req.params as { alias: string }).alias)
+        const body = readDeviceBody(req.body)
+        const appKey = req.tenant.app.appKey
+        await store.write(() => {
+          const { remove } = readRidChanges(store, appKey, body, ['remove'])
+          for (const rid of remove) {
+            if (store.pushDevices.get(appKey, rid)?.alias === alias)
+              store.pushDevices.setAlias(appKey, rid, null)
+          }
+        })
+        return {}
+      },
+    },
+  ]
+}

@@ -1,0 +1,90 @@
+import type { Device } from '../store/push-devices.js'
+import type { Tenant } from '../tenancy.js'
+import { dayKey } from '../time.js'
+import { groupsOf, resolveAudience } from './audience.js'
+import type { PushDeps } from './context.js'
+import { settle } from './delivery.js'
+import { pushErrors } from './errors.js'
+import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
+import type { PushRequest } from './payload.js'
+import { sendSmsFallback } from './sms-fallback.js'
+
+export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
+
+/** Whether a device gets anything of this push: a notification for its platform, or the message. */
+function reaches(req: PushRequest, d: Device): boolean {
+  return req.message !== undefined || req.notification?.[d.platform] !== undefined
+}
+
+/**
+ * Accepts a push (or only checks it, for /validate) in one write job, so the cid, broadcast and
+ * override checks cannot race. A push that reaches nobody still gets its msg_id (1011 carries
+ * it), so that outcome is returned, not thrown: a throw would roll the sequence back.
+ */
+export function dispatchPush(
+  deps: PushDeps,
+  tenant: Tenant,
+  req: PushRequest,
+  validateOnly: boolean,
+): PushOutcome {
+  const { store, config } = deps
+  const { app } = tenant
+  const now = tenant.now()
+  settle(deps, app, now)
+  if (req.cid && !validateOnly) {
+    const first = store.pushes.byCid(app.appKey, req.cid, now - PUSH_LIMITS.cidLifetimeMs)
+    if (first) return { sendno: first.sendno, msgId: first.msgId }
+  }
+  if (req.options.overrideMsgId !== undefined) {
+    const prior = store.pushes.get(app.appKey, req.options.overrideMsgId)
+    if (!prior || now - prior.createdAt > PUSH_LIMITS.overrideWindowMs) {
+      throw pushErrors.invalid("'override_msg_id' value is invalid.")
+    }
+  }
+  const broadcast = req.audience === 'all'
+  const day = dayKey(now, config.timeZone)
+  if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
+    throw pushErrors.broadcastLimit()
+  const registry = store.pushDevices.list(app.appKey)
+  const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
+    reaches(req, d),
+  )
+  const msgId = `181${String(store.sequences.next('push_msg_id')).padStart(14, '0')}`
+  const sendno = req.options.sendno
+  if (targets.length === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
+  if (validateOnly) return { sendno, msgId }
+
+  const ttl = req.options.timeToLive
+  store.pushes.insertPush({
+    msgId,
+    appKey: app.appKey,
+    sendno,
+    cid: req.cid ?? null,
+    payload: req.body,
+    broadcast,
+    dayKey: day,
+    timeToLive: ttl,
+    createdAt: now,
+  })
+  for (const d of targets) {
+    const fallback = req.sms && d.mobile ? req.sms : undefined
+    const delivery = {
+      msgId,
+      appKey: app.appKey,
+      registrationId: d.registrationId,
+      platform: d.platform,
+      status: d.online ? ('delivered' as const) : ttl > 0 ? ('pending' as const) : ('expired' as const),
+      expiresAt: now + ttl * 1000,
+      deliveredAt: d.online ? now : null,
+      smsDueAt: fallback ? now + fallback.delayTime * 1000 : null,
+      smsMsgId: null,
+      smsError: null,
+    }
+    store.pushes.insertDelivery(delivery)
+    // delay_time 0: the text goes out with the push, whatever happens to the push.
+    if (fallback && d.mobile && fallback.delayTime === 0) {
+      store.pushes.setSms(msgId, d.registrationId, sendSmsFallback(deps, tenant, fallback, d.mobile, now))
+    }
+  }
+  return { sendno, msgId }
+}

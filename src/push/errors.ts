@@ -1,0 +1,92 @@
+import { ApiError } from '../errors.js'
+import type { FrameworkErrors } from '../http/error-handler.js'
+import type { AuthErrors } from '../sms/auth.js'
+
+// The JPush v3 code tables (jpush-api.md §5.12, §6.6, §7), one line each. Messages follow the
+// live service's literals where transcripts show them.
+const e = (status: number, code: number, message: string) => () => new ApiError(status, code, message)
+
+export const pushErrors = {
+  internal: e(500, 1000, 'Server internal error'),
+  onlyPost: e(405, 1001, 'Only support HTTP POST method'),
+  missing: (what: string) => new ApiError(400, 1002, `Missing parameter: ${what}`),
+  invalid: (message: string) => new ApiError(400, 1003, message),
+  authFailed: e(401, 1004, 'Authen failed'),
+  tooBig: (what: string) => new ApiError(400, 1005, `Message is too long: ${what}`),
+  appKeyInvalid: e(400, 1008, 'app_key does not exist'),
+  unsupportedKey: (key: string) => new ApiError(400, 1009, `Unsupported key in push object: ${key}`),
+  noTarget: (msgId: string) =>
+    new ApiError(400, 1011, 'cannot find user by this audience or has been inactive for more than 255 days', {
+      msg_id: msgId,
+    }),
+  rateLimited: e(429, 2002, 'Rate limit exceeded'),
+  blacklisted: e(403, 2003, 'The appKey is in black list.'),
+  illegalIp: e(403, 2004, 'The request ip is not in the ip whitelist of this app'),
+  noPermission: e(403, 2007, 'No permission to use this API'),
+  broadcastLimit: e(403, 2008, 'Broadcast push times exceed the limit of today'),
+} as const
+
+export const reportErrors = {
+  internal: e(500, 10, 'Server internal error'),
+  authFailed: e(401, 3001, 'Basic authentication failed'),
+  invalid: (message = 'Parameter is invalid') => new ApiError(400, 3002, message),
+  notJson: e(400, 3002, 'Parameter is invalid, not a valid JSON format'),
+} as const
+
+export const deviceErrors = {
+  internal: e(500, 7000, 'Server internal error'),
+  missingAuth: e(401, 7001, 'Basic authentication is missing'),
+  invalid: (message = 'Invalid request parameter') => new ApiError(400, 7002, message),
+  authFailed: e(401, 7004, 'Basic authentication failed'),
+  appKeyInvalid: e(400, 7008, 'appkey does not exist'),
+  someInvalid: (rids: string[]) =>
+    new ApiError(400, 7013, `Some registration_ids are invalid: ${rids.join(',')}`),
+  aliasFull: e(400, 7015, 'The alias is already bound to 10 devices'),
+} as const
+
+/** The three groups share the standing codes (2002–2008) but not the auth ones. */
+export type PushGroup = 'push' | 'device' | 'report'
+
+const standing = {
+  appInBlack: pushErrors.blacklisted,
+  illegalIp: pushErrors.illegalIp,
+  invalidAccount: pushErrors.noPermission,
+}
+
+export const groupAuthErrors: Record<PushGroup, AuthErrors> = {
+  push: { ...standing, authFailed: pushErrors.authFailed, malformedKey: pushErrors.appKeyInvalid },
+  device: { ...standing, authFailed: deviceErrors.authFailed, malformedKey: deviceErrors.appKeyInvalid },
+  report: { ...standing, authFailed: reportErrors.authFailed },
+}
+
+const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, internal: () => ApiError) => ({
+  notFound: () => new ApiError(404, 1003, 'API not found'),
+  missingAuth,
+  invalidBody,
+  bodyTooLarge: () => pushErrors.tooBig('body'),
+  mediaNotSupported: invalidBody,
+  serverError: internal,
+})
+
+/** Fastify's own failures in each group's vocabulary. A body that is not JSON is 1003 (§5.11, UNKNOWN). */
+export const groupFrameworkErrors: Record<PushGroup, FrameworkErrors> = {
+  push: framework(
+    pushErrors.authFailed,
+    () => pushErrors.invalid('The request body is not valid JSON'),
+    pushErrors.internal,
+  ),
+  device: framework(
+    deviceErrors.missingAuth,
+    () => deviceErrors.invalid('Invalid JSON body'),
+    deviceErrors.internal,
+  ),
+  report: framework(reportErrors.authFailed, reportErrors.notJson, reportErrors.internal),
+}
+
+/** Which group (and so which quota and which auth codes) a /v3 path belongs to (jpush-api.md §1.1). */
+export function groupOf(url: string): PushGroup {
+  const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
+  if (/^\/v3\/(devices|tags|aliases)(\/|$)/.test(path)) return 'device'
+  if (/^\/v3\/(received|status|messages|users)(\/|$)/.test(path)) return 'report'
+  return 'push'
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify'
+import { toApiError, useVendorErrors } from '../http/error-handler.js'
+import { acceptAnyBody } from '../http/json-body.js'
+import { defineRoutes, type RouteSpec } from '../http/routes.js'
+import { registerBasicAuth } from '../sms/auth.js'
+import { aliasRoutes } from './aliases.js'
+import type { PushDeps } from './context.js'
+import { deviceRoutes } from './devices.js'
+import {
+  deviceErrors,
+  groupAuthErrors,
+  groupFrameworkErrors,
+  type PushGroup,
+  pushErrors,
+  reportErrors,
+} from './errors.js'
+import { pushRoutes } from './push.js'
+import { useRateLimit } from './rate-limit.js'
+import { reportRoutes } from './report.js'
+import { tagRoutes } from './tags.js'
+
+const methodNotAllowed: Record<PushGroup, () => Error> = {
+  push: pushErrors.onlyPost,
+  device: () => deviceErrors.invalid('Request method not supported').withStatus(405),
+  report: () => reportErrors.invalid('Request method not supported').withStatus(405),
+}
+
+/**
+ * One group of the v3 surface (the push, device and report hosts of jpush-api.md §1.1 share one
+ * port here): its own body parser, error codes and auth codes, then its routes.
+ */
+function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
+  return async (app: FastifyInstance, deps: PushDeps) => {
+    const names = groupFrameworkErrors[name]
+    acceptAnyBody(app, { invalidBody: names.invalidBody })
+    app.setErrorHandler((err, req, reply) => {
+      const e = toApiError(err, names)
+      if (e.status >= 500) req.log.error({ err }, 'request failed')
+      return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
+    })
+    await registerBasicAuth(app, deps, groupAuthErrors[name])
+    defineRoutes(app, routes(deps), methodNotAllowed[name])
+  }
+}
+
+/** The JPush v3 surface (push-service.md, jpush-api.md), mounted at /v3. */
+export async function pushApi(app: FastifyInstance, options: PushDeps & { prefix?: string }): Promise<void> {
+  const { prefix: _mounted, ...deps } = options // the groups sit at /v3 itself
+  useRateLimit(app, deps)
+  useVendorErrors(app, groupFrameworkErrors.push)
+  await app.register(group('push', pushRoutes), deps)
+  await app.register(
+    group('device', d => [...deviceRoutes(d), ...tagRoutes(d), ...aliasRoutes(d)]),
+    deps,
+  )
+  await app.register(group('report', reportRoutes), deps)
+}

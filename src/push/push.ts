@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto'
+import type { RouteSpec } from '../http/routes.js'
+import type { PushDeps } from './context.js'
+import { dispatchPush } from './dispatch.js'
+import { pushErrors } from './errors.js'
+import { PUSH_LIMITS } from './limits.js'
+import { parsePush } from './payload.js'
+
+// The push host (jpush-api.md §5): push, validate and cid. The success body has exactly
+// sendno and msg_id, both strings (§5.8: jsdk rejects any other key).
+
+export function pushRoutes(deps: PushDeps): RouteSpec[] {
+  const send =
+    (validateOnly: boolean): RouteSpec['handler'] =>
+    async req => {
+      const push = parsePush(req.body, req.tenant.app.appKey)
+      const outcome = await deps.store.write(() => dispatchPush(deps, req.tenant, push, validateOnly))
+      if (outcome.noTarget) throw pushErrors.noTarget(outcome.msgId)
+      return { sendno: outcome.sendno, msg_id: outcome.msgId }
+    }
+  return [
+    { method: 'POST', url: '/push', handler: send(false) },
+    { method: 'POST', url: '/push/validate', handler: send(true) },
+    {
+      method: 'GET',
+      url: '/push/cid',
+      handler: async req => {
+        const q = req.query as { count?: string; type?: string }
+        const count = q.count === undefined ? 1 : Number(q.count)
+        if (!Number.isInteger(count) || count < 1 || count > PUSH_LIMITS.cidPerCall)
+          throw pushErrors.invalid('count is invalid')
+        if (q.type !== undefined && q.type !== 'push' && q.type !== 'schedule')
+          throw pushErrors.invalid('type is invalid')
+        const appKey = req.tenant.app.appKey
+        return { cidlist: Array.from({ length: count }, () => `${appKey}-${randomUUID()}`) }
+      },
+    },
+  ]
+}

@@ -1,0 +1,67 @@
+import type { PushPlatform } from '../store/push-devices.js'
+import type { Delivery, Push } from '../store/push-messages.js'
+import type { PushDeps } from './context.js'
+import { PUSH_LIMITS } from './limits.js'
+import { parseNotification } from './notification.js'
+import { isObject } from './values.js'
+
+// What the sandbox actually delivered, counted per platform for the report host (jpush-api.md
+// §6). There are no vendor channels here (every push goes over the JPush connection or APNs) and
+// nobody clicks, so those counters are 0 or null ("no data").
+
+export interface PlatformCounts {
+  /** Devices targeted on the platform. */
+  target: number
+  /** Reached the device: online at push time, or came online within time_to_live. */
+  received: number
+  /** Reached the device at once (it was online when the push was made). */
+  onlinePush: number
+  /** The push carries a notification for this platform. */
+  notification: boolean
+}
+
+export interface PushCounts {
+  msgId: string
+  /** Unknown msg_id, another app's, or older than the 30 days statistics are kept. */
+  known: boolean
+  message: boolean
+  platforms: Record<PushPlatform, PlatformCounts>
+}
+
+const PLATFORMS: PushPlatform[] = ['android', 'ios', 'hmos', 'quickapp', 'winphone']
+
+export function countPush(
+  push: Push | undefined,
+  deliveries: Delivery[],
+  msgId: string,
+  now: number,
+): PushCounts {
+  const known = push !== undefined && now - push.createdAt <= PUSH_LIMITS.reportRetentionMs
+  const notification =
+    known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
+  const platforms = Object.fromEntries(
+    PLATFORMS.map(p => {
+      const mine = known ? deliveries.filter(d => d.platform === p) : []
+      const received = mine.filter(d => d.status === 'delivered')
+      return [
+        p,
+        {
+          target: mine.length,
+          received: received.length,
+          onlinePush: received.filter(d => d.deliveredAt === push?.createdAt).length,
+          notification: notification[p] !== undefined,
+        },
+      ]
+    }),
+  ) as Record<PushPlatform, PlatformCounts>
+  return { msgId, known, message: known && push.payload.message !== undefined, platforms }
+}
+
+export function countPushes(deps: PushDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
+  return msgIds.map(id =>
+    countPush(deps.store.pushes.get(appKey, id), deps.store.pushes.deliveries(appKey, id), id, now),
+  )
+}
+
+/** A counter, or null when the push had no target of that kind (the docs' "no data"). */
+export const orNull = (has: boolean, n: number) => (has ? n : null)

@@ -1,0 +1,60 @@
+import { appNow } from '../clock.js'
+import { isApiError } from '../errors.js'
+import { checkContent, signed } from '../sms/render.js'
+import {
+  deliver,
+  renderTemplateMessage,
+  resolveSign,
+  resolveTemplate,
+  sensitiveWordsOf,
+} from '../sms/send.js'
+import type { App } from '../store/apps.js'
+import type { Tenant } from '../tenancy.js'
+import type { PushDeps } from './context.js'
+import type { SmsFallback } from './push-options.js'
+
+export function tenantOf(deps: PushDeps, app: App): Tenant {
+  return { app, now: () => appNow(deps.clock, app) }
+}
+
+/**
+ * Texts the device's mobile through the SMS side of the same app (jpush-api.md §5.6): the same
+ * template, signature, frequency and balance rules as POST /v1/messages. Call inside a write job;
+ * the SMS runs in its own savepoint, so a refusal (no money, unsubscribed…) is recorded as its
+ * JSMS code and leaves nothing else undone.
+ */
+export function sendSmsFallback(
+  deps: PushDeps,
+  tenant: Tenant,
+  sms: SmsFallback,
+  mobile: string,
+  now: number,
+): { smsMsgId: string | null; smsError: number | null } {
+  try {
+    const smsMsgId = deps.store.transaction(() => {
+      const sign = resolveSign(deps, tenant, sms.signId)
+      if (sms.tempId === undefined) {
+        const content = signed(sign.sign, sms.content ?? '')
+        checkContent(content, sensitiveWordsOf(deps, tenant))
+        return deliver(
+          deps,
+          tenant,
+          { mobile, kind: 'template', template: null, sign, para: null, content },
+          now,
+        )
+      }
+      const template = resolveTemplate(deps, tenant, sms.tempId, [1, 2, 3])
+      const content = renderTemplateMessage(deps, tenant, template, sign, sms.tempPara)
+      return deliver(
+        deps,
+        tenant,
+        { mobile, kind: 'template', template, sign, para: sms.tempPara, content, tag: 'jpush' },
+        now,
+      )
+    })
+    return { smsMsgId, smsError: null }
+  } catch (err) {
+    if (!isApiError(err)) throw err
+    return { smsMsgId: null, smsError: err.code }
+  }
+}

@@ -1,0 +1,49 @@
+import type { Store } from '../store/index.js'
+import type { PushPlatform } from '../store/push-devices.js'
+
+/**
+ * Devices every new app starts with, so the vendor's curl examples (audience alias, tag,
+ * registration_id) reach someone at once. All online; alias1 is one user on two phones.
+ */
+export const DEFAULT_DEVICES: Array<{
+  registrationId: string
+  platform: PushPlatform
+  alias: string | null
+  tags: string[]
+  mobile: string | null
+}> = [
+  {
+    registrationId: '1a0018970a8b0fd6c0e',
+    platform: 'android',
+    alias: 'alias1',
+    tags: ['tag1', 'beta'],
+    mobile: '13800138000',
+  },
+  {
+    registrationId: '1a0018970a8b0fd6c0f',
+    platform: 'android',
+    alias: 'alias2',
+    tags: ['tag2'],
+    mobile: '13800138001',
+  },
+  {
+    registrationId: '191e35f7e07d6ea1f0e',
+    platform: 'ios',
+    alias: 'alias1',
+    tags: ['tag1', 'vip'],
+    mobile: '13800138000',
+  },
+  {
+    registrationId: '191e35f7e07d6ea1f0f',
+    platform: 'ios',
+    alias: 'alias3',
+    tags: ['tag2', 'beta'],
+    mobile: null,
+  },
+]
+
+export function provisionDevices(store: Store, appKey: string, now: number): void {
+  for (const { tags, ...d } of DEFAULT_DEVICES) {
+    store.pushDevices.insert({ appKey, ...d, online: true, lastOnlineAt: now, createdAt: now }, tags)
+  }
+}

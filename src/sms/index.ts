@@ -8,6 +8,8 @@ import { codeRoutes } from './codes.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { messageRoutes } from './messages.js'
+import { reportRoutes } from './reports.js'
+import { scheduleRoutes } from './schedules.js'
 
 export const smsFrameworkErrors = {
   notFound: smsErrors.apiNotFound,
@@ -25,7 +27,13 @@ export async function smsApi(app: FastifyInstance, deps: SmsDeps): Promise<void>
   await registerBasicAuth(app, deps, smsAuthErrors)
   defineRoutes(
     app,
-    [...codeRoutes(deps), ...messageRoutes(deps), ...accountRoutes(deps)],
+    [
+      ...codeRoutes(deps),
+      ...messageRoutes(deps),
+      ...accountRoutes(deps),
+      ...scheduleRoutes(deps),
+      ...reportRoutes(deps),
+    ],
     smsErrors.methodNotSupported,
   )
 }

@@ -1,7 +1,12 @@
 import { createAppStore } from './apps.js'
+import { createCallbackStore } from './callbacks.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
 import { createMessageStore } from './messages.js'
+import { createReplyStore } from './replies.js'
+import { createReportStore } from './reports.js'
+import { createReviewStore } from './reviews.js'
+import { createScheduleStore } from './schedules.js'
 import { createSequences } from './sequences.js'
 import { createSignStore } from './signs.js'
 import { createTemplateStore } from './templates.js'
@@ -20,6 +25,11 @@ export function createStore(db: Db) {
     codes: createCodeStore(db),
     unsubscribed: createUnsubscribedStore(db),
     sequences: createSequences(db),
+    schedules: createScheduleStore(db),
+    reports: createReportStore(db),
+    replies: createReplyStore(db),
+    callbacks: createCallbackStore(db),
+    reviews: createReviewStore(db),
     /** Group-committed write: see writer.ts. */
     write: writer.write,
     flush: writer.flush,

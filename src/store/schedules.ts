@@ -1,14 +1,9 @@
 import type { Db } from './db.js'
+import { createScheduleRecipients, type NewRecipient, type ScheduleRecipient } from './schedule-recipients.js'
+
+export type { ScheduleRecipient }
 
 export type ScheduleStatus = 'pending' | 'sent' | 'deleted'
-
-export interface ScheduleRecipient {
-  msgId: string
-  mobile: string
-  tempPara: Record<string, string>
-  errorCode: number | null
-  errorMessage: string | null
-}
 
 export interface Schedule {
   scheduleId: string
@@ -40,14 +35,6 @@ interface Row {
   sent_at: number | null
 }
 
-interface RecipientRow {
-  msg_id: string
-  mobile: string
-  temp_para: string
-  error_code: number | null
-  error_message: string | null
-}
-
 const toSchedule = (r: Row): Schedule => ({
   scheduleId: r.schedule_id,
   appKey: r.app_key,
@@ -60,14 +47,6 @@ const toSchedule = (r: Row): Schedule => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   sentAt: r.sent_at,
-})
-
-const toRecipient = (r: RecipientRow): ScheduleRecipient => ({
-  msgId: r.msg_id,
-  mobile: r.mobile,
-  tempPara: JSON.parse(r.temp_para),
-  errorCode: r.error_code,
-  errorMessage: r.error_message,
 })
 
 export function createScheduleStore(db: Db) {
@@ -90,24 +69,8 @@ export function createScheduleStore(db: Db) {
     `UPDATE schedules SET status = 'sent', sent_at = @now, updated_at = @now
      WHERE schedule_id = @scheduleId AND status = 'pending' AND send_at <= @now RETURNING *`,
   )
-  const recipients = db.prepare<[string], RecipientRow>(
-    'SELECT * FROM schedule_recipients WHERE schedule_id = ? ORDER BY position',
-  )
-  const clearRecipients = db.prepare('DELETE FROM schedule_recipients WHERE schedule_id = ?')
-  const insertRecipient = db.prepare(
-    `INSERT INTO schedule_recipients (schedule_id, position, msg_id, mobile, temp_para)
-     VALUES (@scheduleId, @position, @msgId, @mobile, @tempPara)`,
-  )
-  const setError = db.prepare(
-    `UPDATE schedule_recipients SET error_code = @code, error_message = @message
-     WHERE schedule_id = @scheduleId AND msg_id = @msgId`,
-  )
   const abandon = db.prepare(
     `UPDATE schedules SET status = 'sent', sent_at = ?, updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
-  )
-  const failRest = db.prepare(
-    `UPDATE schedule_recipients SET error_code = 50019, error_message = 'server error'
-     WHERE schedule_id = ? AND error_code IS NULL`,
   )
   // Due on its own app's clock: send_at <= process now + that app's offset.
   const due = db.prepare<{ now: number; limit: number }, { schedule_id: string; app_key: string }>(
@@ -123,21 +86,7 @@ export function createScheduleStore(db: Db) {
     `SELECT MIN(send_at) AS t FROM schedules WHERE app_key = ? AND status = 'pending'`,
   )
 
-  const putRecipients = (
-    scheduleId: string,
-    list: Array<Pick<ScheduleRecipient, 'msgId' | 'mobile' | 'tempPara'>>,
-  ) => {
-    clearRecipients.run(scheduleId)
-    list.forEach((r, position) => {
-      insertRecipient.run({
-        scheduleId,
-        position,
-        msgId: r.msgId,
-        mobile: r.mobile,
-        tempPara: JSON.stringify(r.tempPara),
-      })
-    })
-  }
+  const recipients = createScheduleRecipients(db)
 
   return {
     get(appKey: string, scheduleId: string): Schedule | undefined {
@@ -145,24 +94,16 @@ export function createScheduleStore(db: Db) {
       return row && toSchedule(row)
     },
     recipients(scheduleId: string): ScheduleRecipient[] {
-      return recipients.all(scheduleId).map(toRecipient)
+      return recipients.list(scheduleId)
     },
-    insert(
-      s: NewSchedule,
-      list: Array<Pick<ScheduleRecipient, 'msgId' | 'mobile' | 'tempPara'>>,
-      now: number,
-    ): void {
+    insert(s: NewSchedule, list: NewRecipient[], now: number): void {
       insert.run({ ...s, batch: s.batch ? 1 : 0, now })
-      putRecipients(s.scheduleId, list)
+      recipients.put(s.scheduleId, list)
     },
     /** Replaces a pending task's content; false when it is no longer pending. */
-    replace(
-      s: NewSchedule,
-      list: Array<Pick<ScheduleRecipient, 'msgId' | 'mobile' | 'tempPara'>>,
-      now: number,
-    ): boolean {
+    replace(s: NewSchedule, list: NewRecipient[], now: number): boolean {
       if (update.run({ ...s, now }).changes !== 1) return false
-      putRecipients(s.scheduleId, list)
+      recipients.put(s.scheduleId, list)
       return true
     },
     markDeleted(scheduleId: string, now: number): boolean {
@@ -173,11 +114,12 @@ export function createScheduleStore(db: Db) {
       return row && toSchedule(row)
     },
     recordFailure(scheduleId: string, msgId: string, code: number, message: string): void {
-      setError.run({ scheduleId, msgId, code, message })
+      recipients.recordFailure(scheduleId, msgId, code, message)
     },
     /** A task that could not be sent because of a fault of the sandbox: never retried in a loop. */
     abandon(scheduleId: string, now: number): void {
-      if (abandon.run(now, now, scheduleId).changes === 1) failRest.run(scheduleId)
+      if (abandon.run(now, now, scheduleId).changes === 1)
+        recipients.failRemaining(scheduleId, 50019, 'server error')
     },
     due(now: number, limit: number): Array<{ scheduleId: string; appKey: string }> {
       return due.all({ now, limit }).map(r => ({ scheduleId: r.schedule_id, appKey: r.app_key }))

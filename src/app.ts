@@ -1,11 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { routerErrors } from './http/error-handler.js'
-import { pushTick } from './push/delivery.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
+import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
@@ -16,12 +17,14 @@ import { createStore, type Store } from './store/index.js'
 export interface AppOptions {
   clock?: Clock
   logger?: FastifyBaseLogger
+  /** Where callbacks to the apps' URLs go out (undici); tests may inject one. */
+  dispatcher?: Dispatcher
 }
 
 /** Wiring only: the whole surface of the sandbox on one screen. */
 export async function buildApp(
   config: Config,
-  { clock = systemClock, logger }: AppOptions = {},
+  { clock = systemClock, logger, dispatcher }: AppOptions = {},
 ): Promise<SandboxApp> {
   const app = Fastify({
     loggerInstance: logger,
@@ -38,20 +41,23 @@ export async function buildApp(
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
   const deps: SmsDeps = { store, clock, config, sensitiveWords }
+  const scheduler = createScheduler({ ...deps, log: app.log.child({ component: 'scheduler' }), dispatcher })
 
+  // Any request may have added due work (a task, a message and its report, a review): re-arm.
+  app.addHook('onResponse', async () => scheduler.poke())
   await app.register(smsApi, { prefix: '/v1', ...deps })
   await app.register(pushApi, { prefix: '/v3', ...deps })
-  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps })
+  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler })
 
+  app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
+    await scheduler.stop()
     store.flush()
     db.close()
   })
-  // pushTick: due push work (offline expiry, sms_message fallbacks); the scheduler calls it.
-  const sandbox: SandboxApp = Object.assign(app, { store, clock, pushTick: () => pushTick(deps) })
-  return sandbox
+  // Awaiting a Fastify instance (it is thenable) readies it and yields the same object.
+  return Object.assign(app, { store, clock, scheduler }) as unknown as SandboxApp
 }
 
-// Spelled out: a Fastify instance is thenable, so Awaited<ReturnType<typeof buildApp>> would
-// unwrap it to a bare FastifyInstance and lose these fields.
-export type SandboxApp = FastifyInstance & { store: Store; clock: Clock; pushTick: () => Promise<number> }
+// Spelled out: a Fastify instance is thenable, so Awaited<…> would strip the additions.
+export type SandboxApp = FastifyInstance & { store: Store; clock: Clock; scheduler: Scheduler }

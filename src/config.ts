@@ -18,6 +18,10 @@ const envSchema = z.object({
     .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai'),
   // Clock time a new template or signature stays under review before it is approved.
   REVIEW_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
+  // Clock time between a message going out and its delivery report (GET /v1/report, SMS_REPORT).
+  REPORT_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  // Real time a callback receiver gets to answer before the attempt counts as failed.
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
 })
 
 export interface Config {
@@ -29,6 +33,8 @@ export interface Config {
   readonly autoProvision: boolean
   readonly timeZone: string
   readonly reviewDelayMs: number
+  readonly reportDelayMs: number
+  readonly callbackTimeoutMs: number
 }
 
 export class ConfigError extends Error {}
@@ -49,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoProvision: e.AUTO_PROVISION,
     timeZone: e.SMS_TIME_ZONE,
     reviewDelayMs: e.REVIEW_DELAY_MS,
+    reportDelayMs: e.REPORT_DELAY_MS,
+    callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
   })
 }
 

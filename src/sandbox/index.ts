@@ -3,24 +3,34 @@ import { useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
 import { registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
-import type { SmsDeps } from '../sms/context.js'
 import { smsErrors } from '../sms/errors.js'
 import { smsFrameworkErrors } from '../sms/index.js'
 import { pushDeviceRoutes } from './push-devices.js'
 import { reviewRoutes } from './review.js'
+import { callbackRoutes } from './callbacks.js'
+import { clockRoutes } from './clock.js'
+import type { SandboxDeps } from './context.js'
+import { replyRoutes } from './replies.js'
 import { smsInspectRoutes } from './sms-inspect.js'
 
 /**
  * The control plane under /_sandbox: scoped by the same Basic credentials as the API, so one app
  * can only ever see and steer itself. Blacklisted or frozen apps may still look inside.
  */
-export async function sandboxApi(app: FastifyInstance, deps: SmsDeps): Promise<void> {
+export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
   defineRoutes(
     app,
-    [...smsInspectRoutes(deps), ...reviewRoutes(deps), ...pushDeviceRoutes(deps)],
+    [
+      ...smsInspectRoutes(deps),
+      ...reviewRoutes(deps),
+      ...clockRoutes(deps),
+      ...replyRoutes(deps),
+      ...callbackRoutes(deps),
+      ...pushDeviceRoutes(deps),
+    ],
     smsErrors.methodNotSupported,
   )
 }

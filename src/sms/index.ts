@@ -10,6 +10,8 @@ import { smsErrors } from './errors.js'
 import { messageRoutes } from './messages.js'
 import { signRoutes } from './signs.js'
 import { templateRoutes } from './templates.js'
+import { reportRoutes } from './reports.js'
+import { scheduleRoutes } from './schedules.js'
 
 export const smsFrameworkErrors = {
   notFound: smsErrors.apiNotFound,
@@ -33,6 +35,8 @@ export async function smsApi(app: FastifyInstance, deps: SmsDeps): Promise<void>
       ...accountRoutes(deps),
       ...templateRoutes(deps),
       ...signRoutes(deps),
+      ...scheduleRoutes(deps),
+      ...reportRoutes(deps),
     ],
     smsErrors.methodNotSupported,
   )

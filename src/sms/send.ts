@@ -8,6 +8,7 @@ import { smsErrors } from './errors.js'
 import { checkFrequency } from './frequency.js'
 import { billedUnits } from './limits.js'
 import { checkContent, fillTemplate, signed } from './render.js'
+import { recordReport, reportStatusFor } from './report-status.js'
 
 // The send pipeline shared by immediate and scheduled sends: resolve and render outside the
 // write (whole-request errors), then `deliver` inside it (per-recipient errors: unsubscribed,
@@ -75,6 +76,8 @@ export interface Outgoing {
   content: string
   tag?: string | null
   scheduleId?: string | null
+  /** Allocated beforehand (a scheduled recipient's id is shown before the task runs). */
+  msgId?: string
 }
 
 /**
@@ -94,7 +97,7 @@ export function deliver(deps: SmsDeps, tenant: Tenant, m: Outgoing, now: number)
   )
   const units = m.kind === 'voice_code' ? 1 : billedUnits(m.content)
   if (!store.apps.charge(tenant.app, bucketOf(m.kind, tempType), units)) throw smsErrors.noMoney()
-  const msgId = String(store.sequences.next('msg_id'))
+  const msgId = m.msgId ?? String(store.sequences.next('msg_id'))
   store.messages.insert({
     msgId,
     appKey,
@@ -110,5 +113,6 @@ export function deliver(deps: SmsDeps, tenant: Tenant, m: Outgoing, now: number)
     scheduleId: m.scheduleId ?? null,
     createdAt: now,
   })
+  recordReport(deps, tenant.app, { msgId, mobile: m.mobile, status: reportStatusFor(m.mobile) }, now)
   return msgId
 }

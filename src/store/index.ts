@@ -1,9 +1,14 @@
 import { createAppStore } from './apps.js'
+import { createCallbackStore } from './callbacks.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
 import { createMessageStore } from './messages.js'
 import { createPushDeviceStore } from './push-devices.js'
 import { createPushMessageStore } from './push-messages.js'
+import { createReplyStore } from './replies.js'
+import { createReportStore } from './reports.js'
+import { createReviewStore } from './reviews.js'
+import { createScheduleStore } from './schedules.js'
 import { createSequences } from './sequences.js'
 import { createSignStore } from './signs.js'
 import { createTemplateStore } from './templates.js'
@@ -24,6 +29,11 @@ export function createStore(db: Db) {
     sequences: createSequences(db),
     pushDevices: createPushDeviceStore(db),
     pushes: createPushMessageStore(db),
+    schedules: createScheduleStore(db),
+    reports: createReportStore(db),
+    replies: createReplyStore(db),
+    callbacks: createCallbackStore(db),
+    reviews: createReviewStore(db),
     /** Group-committed write: see writer.ts. */
     write: writer.write,
     flush: writer.flush,

@@ -131,8 +131,27 @@ export function createPushMessageStore(db: Db) {
     `SELECT DISTINCT app_key FROM push_deliveries WHERE status = 'pending'
        OR (sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL)`,
   )
+  // Due push work for the scheduler: an undecided fallback of a push not yet delivered, or a
+  // pending delivery reaching its time_to_live. Process time subtracts the app's clock offset.
+  const DUE_TIMES = `SELECT sms_due_at AS t, app_key FROM push_deliveries
+       WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL AND delivered_at IS NULL
+     UNION ALL SELECT expires_at AS t, app_key FROM push_deliveries WHERE status = 'pending'`
+  const nextDue = db.prepare<[], { t: number | null }>(
+    `SELECT MIN(d.t - a.clock_offset_ms) AS t FROM (${DUE_TIMES}) d JOIN apps a ON a.app_key = d.app_key`,
+  )
+  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
+    `SELECT MIN(t) AS t FROM (${DUE_TIMES}) WHERE app_key = ?`,
+  )
 
   return {
+    /** Process time of the earliest due push work of any app. */
+    nextDue(): number | undefined {
+      return nextDue.get()?.t ?? undefined
+    },
+    /** App time of the earliest due push work of one app. */
+    nextDueOfApp(appKey: string): number | undefined {
+      return nextDueOfApp.get(appKey)?.t ?? undefined
+    },
     insertPush(p: Push): void {
       insertPush.run({ ...p, payload: JSON.stringify(p.payload), broadcast: p.broadcast ? 1 : 0 })
     },

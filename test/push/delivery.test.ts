@@ -160,13 +160,30 @@ describe('sms_message fallback', () => {
       pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }),
     )
     clock.advance(59_000)
-    await app.pushTick()
+    await app.scheduler.tick()
     expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139000')).body.messages).toEqual([])
     clock.advance(1_000)
-    await app.pushTick()
+    await app.scheduler.tick()
     const texts = (await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139000')).body.messages
     expect(texts).toHaveLength(1)
     expect(texts[0].content).toContain('A1')
+  })
+
+  it('moving the app clock through the sandbox fires the fallback at its due time', async () => {
+    const { app } = await createTestApp()
+    const d = await addDevice(app, { platform: 'android', mobile: '13900139002', online: false })
+    await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { registration_id: [d.registration_id] }, sms_message: sms }),
+    )
+    const before = (await call(app, 'GET', '/_sandbox/clock')).body.now
+    expect((await call(app, 'POST', '/_sandbox/clock', { advance_ms: 120_000 })).status).toBe(200)
+    const texts = (await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139002')).body.messages
+    expect(texts).toHaveLength(1)
+    // Sent when it fell due (delay_time 60 s), not when the clock stopped.
+    expect(Date.parse(texts[0].created_at)).toBe(before + 60_000)
   })
 
   it('no text when the device came online in time; the text goes at once with delay_time 0', async () => {
@@ -181,7 +198,7 @@ describe('sms_message fallback', () => {
     clock.advance(30_000)
     await call(app, 'PATCH', `/_sandbox/push/devices/${d.registration_id}`, { online: true })
     clock.advance(60_000)
-    await app.pushTick()
+    await app.scheduler.tick()
     expect((await call(app, 'GET', '/_sandbox/sms/messages?mobile=13900139001')).body.messages).toEqual([])
     await call(
       app,

@@ -1,0 +1,38 @@
+import type { RouteSpec } from '../http/routes.js'
+import type { SandboxDeps } from './context.js'
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** Every callback of the calling app, newest first, with each delivery attempt. */
+export function callbackRoutes(deps: SandboxDeps): RouteSpec[] {
+  const { store } = deps
+  return [
+    {
+      method: 'GET',
+      url: '/callbacks',
+      handler: async req => {
+        const q = req.query as { limit?: string }
+        const limit = Math.min(Math.max(Number.parseInt(q.limit ?? '100', 10) || 100, 1), 1000)
+        const { app } = req.tenant
+        return {
+          callback_url: app.callbackUrl,
+          callbacks: store.callbacks.list(app.appKey, limit).map(c => ({
+            id: c.id,
+            type: c.type,
+            data: c.data,
+            state: c.state,
+            attempts: c.log.map(a => ({
+              attempt: a.attempt,
+              url: a.url,
+              at: iso(a.at),
+              status_code: a.statusCode,
+              error: a.error,
+            })),
+            next_attempt_at: iso(c.nextAttemptAt),
+            created_at: iso(c.createdAt),
+          })),
+        }
+      },
+    },
+  ]
+}

@@ -1,0 +1,52 @@
+import { ApiError } from '../errors.js'
+import type { RouteSpec } from '../http/routes.js'
+import { optionalInt, readBody } from '../sms/fields.js'
+import type { SandboxDeps } from './context.js'
+
+// Refusals of the clock endpoint, in the vendor's envelope: 400 with the code of an invalid body.
+const invalidMove = () =>
+  new ApiError(400, 50007, 'invalid body: give "advance_ms" (milliseconds >= 0) or "set" (an ISO-8601 time)')
+const backwards = () => new ApiError(400, 50007, 'invalid body: the clock only moves forward')
+
+/**
+ * The calling app's clock: read it, or move it forward. A move answers only after everything that
+ * fell due up to the new time has run, in order (scheduled messages, delivery reports, reviews,
+ * callback retries). Each app has its own clock, so parallel suites do not disturb each other.
+ */
+export function clockRoutes(deps: SandboxDeps): RouteSpec[] {
+  const { store, scheduler } = deps
+  const show = (appKey: string) => {
+    const app = store.apps.get(appKey)!
+    return { now: deps.clock.now() + app.clockOffsetMs, offset_ms: app.clockOffsetMs }
+  }
+  return [
+    {
+      method: 'GET',
+      url: '/clock',
+      handler: async req => show(req.tenant.app.appKey),
+    },
+    {
+      method: 'POST',
+      url: '/clock',
+      handler: async req => {
+        const body = readBody(req.body)
+        const { appKey } = req.tenant.app
+        const now = show(appKey).now
+        const advance = optionalInt(body.advance_ms, invalidMove)
+        const set = body.set
+        if ((advance === undefined) === (set === undefined || set === null)) throw invalidMove()
+        let target: number
+        if (advance !== undefined) {
+          if (advance < 0) throw backwards()
+          target = now + advance
+        } else {
+          target = typeof set === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(set) ? Date.parse(set) : Number.NaN
+          if (Number.isNaN(target)) throw invalidMove()
+          if (target < now) throw backwards()
+        }
+        await scheduler.advance(appKey, target)
+        return show(appKey)
+      },
+    },
+  ]
+}

@@ -1,0 +1,73 @@
+import { appNow, type Clock } from '../clock.js'
+import type { Store } from '../store/index.js'
+
+interface AdvanceDeps {
+  store: Store
+  clock: Clock
+  scheduler: { tick(): Promise<void>; settled(appKey?: string): Promise<void>; poke(): void }
+}
+
+/** Safety net against a due item that no tick can clear. */
+const MAX_STEPS = 100_000
+
+// One clock move per app at a time: a second move waits for the first to finish.
+const moving = new WeakMap<Store, Map<string, Promise<void>>>()
+
+/** App time of the earliest due item of one app (review results of any app count as due now). */
+function nextDueOfApp(store: Store, appKey: string, now: number): number | undefined {
+  if (store.reviews.hasEvents()) return now
+  const times = [
+    store.schedules.nextDueOfApp(appKey),
+    store.reports.nextDueOfApp(appKey),
+    store.reviews.nextDueOfApp(appKey),
+    store.callbacks.nextDueOfApp(appKey),
+    store.pushes.nextDueOfApp(appKey),
+  ].filter((t): t is number => t !== undefined)
+  return times.length === 0 ? undefined : Math.min(...times)
+}
+
+/**
+ * Moves the app's clock to `target` (app time, never backwards: the caller checks) by stepping it
+ * from one due item to the next, running each step's work (tasks, reports, reviews, callback
+ * retries, with their HTTP attempts awaited) before the next, so everything happens in order and
+ * at its own time, as if the time had really passed. Resolves when all of it has run.
+ */
+export function advanceAppClock(deps: AdvanceDeps, appKey: string, target: number): Promise<void> {
+  const perApp = moving.get(deps.store) ?? new Map<string, Promise<void>>()
+  moving.set(deps.store, perApp)
+  const previous = perApp.get(appKey) ?? Promise.resolve()
+  const run = previous.then(() => step(deps, appKey, target))
+  const tracked = run.finally(() => {
+    if (perApp.get(appKey) === tracked) perApp.delete(appKey)
+  })
+  perApp.set(
+    appKey,
+    tracked.catch(() => {}),
+  )
+  return run
+}
+
+async function step({ store, clock, scheduler }: AdvanceDeps, appKey: string, target: number): Promise<void> {
+  const setAppTime = (t: number) => store.apps.setClockOffset(appKey, t - clock.now())
+  const nowOfApp = () => {
+    const app = store.apps.get(appKey)
+    if (!app) throw new Error(`unknown app ${appKey}`)
+    return appNow(clock, app)
+  }
+  let lastOverdue: number | undefined
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const now = nowOfApp()
+    const due = nextDueOfApp(store, appKey, now)
+    if (due === undefined || due > target) break
+    if (due > now) setAppTime(due)
+    else if (due === lastOverdue)
+      break // already overdue and a tick did not clear it
+    else lastOverdue = due
+    await scheduler.tick()
+    await scheduler.settled(appKey)
+  }
+  if (target > nowOfApp()) setAppTime(target)
+  await scheduler.tick()
+  await scheduler.settled(appKey)
+  scheduler.poke()
+}

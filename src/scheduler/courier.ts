@@ -1,0 +1,113 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { Agent, type Dispatcher, request } from 'undici'
+import { appNow, type Clock } from '../clock.js'
+import type { Config } from '../config.js'
+import type { Callback } from '../store/callbacks.js'
+import type { Store } from '../store/index.js'
+import { callbackForm } from './signature.js'
+
+/** After a failed attempt: retry after 3 min, 1 h, 12 h of clock time, then give up (jsms-api.md §6). */
+export const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
+
+const CLAIM_BATCH = 100
+
+export interface CourierDeps {
+  store: Store
+  clock: Clock
+  config: Config
+  log: FastifyBaseLogger
+  /** Where callbacks go out (tests inject one); by default an undici Agent of its own. */
+  dispatcher?: Dispatcher | undefined
+}
+
+/**
+ * Delivers the callback outbox over HTTP. Requests run in the background with timeouts, so a
+ * receiver that hangs or fails never holds up the API or the scheduler's other work; `settled`
+ * lets the sandbox clock (and shutdown) wait for the attempts already on the wire.
+ */
+export function createCourier(deps: CourierDeps) {
+  const { store, clock, config, log } = deps
+  const timeout = config.callbackTimeoutMs
+  const own = deps.dispatcher
+    ? undefined
+    : new Agent({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
+  const dispatcher = deps.dispatcher ?? own!
+  const inflight = new Map<Promise<void>, string>()
+
+  async function post(
+    url: string,
+    form: URLSearchParams,
+  ): Promise<{ statusCode: number | null; error: string | null }> {
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        body: form.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        dispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      })
+      await res.body.dump()
+      const ok = res.statusCode >= 200 && res.statusCode < 300
+      return { statusCode: res.statusCode, error: ok ? null : `receiver answered HTTP ${res.statusCode}` }
+    } catch (err) {
+      return { statusCode: null, error: describe(err) }
+    }
+  }
+
+  async function attempt(c: Callback): Promise<void> {
+    const app = store.apps.get(c.appKey)
+    const at = app ? appNow(clock, app) : clock.now()
+    const url = app?.callbackUrl ?? null
+    const result = app && url ? await post(url, callbackForm(app, c.type, c.data, at)) : noUrl
+    const delivered = result.error === null
+    const delay = CALLBACK_RETRY_DELAYS_MS[c.attempts - 1]
+    // Without a URL there is nothing to retry against.
+    const next = delivered || !url || delay === undefined ? undefined : at + delay
+    await store.write(() =>
+      store.callbacks.recordAttempt(
+        c,
+        { attempt: c.attempts, url: url ?? '', at, ...result },
+        { delivered, next },
+      ),
+    )
+  }
+
+  function track(c: Callback): void {
+    const p: Promise<void> = attempt(c)
+      .catch(err => log.error({ err, callback: c.id }, 'callback attempt failed to record'))
+      .finally(() => inflight.delete(p))
+    inflight.set(p, c.appKey)
+  }
+
+  return {
+    /** Claims every due callback and sends them in the background. */
+    async dispatchDue(): Promise<void> {
+      for (;;) {
+        const claimed = await store.write(() => store.callbacks.claimDue(clock.now(), CLAIM_BATCH))
+        for (const c of claimed) track(c)
+        if (claimed.length < CLAIM_BATCH) return
+      }
+    },
+    /** Waits for the attempts on the wire (of one app, or all). */
+    async settled(appKey?: string): Promise<void> {
+      const waiting = [...inflight]
+        .filter(([, key]) => appKey === undefined || key === appKey)
+        .map(([p]) => p)
+      await Promise.all(waiting)
+    },
+    async close(): Promise<void> {
+      await Promise.all(inflight.keys())
+      await own?.close()
+    },
+  }
+}
+
+const noUrl = { statusCode: null, error: 'the app has no callback URL' }
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string }
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout'
+  return [e.code, e.message].filter(Boolean).join(': ') || String(err)
+}

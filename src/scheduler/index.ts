@@ -1,0 +1,134 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Dispatcher } from 'undici'
+import { pushTick } from '../push/delivery.js'
+import type { SmsDeps } from '../sms/context.js'
+import { advanceAppClock } from './advance.js'
+import { createCourier } from './courier.js'
+import { emitDueReports, emitReviewEvents, fireDueSchedules, settleDueReviews } from './jobs.js'
+
+export interface SchedulerDeps extends SmsDeps {
+  log: FastifyBaseLogger
+  dispatcher?: Dispatcher | undefined
+}
+
+/** Longest single sleep: a wall-clock jump is noticed within the hour even with no request. */
+const MAX_SLEEP_MS = 3600_000
+
+/**
+ * The in-process due-work loop. Everything it does is read from SQLite (pending tasks, reports,
+ * reviews, callbacks), so it survives restarts and an overdue task fires right after start. Idle,
+ * it costs one timer set for the earliest due item (re-armed after every request and clock move),
+ * not a poll. `tick()` never overlaps itself; `stop()` waits for the work in flight.
+ */
+export function createScheduler(deps: SchedulerDeps) {
+  const { store, clock, log } = deps
+  const courier = createCourier(deps)
+  const jobs = [
+    ['reviews', settleDueReviews],
+    ['schedules', fireDueSchedules],
+    ['reports', emitDueReports],
+    ['review results', emitReviewEvents],
+    ['callbacks', () => courier.dispatchDue()],
+    ['push', () => pushTick(deps)],
+  ] as const
+  let state: 'idle' | 'running' | 'stopped' = 'idle'
+  let timer: NodeJS.Timeout | undefined
+  let current: Promise<void> | undefined
+  let next: Promise<void> | undefined
+  let armPending = false
+
+  async function runOnce(): Promise<void> {
+    for (const [name, job] of jobs) {
+      try {
+        await job({ ...deps, log })
+      } catch (err) {
+        log.error({ err, job: name }, 'scheduler job failed')
+      }
+    }
+  }
+
+  /** Process time of the earliest due item of any app. */
+  function nextDue(): number | undefined {
+    if (store.reviews.hasEvents()) return clock.now()
+    const times = [
+      store.schedules.nextDue(),
+      store.reports.nextDue(),
+      store.reviews.nextDue(),
+      store.callbacks.nextDue(),
+      store.pushes.nextDue(),
+    ]
+    const known = times.filter((t): t is number => t !== undefined)
+    return known.length === 0 ? undefined : Math.min(...known)
+  }
+
+  function arm(): void {
+    if (state !== 'running') return
+    clearTimeout(timer)
+    timer = undefined
+    const due = nextDue()
+    if (due === undefined) return
+    const delay = Math.min(Math.max(due - clock.now(), 0), MAX_SLEEP_MS)
+    timer = setTimeout(() => void tick(), delay)
+    timer.unref()
+  }
+
+  function tick(): Promise<void> {
+    if (state === 'stopped') return Promise.resolve()
+    if (!current) {
+      current = runOnce().finally(() => {
+        current = undefined
+        arm()
+      })
+      return current
+    }
+    // Called while a tick runs: one more run after it, shared by every caller meanwhile.
+    next ??= current.then(() => {
+      next = undefined
+      return tick()
+    })
+    return next
+  }
+
+  const scheduler = {
+    tick,
+    /** Runs the overdue work, then sleeps until the next due item. */
+    async start(): Promise<void> {
+      if (state !== 'idle') return
+      state = 'running'
+      const redone = store.callbacks.resetInterrupted()
+      if (redone > 0)
+        log.warn({ callbacks: redone }, 'callbacks interrupted by the last shutdown will be resent')
+      await tick()
+    },
+    /** Something may have become due sooner (a request wrote, a clock moved): look again. */
+    poke(): void {
+      if (state !== 'running' || armPending) return
+      armPending = true
+      setImmediate(() => {
+        armPending = false
+        arm()
+      })
+    },
+    /** Waits for the tick in flight and the callbacks on the wire (of one app, or all). */
+    async settled(appKey?: string): Promise<void> {
+      await next
+      await current
+      await courier.settled(appKey)
+    },
+    /** Moves one app's clock forward, running everything that falls due on the way, in order. */
+    advance(appKey: string, target: number): Promise<void> {
+      return advanceAppClock({ store, clock, scheduler }, appKey, target)
+    },
+    async stop(): Promise<void> {
+      if (state === 'stopped') return
+      state = 'stopped'
+      clearTimeout(timer)
+      await next
+      await current
+      await courier.close()
+    },
+  }
+  return scheduler
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>

@@ -1,0 +1,135 @@
+import type { Db } from './db.js'
+
+export type CallbackType = 'SMS_REPORT' | 'SMS_REPLY' | 'SMS_TEMPLATE' | 'SMS_SIGN'
+export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
+
+export interface Callback {
+  id: number
+  appKey: string
+  type: CallbackType
+  data: Record<string, unknown>
+  state: CallbackState
+  attempts: number
+  nextAttemptAt: number | null
+  createdAt: number
+}
+
+export interface CallbackAttempt {
+  attempt: number
+  url: string
+  at: number
+  statusCode: number | null
+  error: string | null
+}
+
+interface Row {
+  id: number
+  app_key: string
+  type: string
+  data: string
+  state: string
+  attempts: number
+  next_attempt_at: number | null
+  created_at: number
+}
+
+interface AttemptRow {
+  attempt: number
+  url: string
+  at: number
+  status_code: number | null
+  error: string | null
+}
+
+const toCallback = (r: Row): Callback => ({
+  id: r.id,
+  appKey: r.app_key,
+  type: r.type as CallbackType,
+  data: JSON.parse(r.data),
+  state: r.state as CallbackState,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  createdAt: r.created_at,
+})
+
+const toAttempt = (r: AttemptRow): CallbackAttempt => ({
+  attempt: r.attempt,
+  url: r.url,
+  at: r.at,
+  statusCode: r.status_code,
+  error: r.error,
+})
+
+/** The callback outbox and the log of every delivery attempt. */
+export function createCallbackStore(db: Db) {
+  const insert = db.prepare<{ appKey: string; type: string; data: string; at: number }, { id: number }>(
+    `INSERT INTO callbacks (app_key, type, data, state, next_attempt_at, created_at)
+     VALUES (@appKey, @type, @data, 'pending', @at, @at) RETURNING id`,
+  )
+  // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
+  const claim = db.prepare<{ now: number; limit: number }, Row>(
+    `UPDATE callbacks SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL WHERE id IN (
+       SELECT c.id FROM callbacks c JOIN apps a ON a.app_key = c.app_key
+       WHERE c.state = 'pending' AND c.next_attempt_at <= @now + a.clock_offset_ms
+       ORDER BY c.next_attempt_at - a.clock_offset_ms, c.id LIMIT @limit)
+     RETURNING *`,
+  )
+  const insertAttempt = db.prepare(
+    `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
+     VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
+  )
+  const settle = db.prepare(
+    'UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt WHERE id = @id',
+  )
+  // A process killed while a request was on the wire: that attempt never finished, so it is redone.
+  const reset = db.prepare(
+    `UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_at = created_at
+     WHERE state = 'sending'`,
+  )
+  const list = db.prepare<[string, number], Row>(
+    'SELECT * FROM callbacks WHERE app_key = ? ORDER BY id DESC LIMIT ?',
+  )
+  const attempts = db.prepare<[number], AttemptRow>(
+    'SELECT * FROM callback_attempts WHERE callback_id = ? ORDER BY attempt',
+  )
+  const nextDue = db.prepare<[], { t: number | null }>(
+    `SELECT MIN(c.next_attempt_at - a.clock_offset_ms) AS t FROM callbacks c JOIN apps a ON a.app_key = c.app_key
+     WHERE c.state = 'pending'`,
+  )
+  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
+    `SELECT MIN(next_attempt_at) AS t FROM callbacks WHERE state = 'pending' AND app_key = ?`,
+  )
+
+  return {
+    enqueue(appKey: string, type: CallbackType, data: Record<string, unknown>, at: number): number {
+      return insert.get({ appKey, type, data: JSON.stringify(data), at })!.id
+    },
+    claimDue(now: number, limit: number): Callback[] {
+      return claim.all({ now, limit }).map(toCallback)
+    },
+    /** Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up). */
+    recordAttempt(
+      c: Callback,
+      a: CallbackAttempt,
+      outcome: { delivered: boolean; next?: number | undefined },
+    ): void {
+      insertAttempt.run({ id: c.id, ...a })
+      const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
+      settle.run({ id: c.id, state, nextAttemptAt: outcome.next ?? null })
+    },
+    resetInterrupted(): number {
+      return reset.run().changes
+    },
+    list(appKey: string, limit: number): Array<Callback & { log: CallbackAttempt[] }> {
+      return list.all(appKey, limit).map(r => ({ ...toCallback(r), log: attempts.all(r.id).map(toAttempt) }))
+    },
+    nextDue(): number | undefined {
+      return nextDue.get()?.t ?? undefined
+    },
+    nextDueOfApp(appKey: string): number | undefined {
+      return nextDueOfApp.get(appKey)?.t ?? undefined
+    },
+  }
+}
+
+export type CallbackStore = ReturnType<typeof createCallbackStore>

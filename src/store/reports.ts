@@ -1,0 +1,85 @@
+import type { Db } from './db.js'
+
+export interface Report {
+  msgId: string
+  appKey: string
+  mobile: string
+  status: number
+  reportAt: number
+}
+
+interface Row {
+  msg_id: string
+  app_key: string
+  mobile: string
+  status: number
+  report_at: number
+}
+
+const toReport = (r: Row): Report => ({
+  msgId: r.msg_id,
+  appKey: r.app_key,
+  mobile: r.mobile,
+  status: r.status,
+  reportAt: r.report_at,
+})
+
+const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.localeCompare(b.msgId)
+
+/** Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). */
+export function createReportStore(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
+     VALUES (@msgId, @appKey, @mobile, @status, @reportAt, @notify) ON CONFLICT DO NOTHING`,
+  )
+  // Select and mark in one statement: a record can be handed out only once.
+  const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
+    `UPDATE reports SET pulled_at = @now WHERE msg_id IN (
+       SELECT msg_id FROM reports WHERE app_key = @appKey AND pulled_at IS NULL
+         AND report_at <= @now AND report_at > @since
+       ORDER BY report_at, msg_id LIMIT @limit)
+     RETURNING *`,
+  )
+  const takeDue = db.prepare<{ now: number; limit: number }, Row>(
+    `UPDATE reports SET notify = 0 WHERE msg_id IN (
+       SELECT r.msg_id FROM reports r JOIN apps a ON a.app_key = r.app_key
+       WHERE r.notify = 1 AND r.report_at <= @now + a.clock_offset_ms
+       ORDER BY r.report_at LIMIT @limit)
+     RETURNING *`,
+  )
+  const nextDue = db.prepare<[], { t: number | null }>(
+    `SELECT MIN(r.report_at - a.clock_offset_ms) AS t FROM reports r JOIN apps a ON a.app_key = r.app_key
+     WHERE r.notify = 1`,
+  )
+  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
+    'SELECT MIN(report_at) AS t FROM reports WHERE notify = 1 AND app_key = ?',
+  )
+  const get = db.prepare<[string, string], Row>('SELECT * FROM reports WHERE app_key = ? AND msg_id = ?')
+
+  return {
+    /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
+    insert(r: Report, notify: boolean): void {
+      insert.run({ ...r, notify: notify ? 1 : 0 })
+    },
+    get(appKey: string, msgId: string): Report | undefined {
+      const row = get.get(appKey, msgId)
+      return row && toReport(row)
+    },
+    /** Up to `limit` reports that arrived after `since` and were never handed out, oldest first. */
+    pull(appKey: string, now: number, since: number, limit: number): Report[] {
+      return pull.all({ appKey, now, since, limit }).map(toReport).sort(byTime)
+    },
+    /** Reports of any app whose time has come and that still have to be called back. */
+    takeDueNotifications(now: number, limit: number): Report[] {
+      return takeDue.all({ now, limit }).map(toReport).sort(byTime)
+    },
+    nextDue(): number | undefined {
+      return nextDue.get()?.t ?? undefined
+    },
+    nextDueOfApp(appKey: string): number | undefined {
+      return nextDueOfApp.get(appKey)?.t ?? undefined
+    },
+  }
+}
+
+export type ReportStore = ReturnType<typeof createReportStore>

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
+
+export interface Received {
+  contentType: string | undefined
+  form: Record<string, string>
+}
+
+type Mode = 'ok' | 'fail' | 'hold'
+
+const servers: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(s => s.close()))
+})
+
+/** A callback receiver on a real loopback port: records every POST, answers as told. */
+export async function startReceiver() {
+  const received: Received[] = []
+  const held: ServerResponse[] = []
+  let mode: Mode = 'ok'
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    req.on('data', c => chunks.push(c))
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
+      received.push({ contentType: req.headers['content-type'], form })
+      if (mode === 'hold') held.push(res)
+      else res.writeHead(mode === 'ok' ? 200 : 500).end(mode === 'ok' ? 'ok' : 'boom')
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jsms/callback`
+  const receiver = {
+    url,
+    received,
+    answer(next: Mode) {
+      mode = next
+    },
+    /** Answers the requests held so far. */
+    release() {
+      for (const res of held.splice(0)) res.writeHead(200).end('ok')
+    },
+    close: () =>
+      new Promise<void>(resolve => {
+        for (const res of held.splice(0)) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+  servers.push(receiver)
+  return receiver
+}
+
+export const CALLBACK_APP = { appKey: 'hookapp00000000000000001', secret: 'hookappsecret00000000001' }
+
+/** A seed file whose one app sends its callbacks to `url`. */
+export function callbackSeed(url: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'jsms-hook-')), 'seed.json')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apps: [{ app_key: CALLBACK_APP.appKey, master_secret: CALLBACK_APP.secret, callback_url: url }],
+    }),
+  )
+  return file
+}

@@ -8,10 +8,10 @@ import { codeRoutes } from './codes.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { messageRoutes } from './messages.js'
-import { signRoutes } from './signs.js'
-import { templateRoutes } from './templates.js'
 import { reportRoutes } from './reports.js'
 import { scheduleRoutes } from './schedules.js'
+import { signRoutes } from './signs.js'
+import { templateRoutes } from './templates.js'
 
 export const smsFrameworkErrors = {
   notFound: smsErrors.apiNotFound,

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { routerErrors } from './http/error-handler.js'
+import { registerRoot } from './http/root.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
@@ -45,6 +46,7 @@ export async function buildApp(
 
   // Any request may have added due work (a task, a message and its report, a review): re-arm.
   app.addHook('onResponse', async () => scheduler.poke())
+  registerRoot(app)
   await app.register(smsApi, { prefix: '/v1', ...deps })
   await app.register(pushApi, { prefix: '/v3', ...deps })
   await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler })

@@ -2,7 +2,7 @@ import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify'
 
 export type RouteSpec = Pick<RouteOptions, 'method' | 'url' | 'handler' | 'config' | 'bodyLimit' | 'schema'>
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /**
  * Registers a route table, then answers every other method on the same paths with the vendor's

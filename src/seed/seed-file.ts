@@ -30,6 +30,19 @@ const sign = z
   })
   .strict()
 
+const perMinute = z.number().int().positive()
+const groups = z.record(z.string(), z.array(z.string()))
+/** Per-app knobs of the push API: a typo here stops the start instead of being ignored. */
+const settings = z
+  .object({
+    rate_limits: z.object({ push: perMinute, device: perMinute, report: perMinute }).partial().strict(),
+    broadcasts_per_day: z.number().int().positive(),
+    segments: groups,
+    abtests: groups,
+  })
+  .partial()
+  .strict()
+
 const app = z
   .object({
     app_key: key24,
@@ -41,7 +54,7 @@ const app = z
     sensitive_words: z.array(z.string().min(1)).default([]),
     unsubscribed: z.array(z.string()).default([]),
     callback_url: z.string().url().nullable().default(null),
-    settings: z.record(z.string(), z.unknown()).default({}),
+    settings: settings.default({}),
     balances: balances.optional(),
     templates: z.array(template).optional(),
     signs: z.array(sign).optional(),

@@ -49,6 +49,8 @@ export function httpsCall(
         res.on('error', reject)
       },
     )
+    // Never hang a test or the Docker script on a silent peer.
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url}`)))
     req.on('error', reject)
     req.end(payload)
   })

@@ -7,13 +7,16 @@ import { registerRoot } from './http/root.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
+import type { ReadinessCheck } from './sandbox/ops.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
 import { smsApi, smsFrameworkErrors } from './sms/index.js'
 import { openDatabase } from './store/db.js'
+import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
+import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -27,7 +30,8 @@ export async function buildApp(
   config: Config,
   { clock = systemClock, logger, dispatcher }: AppOptions = {},
 ): Promise<SandboxApp> {
-  const app = Fastify({
+  // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
+  const app: FastifyInstance = Fastify({
     loggerInstance: logger,
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
@@ -43,13 +47,20 @@ export async function buildApp(
   const { sensitiveWords } = applySeed(store, seed, clock.now())
   const deps: SmsDeps = { store, clock, config, sensitiveWords }
   const scheduler = createScheduler({ ...deps, log: app.log.child({ component: 'scheduler' }), dispatcher })
+  // Certificates follow real time (clients check them against their own clocks), never app time.
+  const tls = createTlsMaterial(config, systemClock)
+  // GET /_sandbox/ready: every check must pass.
+  const readiness: ReadinessCheck[] = [
+    { name: 'database', check: databaseStatus(db) },
+    { name: 'scheduler', check: () => scheduler.running || 'scheduler not running' },
+  ]
 
   // Any request may have added due work (a task, a message and its report, a review): re-arm.
   app.addHook('onResponse', async () => scheduler.poke())
   registerRoot(app)
   await app.register(smsApi, { prefix: '/v1', ...deps })
   await app.register(pushApi, { prefix: '/v3', ...deps })
-  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler })
+  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls })
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
@@ -57,9 +68,13 @@ export async function buildApp(
     store.flush()
     db.close()
   })
-  // Awaiting a Fastify instance (it is thenable) readies it and yields the same object.
-  return Object.assign(app, { store, clock, scheduler }) as unknown as SandboxApp
+  return Object.assign(app, { store, clock, scheduler, tls, readiness })
 }
 
-// Spelled out: a Fastify instance is thenable, so Awaited<…> would strip the additions.
-export type SandboxApp = FastifyInstance & { store: Store; clock: Clock; scheduler: Scheduler }
+export type SandboxApp = FastifyInstance & {
+  store: Store
+  clock: Clock
+  scheduler: Scheduler
+  tls: TlsMaterial
+  readiness: ReadinessCheck[]
+}

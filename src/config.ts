@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 import { z } from 'zod'
 
 // The only reader of process.env: everything else receives a frozen Config.
@@ -22,6 +23,12 @@ const envSchema = z.object({
   REPORT_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   // Real time a callback receiver gets to answer before the attempt counts as failed.
   CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  // Optional HTTPS listener for SDKs that hard-code the vendor's hosts (jpush-api.md §1.1).
+  TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Where the local CA lives; by default beside the database, so it survives on the same volume.
+  CA_DIR: z.string().min(1).optional(),
+  // More names for the TLS certificate (e.g. a compose service name), comma-separated.
+  TLS_EXTRA_HOSTS: z.string().default(''),
 })
 
 export interface Config {
@@ -35,6 +42,11 @@ export interface Config {
   readonly reviewDelayMs: number
   readonly reportDelayMs: number
   readonly callbackTimeoutMs: number
+  /** HTTPS port, or undefined for no TLS listener. */
+  readonly tlsPort: number | undefined
+  /** Folder of the local CA's files; undefined keeps the CA in memory (`:memory:` databases). */
+  readonly caDir: string | undefined
+  readonly tlsExtraHosts: readonly string[]
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +69,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reviewDelayMs: e.REVIEW_DELAY_MS,
     reportDelayMs: e.REPORT_DELAY_MS,
     callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
+    tlsPort: e.TLS_PORT,
+    caDir: e.CA_DIR ?? (e.DB_PATH === ':memory:' ? undefined : dirname(e.DB_PATH)),
+    tlsExtraHosts: Object.freeze(
+      e.TLS_EXTRA_HOSTS.split(',')
+        .map(h => h.trim())
+        .filter(Boolean),
+    ),
   })
 }
 

@@ -1,16 +1,21 @@
-import pino from 'pino'
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig } from './config.js'
+import { type Config, ConfigError, loadConfig } from './config.js'
+import { createLogger } from './logger.js'
 import {
   DEFAULT_APP_KEY,
   DEFAULT_DEV_KEY,
   DEFAULT_DEV_SECRET,
   DEFAULT_MASTER_SECRET,
 } from './seed/fixtures.js'
+import { prepareGracefulClose } from './shutdown.js'
+import { listenTls } from './tls/listener.js'
+
+// `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
+const FORCE_EXIT_MS = 6_000
 
 // The process: configuration, logger, listen, graceful close. Everything else is in buildApp.
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>
+  let config: Config
   try {
     config = loadConfig()
   } catch (err) {
@@ -20,12 +25,9 @@ async function main(): Promise<void> {
     }
     throw err
   }
-  const logger = pino({
-    level: config.logLevel,
-    // Credentials never reach the log.
-    redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-  })
+  const logger = createLogger(config.logLevel)
   const app = await buildApp(config, { logger })
+  const graceful = prepareGracefulClose(app)
   const address = await app.listen({ port: config.port, host: config.host })
   logger.info(
     {
@@ -38,16 +40,39 @@ async function main(): Promise<void> {
     },
     `jiguang-sandbox listening on ${address} (default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET})`,
   )
+  if (config.tlsPort !== undefined) {
+    const cert = app.tls.serverCert()
+    try {
+      const tls = await listenTls(app.server, {
+        port: config.tlsPort,
+        host: config.host,
+        key: cert.keyPem,
+        cert: cert.certPem,
+        onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
+      })
+      graceful.attachTls(tls)
+      logger.info(
+        { tlsPort: tls.port, names: cert.names, caDir: config.caDir ?? null },
+        `TLS on port ${tls.port}; trust the CA from GET /_sandbox/ca.pem`,
+      )
+    } catch (err) {
+      // Plain HTTP keeps working: a runtime that forbids port 443 to a non-root user should
+      // not take the whole sandbox down (see docs: TLS_PORT=8443 and map the port instead).
+      logger.error({ err, tlsPort: config.tlsPort }, 'TLS listener could not start; serving plain HTTP only')
+    }
+  }
 
   let closing = false
   const shutdown = (signal: string) => {
     if (closing) return
     closing = true
     logger.info({ signal }, 'shutting down')
-    const force = setTimeout(() => process.exit(1), 10_000)
-    force.unref()
-    app.close().then(
-      () => process.exit(0),
+    setTimeout(() => process.exit(1), FORCE_EXIT_MS).unref()
+    graceful.close().then(
+      () => {
+        logger.info('closed')
+        process.exit(0)
+      },
       err => {
         logger.error({ err }, 'error while closing')
         process.exit(1)

@@ -8,6 +8,7 @@ import { smsFrameworkErrors } from '../sms/index.js'
 import { callbackRoutes } from './callbacks.js'
 import { clockRoutes } from './clock.js'
 import type { SandboxDeps } from './context.js'
+import { type OpsDeps, opsRoutes } from './ops.js'
 import { pushDeviceRoutes } from './push-devices.js'
 import { replyRoutes } from './replies.js'
 import { reviewRoutes } from './review.js'
@@ -17,7 +18,7 @@ import { smsInspectRoutes } from './sms-inspect.js'
  * The control plane under /_sandbox: scoped by the same Basic credentials as the API, so one app
  * can only ever see and steer itself. Blacklisted or frozen apps may still look inside.
  */
-export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
+export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps & OpsDeps): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
@@ -30,6 +31,7 @@ export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps): Promi
       ...replyRoutes(deps),
       ...callbackRoutes(deps),
       ...pushDeviceRoutes(deps),
+      ...opsRoutes(deps),
     ],
     smsErrors.methodNotSupported,
   )

@@ -91,6 +91,10 @@ export function createScheduler(deps: SchedulerDeps) {
 
   const scheduler = {
     tick,
+    /** For readiness: started and not stopped. */
+    get running(): boolean {
+      return state === 'running'
+    },
     /** Runs the overdue work, then sleeps until the next due item. */
     async start(): Promise<void> {
       if (state !== 'idle') return

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3'
 
 export type Db = Database.Database
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations')
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations')
 
 /** Opens (creating if needed) the database file and brings its schema up to date. */
 export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
@@ -36,4 +36,12 @@ export function migrate(db: Db, dir: string): void {
       db.pragma(`user_version = ${version}`)
     })()
   }
+}
+
+/** The migration files `NNN_name.sql` in the order `migrate` runs them (readiness compares). */
+export function listMigrations(dir: string): { file: string; version: number }[] {
+  return readdirSync(dir)
+    .filter(f => /^\d{3}_.+\.sql$/.test(f))
+    .sort()
+    .map(file => ({ file, version: Number(file.slice(0, 3)) }))
 }

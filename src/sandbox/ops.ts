@@ -1,0 +1,63 @@
+import type { RouteSpec } from '../http/routes.js'
+import type { TlsMaterial } from '../tls/index.js'
+
+/** One condition for readiness: `true`, or why not yet. */
+export interface ReadinessCheck {
+  readonly name: string
+  check(): true | string | Promise<true | string>
+}
+
+export interface OpsDeps {
+  /** Evaluated at each request, so checks added after start-up (the scheduler's) count too. */
+  readiness: readonly ReadinessCheck[]
+  tls: TlsMaterial
+}
+
+/**
+ * Operations endpoints, public so that container health checks and CI need no credentials:
+ * liveness, readiness, and the CA certificate clients must trust for the TLS listener.
+ */
+export function opsRoutes(deps: OpsDeps): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      url: '/health',
+      config: { public: true },
+      handler: async () => ({ status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      url: '/ready',
+      config: { public: true },
+      handler: async (_req, reply) => {
+        const checks: Record<string, string> = {}
+        let ready = true
+        for (const { name, check } of deps.readiness) {
+          const result = await runCheck(check)
+          checks[name] = result === true ? 'ok' : result
+          if (result !== true) ready = false
+        }
+        return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks })
+      },
+    },
+    {
+      method: 'GET',
+      url: '/ca.pem',
+      config: { public: true },
+      handler: async (_req, reply) =>
+        reply
+          .type('application/x-pem-file')
+          .header('content-disposition', 'inline; filename="jiguang-sandbox-ca.pem"')
+          .send(deps.tls.ca().certPem),
+    },
+  ]
+}
+
+// A check that throws is a failed check, never a 500 from the readiness endpoint.
+async function runCheck(check: ReadinessCheck['check']): Promise<true | string> {
+  try {
+    return await check()
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err)
+  }
+}

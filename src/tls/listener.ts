@@ -1,0 +1,56 @@
+import type { Server as HttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createServer, type TLSSocket, type Server as TlsServer } from 'node:tls'
+
+export interface TlsListener {
+  readonly port: number
+  /** Stops accepting; resolves once every TLS connection has ended. */
+  close(): Promise<void>
+  /** Last resort at shutdown: drops the connections still open. */
+  destroyAll(): void
+}
+
+export interface TlsListenOptions {
+  port: number
+  host: string
+  key: string
+  cert: string
+  onClientError?: (err: Error) => void
+}
+
+/**
+ * HTTPS in front of the existing HTTP server: each TLS connection, once decrypted, is handed to
+ * the same http.Server, so both listeners share routes, timeouts and its connection tracking
+ * (Fastify's close ends idle TLS keep-alive connections like plain ones).
+ */
+export async function listenTls(httpServer: HttpServer, options: TlsListenOptions): Promise<TlsListener> {
+  const sockets = new Set<TLSSocket>()
+  const server: TlsServer = createServer(
+    { key: options.key, cert: options.cert, ALPNProtocols: ['http/1.1'] },
+    socket => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+      httpServer.emit('connection', socket)
+    },
+  )
+  // A client that does not trust the CA aborts the handshake: its problem, not a crash.
+  server.on('tlsClientError', err => options.onClientError?.(err))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => {
+      if (server.listening) server.close()
+      return closed
+    },
+    destroyAll: () => {
+      for (const socket of sockets) socket.destroy()
+    },
+  }
+}

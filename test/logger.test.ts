@@ -1,0 +1,57 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.js'
+import { testConfig } from '../src/config.js'
+import { createLogger } from '../src/logger.js'
+import { defaultAuth } from './helpers.js'
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk))
+      done()
+    },
+  })
+  return {
+    stream,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map(l => JSON.parse(l)),
+  }
+}
+
+describe('logs', () => {
+  it('redact the authorization header wherever a request is logged', () => {
+    const out = capture()
+    const log = createLogger('info', out.stream)
+    log.info({ req: { headers: { authorization: defaultAuth, 'proxy-authorization': 'Basic eA==' } } }, 'a')
+    log.info({ headers: { authorization: defaultAuth } }, 'b')
+    expect(out.lines()[0]).toMatchObject({
+      req: { headers: { authorization: '[redacted]', 'proxy-authorization': '[redacted]' } },
+    })
+    expect(out.lines()[1]).toMatchObject({ headers: { authorization: '[redacted]' } })
+  })
+
+  it('of real requests, failed ones included, carry no credentials', async () => {
+    const out = capture()
+    const app = await buildApp(testConfig(), { logger: createLogger('trace', out.stream) })
+    try {
+      await app.inject({
+        method: 'POST',
+        url: '/v1/codes',
+        headers: { authorization: defaultAuth },
+        payload: '{"mobile":',
+      })
+      await app.inject({ method: 'GET', url: '/v1/accounts/dev', headers: { authorization: defaultAuth } })
+    } finally {
+      await app.close()
+    }
+    const text = JSON.stringify(out.lines())
+    expect(out.lines().length).toBeGreaterThan(0)
+    expect(text).not.toContain(defaultAuth.slice('Basic '.length))
+  })
+})

@@ -1,0 +1,107 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildApp, type SandboxApp } from '../../src/app.js'
+import { testConfig } from '../../src/config.js'
+import { prepareGracefulClose } from '../../src/shutdown.js'
+import { listenTls, type TlsListener } from '../../src/tls/listener.js'
+import { VENDOR_HOSTS } from '../../src/tls/server-cert.js'
+import { defaultAuth } from '../helpers.js'
+import { httpsCall } from './https-client.js'
+
+const cleanup: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f()
+})
+
+/** A sandbox on a temp database with HTTP and TLS listeners on loopback ports. */
+async function startSandbox(
+  dir: string,
+): Promise<{ app: SandboxApp; close: () => Promise<void>; tls: TlsListener }> {
+  const app = await buildApp(testConfig({ database: join(dir, 'sandbox.db'), caDir: dir }))
+  const graceful = prepareGracefulClose(app)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const cert = app.tls.serverCert()
+  const tls = await listenTls(app.server, {
+    port: 0,
+    host: '127.0.0.1',
+    key: cert.keyPem,
+    cert: cert.certPem,
+  })
+  graceful.attachTls(tls)
+  cleanup.push(() => graceful.close())
+  return { app, close: () => graceful.close(), tls }
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-tls-'))
+  cleanup.push(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe('TLS listener', () => {
+  it('serves the API under every vendor hostname to a client that trusts the CA', async () => {
+    const { app, tls } = await startSandbox(await tempDir())
+    const ca = (await app.inject({ method: 'GET', url: '/_sandbox/ca.pem' })).body
+    for (const host of [...VENDOR_HOSTS, 'localhost']) {
+      const res = await httpsCall(`https://${host}:${tls.port}/_sandbox/health`, { ca, agent: false })
+      expect(res.status).toBe(200)
+      expect(JSON.parse(res.body)).toEqual({ status: 'ok' })
+    }
+  })
+
+  it('sends and validates a verification code over TLS as api.sms.jpush.cn', async () => {
+    const { app, tls } = await startSandbox(await tempDir())
+    const ca = app.tls.ca().certPem
+    const base = `https://api.sms.jpush.cn:${tls.port}`
+    const sent = await httpsCall(`${base}/v1/codes`, {
+      ca,
+      method: 'POST',
+      auth: defaultAuth,
+      body: { mobile: '13800138000', temp_id: 1 },
+    })
+    expect(sent.status).toBe(200)
+    const { msg_id } = JSON.parse(sent.body) as { msg_id: string }
+    const latest = await httpsCall(`${base}/_sandbox/sms/codes/latest?mobile=13800138000`, {
+      ca,
+      auth: defaultAuth,
+    })
+    const { code } = JSON.parse(latest.body) as { code: string }
+    const valid = await httpsCall(`${base}/v1/codes/${msg_id}/valid`, {
+      ca,
+      method: 'POST',
+      auth: defaultAuth,
+      body: { code },
+    })
+    expect(valid.status).toBe(200)
+    expect(JSON.parse(valid.body)).toEqual({ is_valid: true })
+  })
+
+  it('is refused by a client that does not trust the CA, or that asks for a name it does not hold', async () => {
+    const { app, tls } = await startSandbox(await tempDir())
+    await expect(
+      httpsCall(`https://api.jpush.cn:${tls.port}/_sandbox/health`, { agent: false }),
+    ).rejects.toMatchObject({
+      code: expect.stringMatching(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER_CERT/),
+    })
+    await expect(
+      httpsCall(`https://api.example.com:${tls.port}/_sandbox/health`, {
+        ca: app.tls.ca().certPem,
+        agent: false,
+      }),
+    ).rejects.toMatchObject({ code: 'ERR_TLS_CERT_ALTNAME_INVALID' })
+  })
+
+  it('keeps the same CA across restarts on the same folder', async () => {
+    const dir = await tempDir()
+    const first = await startSandbox(dir)
+    const before = (await first.app.inject({ method: 'GET', url: '/_sandbox/ca.pem' })).body
+    await first.close()
+    const second = await startSandbox(dir)
+    const after = await httpsCall(`https://report.jpush.cn:${second.tls.port}/_sandbox/ca.pem`, {
+      ca: before,
+    })
+    expect(after.body).toBe(before)
+  })
+})

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { OneLineRequestLog } from './http/request-log.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -21,6 +22,7 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
+    logController: new OneLineRequestLog(),
   })
   const db = openDatabase(config.database)
   const store = createStore(db)
@@ -33,6 +35,7 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
 
   app.addHook('onClose', async () => {
     store.flush()
+    store.close()
     db.close()
   })
   return Object.assign(app, { store, clock })

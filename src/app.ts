@@ -2,11 +2,12 @@ import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { OneLineRequestLog } from './http/request-log.js'
+import { clientErrors, frameworkErrors, notFoundOutsideSurfaces, type Surfaces } from './http/surfaces.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
-import { smsApi } from './sms/index.js'
+import { smsApi, smsFrameworkErrors } from './sms/index.js'
 import { openDatabase } from './store/db.js'
 import { createStore } from './store/index.js'
 
@@ -17,13 +18,21 @@ export interface AppOptions {
 
 /** Wiring only: the whole surface of the sandbox on one screen. */
 export async function buildApp(config: Config, { clock = systemClock, logger }: AppOptions = {}) {
+  // Which vendor's envelope answers what Fastify refuses before routing (malformed URL…).
+  const surfaces: Surfaces = [
+    ['/v1', smsFrameworkErrors],
+    ['/_sandbox', smsFrameworkErrors],
+  ]
   const app = Fastify({
     loggerInstance: logger,
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
+    frameworkErrors: frameworkErrors(surfaces),
+    clientErrorHandler: clientErrors(surfaces),
   })
+  app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)
   const store = createStore(db)
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed

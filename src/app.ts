@@ -2,7 +2,13 @@ import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { OneLineRequestLog } from './http/request-log.js'
-import { clientErrors, frameworkErrors, notFoundOutsideSurfaces, type Surfaces } from './http/surfaces.js'
+import {
+  clientErrors,
+  errorsOutsideSurfaces,
+  frameworkErrors,
+  notFoundOutsideSurfaces,
+  type Surfaces,
+} from './http/surfaces.js'
 import { sandboxApi } from './sandbox/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -33,6 +39,7 @@ export async function buildApp(config: Config, { clock = systemClock, logger }: 
     clientErrorHandler: clientErrors(surfaces),
   })
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
+  app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)
   const store = createStore(db)
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { FrameworkErrors } from './error-handler.js'
+import { type FrameworkErrors, toApiError } from './error-handler.js'
 
 /** Which vendor owns which path prefix: the first match wins, the first entry is the fallback. */
 export type Surfaces = ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]>
@@ -26,6 +26,15 @@ export function frameworkErrors(surfaces: Surfaces) {
 /** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
 export function notFoundOutsideSurfaces(surfaces: Surfaces) {
   return (req: FastifyRequest, reply: FastifyReply) => send(reply, namesFor(surfaces, req.url).notFound())
+}
+
+/** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 413). */
+export function errorsOutsideSurfaces(surfaces: Surfaces) {
+  return (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err, namesFor(surfaces, req.url))
+    if (apiError.status >= 500) req.log.error({ err }, 'request failed')
+    return send(reply, apiError)
+  }
 }
 
 const CLIENT_ERRORS: Record<string, [status: number, reason: string]> = {

@@ -9,7 +9,11 @@ import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 export class OneLineRequestLog extends LogController {
   override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const line = {
       req: { method: request.method, url: request.url },
       res: { statusCode: reply.statusCode },

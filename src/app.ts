@@ -2,8 +2,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
-import { routerErrors } from './http/error-handler.js'
+import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
+import {
+  clientErrors,
+  errorsOutsideSurfaces,
+  frameworkErrors,
+  notFoundOutsideSurfaces,
+  type Surfaces,
+} from './http/surfaces.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { sandboxApi } from './sandbox/index.js'
@@ -30,17 +37,25 @@ export async function buildApp(
   config: Config,
   { clock = systemClock, logger, dispatcher }: AppOptions = {},
 ): Promise<SandboxApp> {
+  // Which vendor's envelope answers what Fastify refuses before routing (malformed URL…). The
+  // first entry also answers for paths outside every prefix.
+  const surfaces: Surfaces = [
+    ['/v1', smsFrameworkErrors],
+    ['/v3', groupFrameworkErrors.push],
+    ['/_sandbox', smsFrameworkErrors],
+  ]
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
-    frameworkErrors: routerErrors(
-      { '/v1': smsFrameworkErrors, '/v3': groupFrameworkErrors.push, '/_sandbox': smsFrameworkErrors },
-      smsFrameworkErrors,
-    ),
+    logController: new OneLineRequestLog(),
+    frameworkErrors: frameworkErrors(surfaces),
+    clientErrorHandler: clientErrors(surfaces),
   })
+  app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
+  app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)
   const store = createStore(db)
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
@@ -66,6 +81,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await scheduler.stop()
     store.flush()
+    store.close()
     db.close()
   })
   return Object.assign(app, { store, clock, scheduler, tls, readiness })

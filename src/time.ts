@@ -61,6 +61,21 @@ export function parseLocal(text: string, timeZone: string): number | undefined {
   return ms
 }
 
+const dayCache = new Map<string, { start: number; end: number }>()
+
+/**
+ * Epoch ms of the start of the local day that contains `ms`. Every daily counter asks this on
+ * every send, and formatting through Intl costs more than the rest of a send's checks: the last
+ * day seen per zone is remembered.
+ */
+export function localDayStart(ms: number, timeZone: string): number {
+  const hit = dayCache.get(timeZone)
+  if (hit && ms >= hit.start && ms < hit.end) return hit.start
+  const start = parseLocal(`${dayKey(ms, timeZone)} 00:00:00`, timeZone) ?? ms
+  dayCache.set(timeZone, { start, end: nextDayStart(ms, timeZone) })
+  return start
+}
+
 /** Epoch ms of the start of the next local day: when daily counters roll over. */
 export function nextDayStart(ms: number, timeZone: string): number {
   const day = dayKey(ms, timeZone)

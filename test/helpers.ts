@@ -61,7 +61,8 @@ export async function call(
   })
   return {
     status: res.statusCode,
-    body: res.body === '' ? undefined : res.json(),
+    // JSON when the answer says so (everything but /_sandbox/ca.pem); the text stays in `raw`.
+    body: res.body !== '' && /json/.test(String(res.headers['content-type'])) ? res.json() : undefined,
     headers: res.headers,
     raw: res.body,
   }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.js'
 
 declare module 'fastify' {
@@ -55,21 +55,4 @@ export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): v
     const e = names.notFound()
     return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
   })
-}
-
-/**
- * Fastify's router refuses some paths (bad percent-encoding, a parameter over maxParamLength)
- * before any plugin runs, so no surface's error handler sees them; this Fastify option renders
- * them in the envelope of the surface whose prefix the path starts with.
- */
-export function routerErrors(
-  surfaces: Record<string, FrameworkErrors>,
-  fallback: FrameworkErrors,
-): (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => void {
-  return (err, req, reply) => {
-    const path = req.url.replace(/\/{2,}/g, '/')
-    const prefix = Object.keys(surfaces).find(p => path === p || path.startsWith(`${p}/`))
-    const e = toApiError(err, prefix ? surfaces[prefix]! : fallback)
-    reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
-  }
 }

@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { DEFAULT_APP_KEY, DEFAULT_MASTER_SECRET } from '../seed/fixtures.js'
-import { smsErrors } from '../sms/errors.js'
 
-/**
- * Outside the three prefixes: an index for people exploring with curl, and the vendor envelope
- * (not Fastify's own shape) for any other path.
- */
+/** An index at `/` for people exploring with curl (other paths outside the prefixes: surfaces.ts). */
 export function registerRoot(app: FastifyInstance): void {
   app.get('/', async () => ({
     name: 'jiguang-sandbox',
@@ -16,8 +12,4 @@ export function registerRoot(app: FastifyInstance): void {
     },
     default_app: { app_key: DEFAULT_APP_KEY, master_secret: DEFAULT_MASTER_SECRET },
   }))
-  app.setNotFoundHandler((_req, reply) => {
-    const e = smsErrors.apiNotFound()
-    return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
-  })
 }

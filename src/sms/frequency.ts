@@ -1,5 +1,5 @@
 import type { MessageStore } from '../store/messages.js'
-import { dayKey, parseLocal } from '../time.js'
+import { localDayStart } from '../time.js'
 import { smsErrors } from './errors.js'
 import { ONE_DAY, SMS_LIMITS, TEN_MINUTES } from './limits.js'
 
@@ -42,7 +42,7 @@ export function checkFrequency(
     const same = messages.countContentSince(appKey, mobile, 2, s.content, now - TEN_MINUTES)
     if (same >= SMS_LIMITS.notificationSameContentPer10Min) throw smsErrors.outOfFreq()
     // "per day" is the calendar day in the configured zone (Beijing time by default).
-    const dayStart = (parseLocal(`${dayKey(now, timeZone)} 00:00:00`, timeZone) ?? now) - 1
+    const dayStart = localDayStart(now, timeZone) - 1
     if (messages.countTypeSince(appKey, mobile, 2, dayStart) >= SMS_LIMITS.notificationPerDay) {
       throw smsErrors.outOfFreq()
     }

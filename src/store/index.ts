@@ -13,11 +13,13 @@ import { createSequences } from './sequences.js'
 import { createSignStore } from './signs.js'
 import { createTemplateStore } from './templates.js'
 import { createUnsubscribedStore } from './unsubscribed.js'
+import { createWalSync } from './wal-sync.js'
 import { createWriter } from './writer.js'
 
 /** Every table group behind one object; no SQL lives outside src/store. */
 export function createStore(db: Db) {
-  const writer = createWriter(db)
+  const wal = createWalSync(db)
+  const writer = createWriter(db, wal)
   return {
     db,
     apps: createAppStore(db),
@@ -37,9 +39,19 @@ export function createStore(db: Db) {
     /** Group-committed write: see writer.ts. */
     write: writer.write,
     flush: writer.flush,
-    /** An immediate synchronous transaction, for rare writes outside the request path. */
+    /**
+     * A synchronous transaction, for rare writes outside the request path; durable when it
+     * returns (a blocking fsync). Nested inside a write job it is just a savepoint.
+     */
     transaction<T>(fn: () => T): T {
-      return db.transaction(fn)()
+      const outermost = !db.inTransaction
+      const result = db.transaction(fn)()
+      if (outermost) wal.syncNow()
+      return result
+    },
+    /** Closes what the store holds besides the connection. */
+    close(): void {
+      wal.close()
     },
   }
 }

@@ -1,0 +1,71 @@
+import type { Socket } from 'node:net'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { type FrameworkErrors, toApiError } from './error-handler.js'
+
+/** Which vendor owns which path prefix: the first match wins, the first entry is the fallback. */
+export type Surfaces = ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]>
+
+function namesFor(surfaces: Surfaces, url: string): FrameworkErrors {
+  // The router forgives `//` (sdk-wire-capture.md §6), so the choice of envelope does too.
+  const path = url.replace(/\/{2,}/g, '/')
+  const owner = surfaces.find(
+    ([prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
+  )
+  return (owner ?? surfaces[0]!)[1]
+}
+
+function send(reply: FastifyReply, error: { status: number; toBody(): unknown }) {
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
+}
+
+/**
+ * Failures Fastify detects before any route or plugin is chosen — a malformed percent-escape
+ * (`/v1/codes/%ZZ/valid`), a path parameter over the length limit — answered in the envelope of
+ * the vendor whose prefix the raw URL carries, as "api not found", never in Fastify's own shape.
+ */
+export function frameworkErrors(surfaces: Surfaces) {
+  return (_err: Error, req: FastifyRequest, reply: FastifyReply) =>
+    send(reply, namesFor(surfaces, req.url).notFound())
+}
+
+/** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
+export function notFoundOutsideSurfaces(surfaces: Surfaces) {
+  return (req: FastifyRequest, reply: FastifyReply) => send(reply, namesFor(surfaces, req.url).notFound())
+}
+
+/** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 413). */
+export function errorsOutsideSurfaces(surfaces: Surfaces) {
+  return (err: Error, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err, namesFor(surfaces, req.url))
+    if (apiError.status >= 500) req.log.error({ err }, 'request failed')
+    return send(reply, apiError)
+  }
+}
+
+const CLIENT_ERRORS: Record<string, [status: number, reason: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a Content-Length that lies, broken chunking, bytes that are
+ * not HTTP): the status Node would send, but the vendor's envelope (its "invalid body" code) in
+ * place of Fastify's `{"error":"Bad Request",…}`, picked from the request line when it got that far.
+ */
+export function clientErrors(surfaces: Surfaces) {
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
+    // A reset connection has nobody left to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed) return
+    const [status, reason] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request']
+    const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1') : ''
+    const path = /^[A-Z]+ (\S+)/.exec(packet)?.[1] ?? ''
+    const body = JSON.stringify(namesFor(surfaces, path).invalidBody().toBody())
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      )
+    }
+    socket.destroy(err)
+  }
+}

@@ -13,6 +13,7 @@ import {
 } from './http/surfaces.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
+import { createFaults } from './sandbox/faults.js'
 import { sandboxApi } from './sandbox/index.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
@@ -70,12 +71,15 @@ export async function buildApp(
     { name: 'scheduler', check: () => scheduler.running || 'scheduler not running' },
   ]
 
+  // Failures a test arms through /_sandbox/faults, applied by the two API surfaces.
+  const faults = createFaults()
+
   // Any request may have added due work (a task, a message and its report, a review): re-arm.
   app.addHook('onResponse', async () => scheduler.poke())
   registerRoot(app)
-  await app.register(smsApi, { prefix: '/v1', ...deps })
-  await app.register(pushApi, { prefix: '/v3', ...deps })
-  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls })
+  await app.register(smsApi, { prefix: '/v1', ...deps, faults })
+  await app.register(pushApi, { prefix: '/v3', ...deps, faults })
+  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls, faults })
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { toApiError, useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes, type RouteSpec } from '../http/routes.js'
+import { type Faults, useFaults } from '../sandbox/faults.js'
 import { registerBasicAuth } from '../sms/auth.js'
 import { aliasRoutes } from './aliases.js'
 import type { PushDeps } from './context.js'
@@ -30,7 +31,7 @@ const methodNotAllowed: Record<PushGroup, () => Error> = {
  * port here): its own body parser, error codes and auth codes, then its routes.
  */
 function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
-  return async (app: FastifyInstance, deps: PushDeps) => {
+  return async (app: FastifyInstance, deps: PushDeps & { faults?: Faults }) => {
     const names = groupFrameworkErrors[name]
     acceptAnyBody(app, { invalidBody: names.invalidBody })
     app.setErrorHandler((err, req, reply) => {
@@ -39,12 +40,16 @@ function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
       return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
     })
     await registerBasicAuth(app, deps, groupAuthErrors[name])
+    useFaults(app, deps.faults)
     defineRoutes(app, routes(deps), methodNotAllowed[name])
   }
 }
 
 /** The JPush v3 surface (push-service.md, jpush-api.md), mounted at /v3. */
-export async function pushApi(app: FastifyInstance, options: PushDeps & { prefix?: string }): Promise<void> {
+export async function pushApi(
+  app: FastifyInstance,
+  options: PushDeps & { prefix?: string; faults?: Faults },
+): Promise<void> {
   const { prefix: _mounted, ...deps } = options // the groups sit at /v3 itself
   useRateLimit(app, deps)
   useVendorErrors(app, groupFrameworkErrors.push)

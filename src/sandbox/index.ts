@@ -8,6 +8,7 @@ import { smsFrameworkErrors } from '../sms/index.js'
 import { callbackRoutes } from './callbacks.js'
 import { clockRoutes } from './clock.js'
 import type { SandboxDeps } from './context.js'
+import { faultRoutes } from './fault-routes.js'
 import { type OpsDeps, opsRoutes } from './ops.js'
 import { pushDeviceRoutes } from './push-devices.js'
 import { replyRoutes } from './replies.js'
@@ -32,6 +33,7 @@ export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps & OpsDe
       ...callbackRoutes(deps),
       ...pushDeviceRoutes(deps),
       ...opsRoutes(deps),
+      ...faultRoutes(deps.faults),
     ],
     smsErrors.methodNotSupported,
   )

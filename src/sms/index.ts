@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
+import { type Faults, useFaults } from '../sandbox/faults.js'
 import { accountRoutes } from './accounts.js'
 import { registerBasicAuth, smsAuthErrors } from './auth.js'
 import { codeRoutes } from './codes.js'
@@ -23,10 +24,11 @@ export const smsFrameworkErrors = {
 }
 
 /** The JSMS v1 surface (sms-service.md §4), mounted at /v1. */
-export async function smsApi(app: FastifyInstance, deps: SmsDeps): Promise<void> {
+export async function smsApi(app: FastifyInstance, deps: SmsDeps & { faults?: Faults }): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors)
+  useFaults(app, deps.faults)
   defineRoutes(
     app,
     [

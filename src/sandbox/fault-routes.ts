@@ -1,0 +1,82 @@
+import { ApiError } from '../errors.js'
+import type { RouteSpec } from '../http/routes.js'
+import { deviceErrors, pushErrors, reportErrors } from '../push/errors.js'
+import { smsErrors } from '../sms/errors.js'
+import { optionalInt, optionalString, readBody } from '../sms/fields.js'
+import type { Fault, Faults } from './faults.js'
+
+const invalid = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
+const MAX_DELAY_MS = 60_000
+const MAX_TIMES = 1_000_000
+
+/** Every documented error that needs no argument, by code: what a fault answers by default. */
+const known = new Map<number, ApiError>()
+for (const table of [smsErrors, pushErrors, reportErrors, deviceErrors] as Array<Record<string, unknown>>) {
+  for (const make of Object.values(table)) {
+    if (typeof make === 'function' && make.length === 0) {
+      const error = make() as ApiError
+      if (!known.has(error.code)) known.set(error.code, error)
+    }
+  }
+}
+
+function readFault(body: Record<string, unknown>): Omit<Fault, 'id'> {
+  const path = optionalString(body.path, () => invalid('"path" must be a string')) ?? '*'
+  if (path !== '*' && !/^\/(v1|v3)(\/|$)/.test(path))
+    throw invalid('"path" must be "*" or a path under /v1 or /v3')
+  const method =
+    optionalString(body.method, () => invalid('"method" must be a string'))?.toUpperCase() ?? null
+  const code = optionalInt(body.code, () => invalid('"code" must be an integer'))
+  const status = optionalInt(body.status, () => invalid('"status" must be an integer'))
+  const message = optionalString(body.message, () => invalid('"message" must be a string'))
+  const delayMs = optionalInt(body.delay_ms, () => invalid('"delay_ms" must be an integer')) ?? 0
+  const times = optionalInt(body.times, () => invalid('"times" must be an integer')) ?? 1
+  if (delayMs < 0 || delayMs > MAX_DELAY_MS) throw invalid(`"delay_ms" must be 0..${MAX_DELAY_MS}`)
+  if (times < 1 || times > MAX_TIMES) throw invalid(`"times" must be 1..${MAX_TIMES}`)
+  if (status !== undefined && (status < 400 || status > 599)) throw invalid('"status" must be 400..599')
+  if (code === undefined && delayMs === 0) throw invalid('give "code" (an error to answer) or "delay_ms"')
+  let error: ApiError | null = null
+  if (code !== undefined) {
+    const documented = known.get(code)
+    if (!documented && status === undefined)
+      throw invalid(`code ${code} is not documented: give its "status"`)
+    error = new ApiError(
+      status ?? documented!.status,
+      code,
+      message ?? documented?.message ?? 'injected fault',
+    )
+  }
+  return { method, path, error, delayMs, remaining: times }
+}
+
+const show = (f: Fault) => ({
+  id: f.id,
+  method: f.method,
+  path: f.path,
+  code: f.error?.code ?? null,
+  status: f.error?.status ?? null,
+  message: f.error?.message ?? null,
+  delay_ms: f.delayMs,
+  remaining: f.remaining,
+})
+
+/** Fault injection for the calling app: arm, list, disarm. */
+export function faultRoutes(faults: Faults): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      url: '/faults',
+      handler: async req => show(faults.arm(req.tenant.app.appKey, readFault(readBody(req.body)))),
+    },
+    {
+      method: 'GET',
+      url: '/faults',
+      handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(show) }),
+    },
+    {
+      method: 'DELETE',
+      url: '/faults',
+      handler: async req => ({ cleared: faults.clear(req.tenant.app.appKey) }),
+    },
+  ]
+}

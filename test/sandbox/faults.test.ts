@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { basic, call, createTestApp, newKey } from '../helpers.js'
+
+const notification = { mobile: '13800138000', temp_id: 2, temp_para: { order: 'F1', days: '1' } }
+
+describe('POST /_sandbox/faults', () => {
+  it('answers the next matching request with the documented error, stores nothing, then recovers', async () => {
+    const { app } = await createTestApp()
+    const armed = await call(app, 'POST', '/_sandbox/faults', {
+      method: 'POST',
+      path: '/v1/messages',
+      code: 50019,
+    })
+    expect(armed.status).toBe(200)
+    expect(armed.body).toMatchObject({ code: 50019, status: 500, message: 'server error', remaining: 1 })
+
+    const failed = await call(app, 'POST', '/v1/messages', notification)
+    expect(failed.status).toBe(500)
+    expect(failed.body).toEqual({ error: { code: 50019, message: 'server error' } })
+    expect((await call(app, 'GET', '/_sandbox/sms/messages')).body.messages).toEqual([])
+    expect((await call(app, 'GET', '/v1/accounts/app')).body.app_industry).toBe(10_000)
+
+    const ok = await call(app, 'POST', '/v1/messages', notification)
+    expect(ok.status).toBe(200)
+    expect((await call(app, 'GET', '/_sandbox/faults')).body.faults).toEqual([])
+  })
+
+  it('matches route patterns, counts `times`, and speaks each surface’s envelope', async () => {
+    const { app } = await createTestApp()
+    await call(app, 'POST', '/_sandbox/faults', { path: '/v1/codes/:msg_id/valid', code: 50010, times: 2 })
+    for (const id of ['1', '2']) {
+      const res = await call(app, 'POST', `/v1/codes/${id}/valid`, { code: '123456' })
+      expect(res.status).toBe(403)
+      expect(res.body).toEqual({ is_valid: false, error: { code: 50010, message: 'invalid code' } })
+    }
+    expect((await call(app, 'POST', '/v1/codes/3/valid', { code: '123456' })).body.error.code).toBe(50026)
+
+    await call(app, 'POST', '/_sandbox/faults', { path: '/v3/push', code: 2002 })
+    const limited = await call(app, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: 'all',
+      notification: { alert: 'hi' },
+    })
+    expect(limited.status).toBe(429)
+    expect(limited.body.error.code).toBe(2002)
+    expect(limited.headers['x-rate-limit-limit']).toBeDefined()
+  })
+
+  it('undocumented codes need a status; custom messages are kept', async () => {
+    const { app } = await createTestApp()
+    const refused = await call(app, 'POST', '/_sandbox/faults', { path: '*', code: 59999 })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe(50007)
+    await call(app, 'POST', '/_sandbox/faults', { code: 59999, status: 503, message: 'carrier down' })
+    const res = await call(app, 'GET', '/v1/accounts/app')
+    expect(res.status).toBe(503)
+    expect(res.body).toEqual({ error: { code: 59999, message: 'carrier down' } })
+  })
+
+  it('refuses what it cannot arm, in the vendor envelope', async () => {
+    const { app } = await createTestApp()
+    for (const body of [
+      {},
+      { code: 'x' },
+      { path: '/_sandbox/clock', code: 50019 },
+      { code: 50019, times: 0 },
+      { delay_ms: -1 },
+    ]) {
+      const res = await call(app, 'POST', '/_sandbox/faults', body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.error.code).toBe(50007)
+    }
+  })
+
+  it('belongs to the app that armed it; DELETE disarms', async () => {
+    const { app } = await createTestApp()
+    await call(app, 'POST', '/_sandbox/faults', { code: 50019, times: 5 })
+    const other = { authorization: basic(newKey('a'), newKey('s')) }
+    expect((await call(app, 'GET', '/v1/accounts/app', undefined, other)).status).toBe(200)
+    expect((await call(app, 'DELETE', '/_sandbox/faults')).body).toEqual({ cleared: 1 })
+    expect((await call(app, 'GET', '/v1/accounts/app')).status).toBe(200)
+  })
+
+  it('a delay alone holds the request, then lets it through', async () => {
+    const { app } = await createTestApp()
+    const armed = await call(app, 'POST', '/_sandbox/faults', { path: '/v1/accounts/app', delay_ms: 5 })
+    expect(armed.body).toMatchObject({ code: null, delay_ms: 5, remaining: 1 })
+    expect((await call(app, 'GET', '/v1/accounts/app')).status).toBe(200)
+    expect((await call(app, 'GET', '/_sandbox/faults')).body.faults).toEqual([])
+  })
+})

@@ -1,5 +1,5 @@
 import { smsErrors } from './errors.js'
-import { SMS_LIMITS } from './limits.js'
+import { charCount, SMS_LIMITS } from './limits.js'
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 // The vendor's signature marks; no parameter or template may contain them (50052, 50054).
@@ -28,9 +28,12 @@ export function signed(sign: string, body: string): string {
   return `【${sign}】${body}`
 }
 
-/** Final checks on a rendered text: length (50038) and sensitive words (50037). */
+/**
+ * Final checks on a rendered text: length (50038) and sensitive words (50037). `sensitiveWords`
+ * are compared case-insensitively: pass them lower-cased (sensitiveWordsOf in send.ts does).
+ */
 export function checkContent(content: string, sensitiveWords: readonly string[]): void {
-  if ([...content].length > SMS_LIMITS.maxContentLength) throw smsErrors.invalidContentLength()
+  if (charCount(content) > SMS_LIMITS.maxContentLength) throw smsErrors.invalidContentLength()
   const lower = content.toLowerCase()
-  if (sensitiveWords.some(w => lower.includes(w.toLowerCase()))) throw smsErrors.hasBlackWord()
+  for (const w of sensitiveWords) if (lower.includes(w)) throw smsErrors.hasBlackWord()
 }

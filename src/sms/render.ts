@@ -5,9 +5,18 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 // The vendor's signature marks; no parameter or template may contain them (50052, 50054).
 export const SIGNATURE_MARKS = /[【】]/
 
+// Every send of a template parses the same text: its placeholders are remembered (bounded).
+const parsed = new Map<string, readonly string[]>()
+
 /** The distinct `{{name}}` placeholders of a template, in order. */
-export function placeholders(template: string): string[] {
-  return [...new Set([...template.matchAll(PLACEHOLDER)].map(m => m[1]!))]
+export function placeholders(template: string): readonly string[] {
+  let names = parsed.get(template)
+  if (!names) {
+    names = [...new Set([...template.matchAll(PLACEHOLDER)].map(m => m[1]!))]
+    if (parsed.size >= 10_000) parsed.clear()
+    parsed.set(template, names)
+  }
+  return names
 }
 
 /** Fills a template, enforcing the parameter rules (50022, 50023, 50054). */

@@ -4,7 +4,7 @@
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" it also writes a V8 CPU profile.
 import { join } from 'node:path'
 import { type Figures, loadRound } from './load.js'
-import { cpuSplit, startServer } from './processes.js'
+import { cpuSplit, sampleRss, startServer } from './processes.js'
 import { APPS, basic, createWorkspace, mobiles, startProduct } from './product.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 2)
@@ -42,6 +42,7 @@ const server = await startProduct(ws)
 const next = mobiles()
 for (let i = 0; i < ROUNDS; i++) {
   const before = cpuSplit(server.child.pid!)
+  const rss = sampleRss(server.child.pid!)
   const f = await loadRound({
     url: server.url,
     pid: server.child.pid,
@@ -56,8 +57,9 @@ for (let i = 0; i < ROUNDS; i++) {
     ? ` | ${((100 * f.rps) / ceiling.rps).toFixed(0)} % of (b) req/s, CPU/req ×${(f.cpuUs / ceiling.cpuUs).toFixed(1)}`
     : ''
   const after = cpuSplit(server.child.pid!)
+  const maxRss = rss.stop()
   const requests = f.rps * SECS
   const split = ` (user ${(((after.user - before.user) / requests) * 1e6).toFixed(0)}, system ${(((after.system - before.system) / requests) * 1e6).toFixed(0)})`
-  console.log(show('POST /v1/messages', f) + split + ratio)
+  console.log(`${show('POST /v1/messages', f)}${split}, RSS ${maxRss.toFixed(0)} MiB${ratio}`)
 }
 await server.stop()

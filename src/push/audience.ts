@@ -1,4 +1,3 @@
-import type { Device, PushPlatform } from '../store/push-devices.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, stringArray } from './values.js'

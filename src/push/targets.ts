@@ -42,10 +42,10 @@ export function resolveAudience(
   const abtest = inGroups(audience.abtest, groups.abtests)
   const candidates =
     named ??
-    (audience.alias && audience.alias.flatMap(a => registry.byAlias(a))) ??
+    audience.alias?.flatMap(a => registry.byAlias(a)) ??
     (segment && lookUp(registry, segment)) ??
     (abtest && lookUp(registry, abtest)) ??
-    (audience.tag && audience.tag.flatMap(t => registry.byTag(t))) ??
+    audience.tag?.flatMap(t => registry.byTag(t)) ??
     (audience.tag_and && registry.byTag(audience.tag_and[0]!)) ??
     registry.all(true)
   return inRegistryOrder(unique(candidates)).filter(

@@ -80,6 +80,17 @@ export function sampleRss(pid: number, everyMs = 100): { stop(): number } {
 }
 
 /** CPU seconds (user + system) a process has used so far (Linux /proc; NaN elsewhere). */
+/** CPU time (user, system) a process has used so far, in seconds. */
+export function cpuSplit(pid: number): { user: number; system: number } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }
+  } catch {
+    return { user: Number.NaN, system: Number.NaN }
+  }
+}
+
 export function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')

@@ -22,7 +22,7 @@ const seedApp = (a: { key: string; secret: string }) => ({
   app_key: a.key,
   master_secret: a.secret,
   balances: { balance: BIG, voice: BIG, industry: BIG, market: BIG },
-  settings: { rate_limits: { push: 1e9, device: 1e9, report: 1e9 }, broadcast_per_day: 1e6 },
+  settings: { rate_limits: { push: 1e9, device: 1e9, report: 1e9 }, broadcasts_per_day: 1e6 },
 })
 
 export interface Workspace {

@@ -27,7 +27,7 @@ export function renderTable(rows: Row[], extra: string[]): string {
     const f = r.figures
     const c = r.ceiling
     const ratio = c
-      ? `${pct(f.rps, c.rps)} req/s, p50 ×${(f.p50 / c.p50).toFixed(1)}, p99 ×${(f.p99 / c.p99).toFixed(1)}` +
+      ? `${pct(f.rps, c.rps)} req/s, p50 ${times(f.p50, c.p50)}, p99 ${times(f.p99, c.p99)}` +
         `, CPU/req ×${(f.cpuUs / c.cpuUs).toFixed(1)}` +
         (r.rss && r.ceilingRss ? `, RSS ×${(r.rss / r.ceilingRss).toFixed(1)}` : '')
       : ''
@@ -38,4 +38,9 @@ export function renderTable(rows: Row[], extra: string[]): string {
   }
   lines.push('', '| measure | as measured | target |', '|---|---|---|', ...extra)
   return lines.join('\n')
+}
+
+/** A latency ratio; autocannon counts whole milliseconds, so a ceiling of 0 ms has none. */
+function times(value: number, ceiling: number): string {
+  return ceiling > 0 ? `×${(value / ceiling).toFixed(1)}` : `${value} ms vs < 1 ms`
 }

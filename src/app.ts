@@ -75,7 +75,10 @@ export async function buildApp(
   const faults = createFaults()
 
   // Any request may have added due work (a task, a message and its report, a review): re-arm.
-  app.addHook('onResponse', async () => scheduler.poke())
+  app.addHook('onResponse', (_req, _reply, done) => {
+    scheduler.poke()
+    done()
+  })
   registerRoot(app)
   await app.register(smsApi, { prefix: '/v1', ...deps, faults })
   await app.register(pushApi, { prefix: '/v3', ...deps, faults })

@@ -17,11 +17,22 @@ declare module 'fastify' {
   }
 }
 
-/** Constant-time comparison that does not leak the length either: both sides are hashed first. */
-export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest()
-  const hb = createHash('sha256').update(b).digest()
-  return timingSafeEqual(ha, hb)
+const sha256 = (s: string) => createHash('sha256').update(s).digest()
+// The stored side of every comparison is one of a few secrets: its digest is computed once.
+const storedDigests = new Map<string, Buffer>()
+
+/**
+ * Constant-time comparison that does not leak the length either: both sides are hashed first.
+ * `stored` is the known secret (its digest is remembered), `given` what the client sent.
+ */
+export function safeEqual(stored: string, given: string): boolean {
+  let hs = storedDigests.get(stored)
+  if (!hs) {
+    hs = sha256(stored)
+    if (storedDigests.size >= 10_000) storedDigests.clear()
+    storedDigests.set(stored, hs)
+  }
+  return timingSafeEqual(hs, sha256(given))
 }
 
 export interface TenancyDeps {

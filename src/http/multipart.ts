@@ -1,4 +1,7 @@
-import busboy from 'busboy'
+import type Busboy from 'busboy'
+import { lazy } from '../lazy.js'
+
+const busboy = lazy<typeof Busboy>('busboy')
 
 // multipart/form-data for the JSMS signature endpoints (jsms-api.md §2.10), read leniently enough
 // for every official client:
@@ -59,9 +62,9 @@ export function parseMultipart(contentType: string, body: Buffer, limits: FormLi
       failed = true
       reject(new MultipartError(message))
     }
-    let parser: busboy.Busboy
+    let parser: Busboy.Busboy
     try {
-      parser = busboy({
+      parser = busboy()({
         headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
         defParamCharset: 'utf8',
         // busboy flags a file that merely reaches `fileSize`; one byte more tells "over the limit".

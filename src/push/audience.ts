@@ -1,4 +1,3 @@
-import type { Device, PushPlatform } from '../store/push-devices.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, stringArray } from './values.js'
@@ -70,53 +69,3 @@ function checkValue(key: ArrayKey, v: string): void {
 }
 
 export const invalidRid = (rid: string) => pushErrors.invalid(`The registration_id ${rid} is invalid!`)
-
-/** Segment and A/B test ids come from the app's settings (seed file): id → registration_ids. */
-export interface Groups {
-  segments: Record<string, string[]>
-  abtests: Record<string, string[]>
-}
-
-/**
- * The devices of the registry the audience reaches on the given platforms. A registration_id the
- * app never registered is an invalid value (1003), as the live service answers (java#165);
- * selectors that are valid but match nobody leave the list empty (the caller's 1011).
- */
-export function resolveAudience(
-  audience: Audience,
-  platforms: readonly PushPlatform[],
-  registry: Device[],
-  groups: Groups,
-): Device[] {
-  const onPlatform = registry.filter(d => platforms.includes(d.platform))
-  if (audience === 'all') return onPlatform
-  if (audience.registration_id) {
-    const known = new Set(registry.map(d => d.registrationId))
-    const unknown = audience.registration_id.find(rid => !known.has(rid))
-    if (unknown !== undefined) throw invalidRid(unknown)
-  }
-  if (audience.live_activity_id !== undefined) return [] // live activities are not routed to devices
-  const inGroups = (ids: string[] | undefined, table: Record<string, string[]>) =>
-    ids && new Set(ids.flatMap(id => table[id] ?? []))
-  const segment = inGroups(audience.segment, groups.segments)
-  const abtest = inGroups(audience.abtest, groups.abtests)
-  return onPlatform.filter(d => {
-    const tags = new Set(d.tags)
-    if (audience.tag && !audience.tag.some(t => tags.has(t))) return false
-    if (audience.tag_and && !audience.tag_and.every(t => tags.has(t))) return false
-    if (audience.tag_not?.some(t => tags.has(t))) return false
-    if (audience.alias && (d.alias === null || !audience.alias.includes(d.alias))) return false
-    if (audience.registration_id && !audience.registration_id.includes(d.registrationId)) return false
-    if (segment && !segment.has(d.registrationId)) return false
-    if (abtest && !abtest.has(d.registrationId)) return false
-    return true
-  })
-}
-
-export function groupsOf(settings: Record<string, unknown>): Groups {
-  const table = (v: unknown): Record<string, string[]> => {
-    if (!isObject(v)) return {}
-    return Object.fromEntries(Object.entries(v).map(([id, rids]) => [id, stringArray(rids) ?? []]))
-  }
-  return { segments: table(settings.segments), abtests: table(settings.abtests) }
-}

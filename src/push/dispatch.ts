@@ -1,13 +1,13 @@
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
-import { groupsOf, resolveAudience } from './audience.js'
 import type { PushDeps } from './context.js'
 import { settle } from './delivery.js'
 import { pushErrors } from './errors.js'
 import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
 import type { PushRequest } from './payload.js'
 import { sendSmsFallback } from './sms-fallback.js'
+import { groupsOf, type Registry, resolveAudience } from './targets.js'
 
 export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
 
@@ -45,7 +45,13 @@ export function dispatchPush(
   const day = dayKey(now, config.timeZone)
   if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
     throw pushErrors.broadcastLimit()
-  const registry = store.pushDevices.list(app.appKey)
+  const devices = store.pushDevices
+  const registry: Registry = {
+    all: withTags => devices.list(app.appKey, withTags),
+    get: rid => devices.get(app.appKey, rid),
+    byAlias: alias => devices.byAlias(app.appKey, alias),
+    byTag: tag => devices.byTag(app.appKey, tag),
+  }
   const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
     reaches(req, d),
   )

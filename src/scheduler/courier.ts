@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { Agent, type Dispatcher, request } from 'undici'
+import type * as Undici from 'undici'
+import type { Agent, Dispatcher } from 'undici'
 import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
+import { lazy } from '../lazy.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
 import { callbackForm } from './signature.js'
+
+const undici = lazy<typeof Undici>('undici')
 
 /** After a failed attempt: retry after 3 min, 1 h, 12 h of clock time, then give up (jsms-api.md §6). */
 export const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
@@ -28,10 +32,13 @@ export interface CourierDeps {
 export function createCourier(deps: CourierDeps) {
   const { store, clock, config, log } = deps
   const timeout = config.callbackTimeoutMs
-  const own = deps.dispatcher
-    ? undefined
-    : new Agent({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
-  const dispatcher = deps.dispatcher ?? own!
+  // Made with the first callback: most runs never call one.
+  let own: Agent | undefined
+  const dispatcher = (): Dispatcher => {
+    if (deps.dispatcher) return deps.dispatcher
+    own ??= new (undici().Agent)({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
+    return own
+  }
   const inflight = new Map<Promise<void>, string>()
 
   async function post(
@@ -39,11 +46,11 @@ export function createCourier(deps: CourierDeps) {
     form: URLSearchParams,
   ): Promise<{ statusCode: number | null; error: string | null }> {
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: 'POST',
         body: form.toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-        dispatcher,
+        dispatcher: dispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
         signal: AbortSignal.timeout(timeout),

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
+import type * as Yaml from 'yaml'
 import { z } from 'zod'
+import { lazy } from '../lazy.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
+
+const yaml = lazy<typeof Yaml>('yaml')
 
 // SANDBOX_CONFIG: an optional JSON or YAML file describing developers and apps (README
 // "Seed file"). Validated once at start; a bad file stops the process with a clear message.
@@ -91,7 +94,7 @@ export type SeedApp = z.infer<typeof app>
 
 export function readSeedFile(path: string): SeedFile {
   const text = readFileSync(path, 'utf8')
-  const raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text)
+  const raw = /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text)
   const parsed = seedFileSchema.safeParse(raw ?? {})
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)

@@ -20,9 +20,8 @@ export function accountRoutes(deps: SmsDeps): RouteSpec[] {
       url: '/accounts/dev',
       config: { auth: 'dev' },
       handler: async req => {
-        const dev = store.apps.developer(req.devKey ?? '')
-        if (!dev) throw smsErrors.authFailed()
-        const b = dev.balances
+        const b = store.apps.developerBalances(req.devKey ?? '')
+        if (!b) throw smsErrors.authFailed()
         return { dev_balance: b.balance, dev_voice: b.voice, dev_industry: b.industry, dev_market: b.market }
       },
     },
@@ -30,9 +29,8 @@ export function accountRoutes(deps: SmsDeps): RouteSpec[] {
       method: 'GET',
       url: '/accounts/app',
       handler: async req => {
-        const app = store.apps.get(req.tenant.app.appKey)
-        if (!app) throw smsErrors.authFailed()
-        const b = app.balances
+        const b = store.apps.balances(req.tenant.app.appKey)
+        if (!b) throw smsErrors.authFailed()
         return { app_balance: b.balance, app_voice: b.voice, app_industry: b.industry, app_market: b.market }
       },
     },

@@ -31,21 +31,17 @@ export function checkFrequency(
     return
   }
   if (s.kind === 'code' || s.tempType === 1) {
-    const since = now - ONE_DAY
-    const sent =
-      messages.countKindSince(appKey, mobile, 'code', since) +
-      messages.countTypeSince(appKey, mobile, 1, since)
-    if (sent >= SMS_LIMITS.codesPer24h) throw smsErrors.outOfFreq()
+    if (messages.countCodesSince(appKey, mobile, now - ONE_DAY) >= SMS_LIMITS.codesPer24h) {
+      throw smsErrors.outOfFreq()
+    }
     return
   }
   if (s.tempType === 2) {
-    const same = messages.countContentSince(appKey, mobile, 2, s.content, now - TEN_MINUTES)
-    if (same >= SMS_LIMITS.notificationSameContentPer10Min) throw smsErrors.outOfFreq()
     // "per day" is the calendar day in the configured zone (Beijing time by default).
     const dayStart = localDayStart(now, timeZone) - 1
-    if (messages.countTypeSince(appKey, mobile, 2, dayStart) >= SMS_LIMITS.notificationPerDay) {
-      throw smsErrors.outOfFreq()
-    }
+    const sent = messages.countNotifications(appKey, mobile, s.content, now - TEN_MINUTES, dayStart)
+    if (sent.same >= SMS_LIMITS.notificationSameContentPer10Min) throw smsErrors.outOfFreq()
+    if (sent.day >= SMS_LIMITS.notificationPerDay) throw smsErrors.outOfFreq()
     return
   }
   if (s.tempType === 3) {

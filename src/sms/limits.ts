@@ -25,6 +25,22 @@ export const ONE_DAY = 24 * 3600_000
 
 /** How many SMS a text is billed as. Every character, CJK or Latin, counts as one. */
 export function billedUnits(content: string): number {
-  const length = [...content].length
+  const length = charCount(content)
   return length <= SMS_LIMITS.singleSmsChars ? 1 : Math.ceil(length / SMS_LIMITS.splitSmsChars)
+}
+
+/** Characters as a handset counts them (code points, `[...s].length`), without the array. */
+export function charCount(s: string): number {
+  let n = s.length
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--
+        i++
+      }
+    }
+  }
+  return n
 }

@@ -1,13 +1,22 @@
 import { smsErrors } from './errors.js'
-import { SMS_LIMITS } from './limits.js'
+import { charCount, SMS_LIMITS } from './limits.js'
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 // The vendor's signature marks; no parameter or template may contain them (50052, 50054).
 export const SIGNATURE_MARKS = /[【】]/
 
+// Every send of a template parses the same text: its placeholders are remembered (bounded).
+const parsed = new Map<string, readonly string[]>()
+
 /** The distinct `{{name}}` placeholders of a template, in order. */
-export function placeholders(template: string): string[] {
-  return [...new Set([...template.matchAll(PLACEHOLDER)].map(m => m[1]!))]
+export function placeholders(template: string): readonly string[] {
+  let names = parsed.get(template)
+  if (!names) {
+    names = [...new Set([...template.matchAll(PLACEHOLDER)].map(m => m[1]!))]
+    if (parsed.size >= 10_000) parsed.clear()
+    parsed.set(template, names)
+  }
+  return names
 }
 
 /** Fills a template, enforcing the parameter rules (50022, 50023, 50054). */
@@ -28,9 +37,12 @@ export function signed(sign: string, body: string): string {
   return `【${sign}】${body}`
 }
 
-/** Final checks on a rendered text: length (50038) and sensitive words (50037). */
+/**
+ * Final checks on a rendered text: length (50038) and sensitive words (50037). `sensitiveWords`
+ * are compared case-insensitively: pass them lower-cased (sensitiveWordsOf in send.ts does).
+ */
 export function checkContent(content: string, sensitiveWords: readonly string[]): void {
-  if ([...content].length > SMS_LIMITS.maxContentLength) throw smsErrors.invalidContentLength()
+  if (charCount(content) > SMS_LIMITS.maxContentLength) throw smsErrors.invalidContentLength()
   const lower = content.toLowerCase()
-  if (sensitiveWords.some(w => lower.includes(w.toLowerCase()))) throw smsErrors.hasBlackWord()
+  for (const w of sensitiveWords) if (lower.includes(w)) throw smsErrors.hasBlackWord()
 }

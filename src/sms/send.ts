@@ -45,8 +45,17 @@ export function resolveSign(deps: SmsDeps, tenant: Tenant, signId: number | unde
   return sign
 }
 
-export function sensitiveWordsOf(deps: SmsDeps, tenant: Tenant): string[] {
-  return [...deps.sensitiveWords, ...tenant.app.sensitiveWords]
+// Per app object: the cached app is shared by every request until its settings change.
+const lowerCasedWords = new WeakMap<object, string[]>()
+
+/** The global and the app's sensitive words, lower-cased for checkContent. */
+export function sensitiveWordsOf(deps: SmsDeps, tenant: Tenant): readonly string[] {
+  let words = lowerCasedWords.get(tenant.app)
+  if (!words) {
+    words = [...deps.sensitiveWords, ...tenant.app.sensitiveWords].map(w => w.toLowerCase())
+    lowerCasedWords.set(tenant.app, words)
+  }
+  return words
 }
 
 /** The signed text of a template message (50022, 50023, 50037, 50038, 50054). */

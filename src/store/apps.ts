@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { createRowCache } from './row-cache.js'
 
 export type Bucket = 'voice' | 'industry' | 'market'
 
@@ -10,11 +11,11 @@ export interface Balances {
   market: number | null
 }
 
+/** Credentials and standing only: balances change with every send, so they are read apart. */
 export interface Developer {
   devKey: string
   devSecret: string
   frozen: boolean
-  balances: Balances
 }
 
 export interface App {
@@ -28,11 +29,13 @@ export interface App {
   callbackUrl: string | null
   settings: Record<string, unknown>
   clockOffsetMs: number
-  balances: Balances
   createdAt: number
 }
 
-export interface NewApp extends Omit<App, 'createdAt'> {}
+/** What an app is created with: its settings and its initial balances. */
+export interface NewApp extends Omit<App, 'createdAt'> {
+  balances: Balances
+}
 
 interface AppRow {
   app_key: string
@@ -73,7 +76,6 @@ const toApp = (r: AppRow): App => ({
   callbackUrl: r.callback_url,
   settings: JSON.parse(r.settings),
   clockOffsetMs: r.clock_offset_ms,
-  balances: { balance: r.balance, voice: r.voice, industry: r.industry, market: r.market },
   createdAt: r.created_at,
 })
 
@@ -81,12 +83,29 @@ const toDev = (r: DevRow): Developer => ({
   devKey: r.dev_key,
   devSecret: r.dev_secret,
   frozen: r.frozen === 1,
-  balances: { balance: r.balance, voice: r.voice, industry: r.industry, market: r.market },
 })
+
+const toBalances = (r: Balances): Balances => ({
+  balance: r.balance,
+  voice: r.voice,
+  industry: r.industry,
+  market: r.market,
+})
+
+const NO_BALANCES: Balances = { balance: null, voice: null, industry: null, market: null }
 
 export function createAppStore(db: Db) {
   const getApp = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
   const getDev = db.prepare<[string], DevRow>('SELECT * FROM developers WHERE dev_key = ?')
+  const appBalances = db.prepare<[string], Balances>(
+    'SELECT balance, voice, industry, market FROM apps WHERE app_key = ?',
+  )
+  const devBalances = db.prepare<[string], Balances>(
+    'SELECT balance, voice, industry, market FROM developers WHERE dev_key = ?',
+  )
+  // Read on every request (Basic auth, standing); changed only through the methods below.
+  const apps = createRowCache<string, App>(db)
+  const developers = createRowCache<string, Developer>(db)
   const insertApp = db.prepare(
     `INSERT INTO apps (app_key, master_secret, dev_key, blacklisted, sms_enabled, ip_whitelist,
        sensitive_words, callback_url, settings, clock_offset_ms, balance, voice, industry, market, created_at)
@@ -109,7 +128,7 @@ export function createAppStore(db: Db) {
       (['balance', 'voice', 'industry', 'market'] as const).map(col => [
         col,
         db.prepare(
-          `UPDATE apps SET ${col} = ${col} - @units WHERE app_key = @key AND ${col} IS NOT NULL AND ${col} >= @units`,
+          `UPDATE apps SET ${col} = ${col} - ? WHERE app_key = ? AND ${col} IS NOT NULL AND ${col} >= ?`,
         ),
       ]),
     ),
@@ -117,13 +136,13 @@ export function createAppStore(db: Db) {
       (['balance', 'voice', 'industry', 'market'] as const).map(col => [
         col,
         db.prepare(
-          `UPDATE developers SET ${col} = ${col} - @units WHERE dev_key = @key AND ${col} IS NOT NULL AND ${col} >= @units`,
+          `UPDATE developers SET ${col} = ${col} - ? WHERE dev_key = ? AND ${col} IS NOT NULL AND ${col} >= ?`,
         ),
       ]),
     ),
   }
 
-  const appParams = (a: NewApp, createdAt = 0) => ({
+  const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, createdAt = 0) => ({
     appKey: a.appKey,
     masterSecret: a.masterSecret,
     devKey: a.devKey,
@@ -134,31 +153,54 @@ export function createAppStore(db: Db) {
     callbackUrl: a.callbackUrl,
     settings: JSON.stringify(a.settings),
     clockOffsetMs: a.clockOffsetMs,
-    ...a.balances,
+    ...toBalances(balances),
     createdAt,
   })
 
   return {
+    /** The app's settings and credentials (frozen, shared); its balances: `balances()`. */
     get(appKey: string): App | undefined {
+      const hit = apps.get(appKey)
+      if (hit) return hit
       const row = getApp.get(appKey)
-      return row && toApp(row)
+      return row && apps.remember(appKey, toApp(row))
     },
     developer(devKey: string): Developer | undefined {
+      const hit = developers.get(devKey)
+      if (hit) return hit
       const row = getDev.get(devKey)
-      return row && toDev(row)
+      return row && developers.remember(devKey, toDev(row))
     },
-    /** Creates the developer if new; an existing one keeps its balances. */
-    saveDeveloper(d: Developer): void {
-      upsertDev.run({ devKey: d.devKey, devSecret: d.devSecret, frozen: d.frozen ? 1 : 0, ...d.balances })
+    /** Read fresh: every send changes them. */
+    balances(appKey: string): Balances | undefined {
+      const row = appBalances.get(appKey)
+      return row && toBalances(row)
+    },
+    developerBalances(devKey: string): Balances | undefined {
+      const row = devBalances.get(devKey)
+      return row && toBalances(row)
+    },
+    /** Creates the developer if new (with `balances`); an existing one keeps its balances. */
+    saveDeveloper(d: Developer & { balances?: Balances }): void {
+      developers.forget(d.devKey)
+      upsertDev.run({
+        devKey: d.devKey,
+        devSecret: d.devSecret,
+        frozen: d.frozen ? 1 : 0,
+        ...toBalances(d.balances ?? NO_BALANCES),
+      })
     },
     insert(app: NewApp, createdAt: number): void {
-      insertApp.run(appParams(app, createdAt))
+      apps.forget(app.appKey)
+      insertApp.run(appParams(app, app.balances, createdAt))
     },
     /** Replaces the settings (not balances, not the clock) of an existing app. */
-    updateSettings(app: NewApp): void {
+    updateSettings(app: Omit<App, 'createdAt'>): void {
+      apps.forget(app.appKey)
       updateSettings.run(appParams(app))
     },
     setClockOffset(appKey: string, offsetMs: number): void {
+      apps.forget(appKey)
       setOffset.run(offsetMs, appKey)
     },
     /**
@@ -166,16 +208,13 @@ export function createAppStore(db: Db) {
      * app's all-type bucket, then the same two of its developer account. Returns false when none
      * can pay; a bucket never goes below zero because the check is in the UPDATE itself.
      */
-    charge(app: App, bucket: Bucket, units: number): boolean {
-      for (const [table, key] of [
-        ['app', app.appKey],
-        ['dev', app.devKey],
-      ] as const) {
-        for (const col of [bucket, 'balance'] as const) {
-          if (charge[table][col]!.run({ key, units }).changes === 1) return true
-        }
-      }
-      return false
+    charge(app: Pick<App, 'appKey' | 'devKey'>, bucket: Bucket, units: number): boolean {
+      return (
+        charge.app[bucket]!.run(units, app.appKey, units).changes === 1 ||
+        charge.app.balance!.run(units, app.appKey, units).changes === 1 ||
+        charge.dev[bucket]!.run(units, app.devKey, units).changes === 1 ||
+        charge.dev.balance!.run(units, app.devKey, units).changes === 1
+      )
     },
   }
 }

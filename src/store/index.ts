@@ -20,6 +20,8 @@ import { createWriter } from './writer.js'
 export function createStore(db: Db) {
   const wal = createWalSync(db)
   const writer = createWriter(db, wal)
+  // Built once (see writer.ts): BEGIN…COMMIT, or a savepoint when already in a transaction.
+  const inTransaction = db.transaction((fn: () => unknown) => fn())
   return {
     db,
     apps: createAppStore(db),
@@ -45,7 +47,7 @@ export function createStore(db: Db) {
      */
     transaction<T>(fn: () => T): T {
       const outermost = !db.inTransaction
-      const result = db.transaction(fn)()
+      const result = inTransaction(fn) as T
       if (outermost) wal.syncNow()
       return result
     },

@@ -95,11 +95,19 @@ export function createPushDeviceStore(db: Db) {
       const row = get.get({ appKey, rid })
       return row && toDevice(row)
     },
-    /** Every device of the app with its tags: the registry an audience resolves against. */
-    list(appKey: string): Device[] {
+    /**
+     * Every device of the app with its tags: the registry an audience resolves against.
+     * `withTags: false` leaves `tags` empty (a broadcast needs none, over 100 000 devices).
+     */
+    list(appKey: string, withTags = true): Device[] {
       const tags = new Map<string, string[]>()
-      for (const t of allTags.all(appKey))
-        tags.set(t.registration_id, [...(tags.get(t.registration_id) ?? []), t.tag])
+      if (withTags) {
+        for (const t of allTags.all(appKey)) {
+          const own = tags.get(t.registration_id)
+          if (own) own.push(t.tag)
+          else tags.set(t.registration_id, [t.tag])
+        }
+      }
       return list.all(appKey).map(r => toDevice(r, (tags.get(r.registration_id) ?? []).sort()))
     },
     insert(d: Omit<Device, 'tags'>, tags: string[]): void {

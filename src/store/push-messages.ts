@@ -102,8 +102,7 @@ export function createPushMessageStore(db: Db) {
   const insertDelivery = db.prepare(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error)
-     VALUES (@msgId, @appKey, @registrationId, @platform, @status, @expiresAt, @deliveredAt, @smsDueAt,
-       @smsMsgId, @smsError)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
     'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
@@ -120,22 +119,28 @@ export function createPushMessageStore(db: Db) {
     `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now
      WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now`,
   )
+  // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
+  // index, which holds every delivery the app ever had and is read on every push.
   const smsDue = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
-    `SELECT * FROM push_deliveries WHERE app_key = @appKey AND ${SMS_DUE} ORDER BY sms_due_at, rowid`,
+    `SELECT * FROM push_deliveries WHERE +app_key = @appKey AND ${SMS_DUE} ORDER BY sms_due_at, rowid`,
   )
   const setSms = db.prepare(
     `UPDATE push_deliveries SET sms_msg_id = @smsMsgId, sms_error = @smsError
      WHERE msg_id = @msgId AND registration_id = @rid`,
   )
   const appsWithWork = db.prepare<[], { app_key: string }>(
-    `SELECT DISTINCT app_key FROM push_deliveries WHERE status = 'pending'
-       OR (sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL)`,
+    `SELECT app_key FROM push_deliveries INDEXED BY push_deliveries_pending_due WHERE status = 'pending'
+     UNION SELECT app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
+       WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL`,
   )
   // Due push work for the scheduler: an undecided fallback of a push not yet delivered, or a
   // pending delivery reaching its time_to_live. Process time subtracts the app's clock offset.
-  const DUE_TIMES = `SELECT sms_due_at AS t, app_key FROM push_deliveries
+  // Asked after every request: each part reads its partial index (the few undecided rows), never
+  // the app's index of every delivery it ever had.
+  const DUE_TIMES = `SELECT sms_due_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
        WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL AND delivered_at IS NULL
-     UNION ALL SELECT expires_at AS t, app_key FROM push_deliveries WHERE status = 'pending'`
+     UNION ALL SELECT expires_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_pending_due
+       WHERE status = 'pending'`
   const nextDue = db.prepare<[], { t: number | null }>(
     `SELECT MIN(d.t - a.clock_offset_ms) AS t FROM (${DUE_TIMES}) d JOIN apps a ON a.app_key = d.app_key`,
   )
@@ -171,8 +176,20 @@ export function createPushMessageStore(db: Db) {
     broadcastsOn(appKey: string, dayKey: string): number {
       return broadcasts.get({ appKey, dayKey })?.n ?? 0
     },
+    /** Positional, not named: a broadcast inserts one row per device (100 000 and more). */
     insertDelivery(d: Delivery): void {
-      insertDelivery.run(d)
+      insertDelivery.run(
+        d.msgId,
+        d.appKey,
+        d.registrationId,
+        d.platform,
+        d.status,
+        d.expiresAt,
+        d.deliveredAt,
+        d.smsDueAt,
+        d.smsMsgId,
+        d.smsError,
+      )
     },
     deliveries(appKey: string, msgId: string): Delivery[] {
       return ofPush.all({ appKey, msgId }).map(toDelivery)

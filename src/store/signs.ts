@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { createAppMemo } from './row-cache.js'
 import type { ReviewStatus } from './templates.js'
 
 export interface Sign {
@@ -89,27 +90,44 @@ export function createSignStore(db: Db) {
        SELECT sign_id FROM signs WHERE app_key = @appKey AND status = 1 ORDER BY sign_id LIMIT 1)
      AND NOT EXISTS (SELECT 1 FROM signs WHERE app_key = @appKey AND is_default = 1)`,
   )
+  const nextReview = db.prepare<[string], { t: number | null }>(
+    'SELECT MIN(review_at) AS t FROM signs WHERE app_key = ? AND status = 0 AND review_at IS NOT NULL',
+  )
+  // Every send reads its signature (or the default) and asks whether a review is due: answered
+  // from memory until a write below changes the app's signatures.
+  const memo = createAppMemo(db)
+  const loadSign = (appKey: string, signId: number): Sign | null => {
+    const row = get.get(appKey, signId)
+    return row ? toSign(row) : null
+  }
+  const loadDefault = (appKey: string): Sign | null => {
+    const row = getDefault.get(appKey)
+    return row ? toSign(row) : null
+  }
+  const loadNextReview = (appKey: string): number | null => nextReview.get(appKey)?.t ?? null
 
   return {
+    /** Frozen and shared: copy to change. */
     get(appKey: string, signId: number): Sign | undefined {
-      const row = get.get(appKey, signId)
-      return row && toSign(row)
+      return memo.read(appKey, signId, loadSign) ?? undefined
     },
     getDefault(appKey: string): Sign | undefined {
-      const row = getDefault.get(appKey)
-      return row && toSign(row)
+      return memo.read(appKey, 'default', loadDefault) ?? undefined
     },
     pending(appKey: string): Sign | undefined {
       const row = pending.get(appKey)
       return row && toSign(row)
     },
     insert(s: Omit<Sign, 'createdAt' | 'updatedAt'>, now: number): void {
+      memo.forget(s.appKey)
       insert.run({ ...s, isDefault: s.isDefault ? 1 : 0, now })
     },
     update(appKey: string, signId: number, input: SignInput, reviewAt: number, now: number): void {
+      memo.forget(appKey)
       update.run({ appKey, signId, ...input, reviewAt, now })
     },
     remove(appKey: string, signId: number): boolean {
+      memo.forget(appKey)
       return remove.run(appKey, signId).changes === 1
     },
     /** Whether any message of the app went out under this signature. */
@@ -117,11 +135,16 @@ export function createSignStore(db: Db) {
       return usedBy.get(appKey, signId)?.used === 1
     },
     decide(appKey: string, signId: number, status: 1 | 2, reason: string | null, now: number): boolean {
+      memo.forget(appKey)
       const changed = decide.run({ appKey, signId, status, reason, now }).changes === 1
       promote.run({ appKey })
       return changed
     },
+    /** As templates.settleReviews: writes only when a review is due. */
     settleReviews(appKey: string, now: number): Sign[] {
+      const due = memo.read(appKey, 'review', loadNextReview)
+      if (due === null || due > now) return []
+      memo.forget(appKey)
       const settled = settle.all({ appKey, now }).map(toSign)
       if (settled.length > 0) promote.run({ appKey })
       return settled

@@ -2,12 +2,12 @@ import type { Db } from './db.js'
 import type { WalSync } from './wal-sync.js'
 
 /**
- * Group commit. Every write job queued during one turn of the event loop runs in a single SQLite
- * transaction, each job inside its own savepoint (better-sqlite3 turns a nested transaction into
+ * Group commit. Every write job queued since the last commit (during one turn of the event loop,
+ * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its own savepoint (better-sqlite3 turns a nested transaction into
  * a savepoint), and the whole batch is committed, then made durable (wal-sync.ts), before any
  * caller hears back. So a job is on disk before its answer leaves, a job that throws (a vendor
- * error, say) rolls back alone, and the fsync is shared by all the requests that arrived together
- * — and, since it runs off the event loop, by the batches committed while it was running.
+ * error, say) rolls back alone, and one fsync is shared by all the requests that arrived together.
+ * The fsync runs off the event loop, which keeps parsing and queueing requests meanwhile.
  *
  * Jobs run one after another on the event loop, so a check-then-write inside a job (balance,
  * frequency window, once-only code validation, a schedule firing) can never interleave with another.
@@ -27,6 +27,9 @@ interface Pending {
 export function createWriter(db: Db, wal: WalSync): Writer {
   let queue: Pending[] = []
   let scheduled = false
+  // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
+  // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
+  const inTransaction = db.transaction((fn: () => unknown) => fn())
 
   /** Commits what is queued; returns how to settle the callers once the commit is durable. */
   function commit(): ((syncError: Error | null) => void) | undefined {
@@ -36,15 +39,15 @@ export function createWriter(db: Db, wal: WalSync): Writer {
     queue = []
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     try {
-      db.transaction(() => {
+      inTransaction(() => {
         for (const p of batch) {
           try {
-            outcomes.push({ ok: true, value: db.transaction(p.job)() })
+            outcomes.push({ ok: true, value: inTransaction(p.job) })
           } catch (err) {
             outcomes.push({ ok: false, value: err })
           }
         }
-      })()
+      })
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
       for (const p of batch) p.reject(err)
@@ -60,9 +63,21 @@ export function createWriter(db: Db, wal: WalSync): Writer {
       })
   }
 
+  // While an fsync runs, new jobs wait in the queue and are committed together when it returns:
+  // their callers would wait for the next fsync anyway, and one commit of many jobs writes each
+  // page it touches to the WAL once, instead of once per turn of the event loop.
+  let syncing = false
+
   function run(): void {
+    if (syncing) return // the fsync's completion runs what is queued
     const settle = commit()
-    if (settle) wal.sync(settle)
+    if (!settle) return
+    syncing = true
+    wal.sync(err => {
+      syncing = false
+      settle(err)
+      if (queue.length > 0) run()
+    })
   }
 
   return {

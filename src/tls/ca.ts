@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import forge from 'node-forge'
+import type Forge from 'node-forge'
+import { lazy } from '../lazy.js'
+
+const loadForge = lazy<typeof Forge>('node-forge')
 
 /** A local certificate authority: the one certificate a client has to trust. */
 export interface CertificateAuthority {
@@ -36,6 +39,7 @@ export function loadOrCreateCa(dir: string | undefined, now: number): Certificat
 }
 
 export function createCa(now: number): CertificateAuthority {
+  const forge = loadForge()
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 })
   const cert = forge.pki.createCertificate()
   cert.publicKey = keys.publicKey

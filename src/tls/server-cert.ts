@@ -1,7 +1,10 @@
 import { isIP } from 'node:net'
-import forge from 'node-forge'
+import type Forge from 'node-forge'
+import { lazy } from '../lazy.js'
 import type { CertificateAuthority } from './ca.js'
 import { serialNumber } from './ca.js'
+
+const loadForge = lazy<typeof Forge>('node-forge')
 
 /**
  * The vendor hosts the official SDKs hard-code (jpush-api.md §1.1, jsms-api.md §1.6): a client
@@ -34,6 +37,7 @@ export function issueServerCert(
   now: number,
 ): ServerCertificate {
   const unique = [...new Set(names)]
+  const forge = loadForge()
   const caCert = forge.pki.certificateFromPem(ca.certPem)
   const caKey = forge.pki.privateKeyFromPem(ca.keyPem)
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 })

@@ -1,0 +1,75 @@
+import type { Db } from './db.js'
+
+// Committed rows kept in memory, for the reads every request makes (the app and its developer for
+// Basic auth, the template and signature of a send, whether a review is due): a primary-key
+// SELECT still costs a read transaction in SQLite, several µs each (docs/performance.md). Sound
+// because every write goes through src/store on the one connection, and the store module that
+// writes a row forgets its cached copy in the same call. A value read inside a transaction is
+// never remembered (it may be uncommitted, then rolled back); a write forgets before it runs, so
+// a rollback leaves nothing stale behind. Values are frozen: callers share them.
+
+/** Bounded: thousands of auto-provisioned CI apps must not grow the process without end. */
+const LIMIT = 10_000
+
+/** One value per key (an app, a developer). */
+export interface RowCache<K, V> {
+  get(key: K): V | undefined
+  /** Remembers a value just read from the database (outside a transaction only); returns it. */
+  remember(key: K, value: V): V
+  forget(key: K): void
+}
+
+export function createRowCache<K, V extends object>(db: Db): RowCache<K, V> {
+  const map = new Map<K, V>()
+  return {
+    get: key => map.get(key),
+    remember(key, value) {
+      deepFreeze(value)
+      if (db.inTransaction) return value
+      if (map.size >= LIMIT) map.clear()
+      map.set(key, value)
+      return value
+    },
+    forget(key) {
+      map.delete(key)
+    },
+  }
+}
+
+/**
+ * Several reads per app (each template by id, the default signature, the next review due),
+ * forgotten together by any write to that app's rows: a write to one signature can change which
+ * one is the default.
+ */
+export interface AppMemo {
+  read<S extends number | string, T>(appKey: string, slot: S, load: (appKey: string, slot: S) => T): T
+  forget(appKey: string): void
+}
+
+export function createAppMemo(db: Db): AppMemo {
+  const apps = new Map<string, Map<number | string, unknown>>()
+  return {
+    read(appKey, slot, load) {
+      const memo = apps.get(appKey)
+      if (memo?.has(slot)) return memo.get(slot) as ReturnType<typeof load>
+      const value = load(appKey, slot)
+      if (value !== null && typeof value === 'object') deepFreeze(value)
+      if (db.inTransaction) return value
+      if (memo) memo.set(slot, value)
+      else {
+        if (apps.size >= LIMIT) apps.clear()
+        apps.set(appKey, new Map([[slot, value]]))
+      }
+      return value
+    },
+    forget(appKey) {
+      apps.delete(appKey)
+    },
+  }
+}
+
+function deepFreeze(value: object): void {
+  if (Object.isFrozen(value)) return
+  Object.freeze(value)
+  for (const v of Object.values(value)) if (v !== null && typeof v === 'object') deepFreeze(v)
+}

@@ -7,33 +7,30 @@ import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
 import { APP_KEY, MASTER_SECRET } from '../helpers.js'
 import { ANDROID_1, ANDROID_2, addDevice, IOS_1 } from './helpers.js'
+import { redirectHttpsTo } from './https-redirect.js'
 
 // The official Node SDK (npm jpush-async 4.2.0), unchanged, against the sandbox on a real port.
 // It hard-codes https://api.jpush.cn and friends, so https.request is redirected to plain HTTP
 // on 127.0.0.1, as sdk-wire-capture.md §2 describes.
 const require = createRequire(import.meta.url)
-const https = require('node:https') as typeof import('node:https')
 const { JPushAsync: JPush } = require('jpush-async')
 
 let t: { app: SandboxApp }
 // biome-ignore lint/suspicious/noExplicitAny: the SDK is untyped CommonJS
 let client: any
-const originalRequest = https.request
+let restoreHttps: () => void
 
 beforeAll(async () => {
   // Built here, not with createTestApp (which closes the app after every test): one server for all steps.
   t = { app: await buildApp(testConfig(), { clock: new ManualClock() }) }
   await t.app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = t.app.server.address() as AddressInfo
-  ;(https as { request: unknown }).request = (
-    options: http.RequestOptions,
-    cb: (res: http.IncomingMessage) => void,
-  ) => http.request({ ...options, host: '127.0.0.1', hostname: '127.0.0.1', port, agent: undefined }, cb)
+  restoreHttps = redirectHttpsTo(port)
   client = JPush.buildClient({ appKey: APP_KEY, masterSecret: MASTER_SECRET, isDebug: false })
 })
 
 afterAll(async () => {
-  ;(https as { request: unknown }).request = originalRequest
+  restoreHttps()
   await t.app.close()
 })
 

@@ -1,3 +1,4 @@
+import { queryParam } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import { dayKey } from '../time.js'
 import type { PushDeps } from './context.js'
@@ -14,10 +15,11 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
       method: 'GET',
       url: '/aliases/:alias',
       handler: async req => {
-        const q = req.query as { platform?: string; new_format?: string }
-        const devices = devicesOf(req.tenant.app.appKey, (req.params as { alias: string }).alias, q.platform)
+        const { alias } = req.params as { alias: string }
+        const devices = devicesOf(req.tenant.app.appKey, alias, queryParam(req.query, 'platform'))
         // An unknown alias is 200 with an empty list (rb alias tests).
-        if (q.new_format !== 'true') return { registration_ids: devices.map(d => d.registrationId) }
+        if (queryParam(req.query, 'new_format') !== 'true')
+          return { registration_ids: devices.map(d => d.registrationId) }
         return {
           data: devices.map(d => ({
             registration_id: d.registrationId,
@@ -33,7 +35,7 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
       handler: async req => {
         const appKey = req.tenant.app.appKey
         const { alias } = req.params as { alias: string }
-        const { platform } = req.query as { platform?: string }
+        const platform = queryParam(req.query, 'platform')
         // 200 also for an alias nobody holds (rb alias tests).
         await store.write(() => {
           for (const d of devicesOf(appKey, alias, platform))

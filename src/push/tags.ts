@@ -1,3 +1,4 @@
+import { queryParam } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { PushDeps } from './context.js'
 import {
@@ -47,7 +48,7 @@ export function tagRoutes(deps: PushDeps): RouteSpec[] {
       url: '/tags/:tag',
       handler: async req => {
         const tag = readTag((req.params as { tag: string }).tag)
-        const platforms = readPlatforms((req.query as { platform?: string }).platform)
+        const platforms = readPlatforms(queryParam(req.query, 'platform'))
         const appKey = req.tenant.app.appKey
         // 200 also for a tag nobody carries (rb tests).
         await store.write(() => {

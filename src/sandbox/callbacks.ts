@@ -1,3 +1,4 @@
+import { queryLimit } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { SandboxDeps } from './context.js'
 
@@ -11,8 +12,7 @@ export function callbackRoutes(deps: SandboxDeps): RouteSpec[] {
       method: 'GET',
       url: '/callbacks',
       handler: async req => {
-        const q = req.query as { limit?: string }
-        const limit = Math.min(Math.max(Number.parseInt(q.limit ?? '100', 10) || 100, 1), 1000)
+        const limit = queryLimit(req.query)
         const { app } = req.tenant
         return {
           callback_url: app.callbackUrl,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { ApiError } from '../errors.js'
+import { queryParam } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { PushDeps } from '../push/context.js'
 import { setDeviceOnline, settle } from '../push/delivery.js'
@@ -105,14 +106,16 @@ export function pushDeviceRoutes(deps: PushDeps): RouteSpec[] {
       method: 'GET',
       url: '/push/messages',
       handler: async req => {
-        const q = req.query as { registration_id?: string; alias?: string; msg_id?: string }
+        const alias = queryParam(req.query, 'alias')
+        const rid = queryParam(req.query, 'registration_id') || undefined
+        const msgId = queryParam(req.query, 'msg_id') || undefined
         const { app } = req.tenant
         await store.write(() => settle(deps, app, req.tenant.now()))
-        const aliasRids = q.alias
-          ? new Set(store.pushDevices.byAlias(app.appKey, q.alias).map(d => d.registrationId))
+        const aliasRids = alias
+          ? new Set(store.pushDevices.byAlias(app.appKey, alias).map(d => d.registrationId))
           : null
         const received = store.pushes
-          .search(app.appKey, { rid: q.registration_id || undefined, msgId: q.msg_id || undefined })
+          .search(app.appKey, { rid, msgId })
           .filter(d => d.status === 'delivered' && (!aliasRids || aliasRids.has(d.registrationId)))
         return {
           messages: received.map(d => {

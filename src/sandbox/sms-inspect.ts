@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js'
+import { queryLimit, queryParam } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from '../sms/context.js'
 import { nationalMobile } from '../sms/fields.js'
@@ -16,12 +17,11 @@ export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
       method: 'GET',
       url: '/sms/messages',
       handler: async req => {
-        const q = req.query as { mobile?: string; msg_id?: string; limit?: string }
-        const limit = Math.min(Math.max(Number.parseInt(q.limit ?? '100', 10) || 100, 1), 1000)
+        const mobile = queryParam(req.query, 'mobile')
         const messages = store.messages.search(req.tenant.app.appKey, {
-          mobile: q.mobile ? asStored(q.mobile) : undefined,
-          msgId: q.msg_id || undefined,
-          limit,
+          mobile: mobile ? asStored(mobile) : undefined,
+          msgId: queryParam(req.query, 'msg_id') || undefined,
+          limit: queryLimit(req.query),
         })
         return {
           messages: messages.map(m => ({
@@ -44,7 +44,7 @@ export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
       method: 'GET',
       url: '/sms/codes/latest',
       handler: async req => {
-        const { mobile } = req.query as { mobile?: string }
+        const mobile = queryParam(req.query, 'mobile')
         const code = mobile ? store.codes.latest(req.tenant.app.appKey, asStored(mobile)) : undefined
         if (!code) throw noCode()
         return {

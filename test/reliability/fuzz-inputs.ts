@@ -166,6 +166,8 @@ export function pathArb(pattern: string): fc.Arbitrary<string> {
         '/..',
         '?msg_id=%27--&mobile[]=1&limit=-5',
         '?limit=1e9&mobile=%00',
+        // A key given twice arrives as an array.
+        '?mobile=1&mobile=2&msg_id=1&msg_id=2&alias=a&alias=b&platform=ios&platform=android',
       ),
     )
     .map(([ids, suffix]) => {

@@ -110,3 +110,28 @@ describe('GET /_sandbox/sms/codes/latest', () => {
     }
   })
 })
+
+describe('a query key given twice', () => {
+  // Fastify hands a repeated key over as an array: the first value counts, never a 500.
+  it.each([
+    ['GET', '/_sandbox/sms/messages?mobile=13800138000&mobile=13800138001&msg_id=1&msg_id=2', 200],
+    ['GET', '/_sandbox/sms/codes/latest?mobile=13800138000&mobile=13800138001', 404],
+    ['GET', '/_sandbox/callbacks?limit=5&limit=6', 200],
+    ['GET', '/_sandbox/push/messages?alias=a&alias=b&registration_id=x&registration_id=y', 200],
+    ['GET', '/v3/aliases/alias1?platform=android&platform=ios&new_format=true&new_format=x', 200],
+    ['DELETE', '/v3/tags/tag1?platform=android&platform=ios', 200],
+  ] as const)('%s %s → %i', async (method, url, status) => {
+    const { app } = await createTestApp()
+    const res = await call(app, method, url)
+    expect(res.status, res.raw).toBe(status)
+  })
+
+  it('takes the first value', async () => {
+    const { app } = await createTestApp()
+    const sent = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    const res = await get(app, `/_sandbox/sms/codes/latest?mobile=${MOBILE}&mobile=${OTHER_MOBILE}`)
+    expect(res.body.msg_id).toBe(sent.body.msg_id)
+    const aliases = await get(app, '/v3/aliases/alias1?new_format=true&new_format=false')
+    expect(aliases.body.data).toBeInstanceOf(Array)
+  })
+})

@@ -7,6 +7,10 @@ import type { SandboxDeps } from './context.js'
 const invalidMove = () =>
   new ApiError(400, 50007, 'invalid body: give "advance_ms" (milliseconds >= 0) or "set" (an ISO-8601 time)')
 const backwards = () => new ApiError(400, 50007, 'invalid body: the clock only moves forward')
+// Every time is rendered as a date somewhere (send_time, ISO times, daily counters); past this an
+// app's requests would fail from then on, and its clock never moves back.
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+const tooLate = () => new ApiError(400, 50007, 'invalid body: the clock stops at 9999-12-31T23:59:59.999Z')
 
 /**
  * The calling app's clock: read it, or move it forward. A move answers only after everything that
@@ -44,6 +48,7 @@ export function clockRoutes(deps: SandboxDeps): RouteSpec[] {
           if (Number.isNaN(target)) throw invalidMove()
           if (target < now) throw backwards()
         }
+        if (target > LATEST) throw tooLate()
         await scheduler.advance(appKey, target)
         return show(appKey)
       },

@@ -26,12 +26,32 @@ describe('GET and POST /_sandbox/clock', () => {
     ['neither field', { foo: 1 }],
     ['both fields', { advance_ms: 1, set: '2026-02-01T00:00:00Z' }],
     ['a non-integer', { advance_ms: 'soon' }],
+    // Past the last time a date can show, every later request of the app would fail (and the
+    // clock never moves back).
+    ['a move past the year 9999', { advance_ms: Number.MAX_SAFE_INTEGER }],
+    ['a set past the year 9999', { set: '10000-01-01T00:00:00Z' }],
   ])('answers 400 in the vendor envelope for %s', async (_what, body) => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/_sandbox/clock', body)
     expect(res.status).toBe(400)
     expect(res.body.error.code).toBe(50007)
     expect((await call(app, 'GET', '/_sandbox/clock')).body.offset_ms).toBe(0)
+  })
+
+  it('moves as far as the end of the year 9999, and the app still works there', async () => {
+    const { app } = await createTestApp()
+    const last = Date.parse('9999-12-31T23:59:59.999Z')
+    expect((await call(app, 'POST', '/_sandbox/clock', { set: '9999-12-31T23:59:59.999Z' })).body.now).toBe(
+      last,
+    )
+    const pushed = await call(app, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: 'all',
+      notification: { alert: 'hi' },
+    })
+    expect(pushed.status).toBe(200)
+    expect((await call(app, 'GET', '/_sandbox/sms/messages')).status).toBe(200)
+    expect((await call(app, 'POST', '/_sandbox/clock', { advance_ms: 1 })).status).toBe(400)
   })
 
   it('gives each app its own clock', async () => {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
 
 declare module 'fastify' {
@@ -43,16 +43,23 @@ export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
   return names.serverError()
 }
 
-/** One error handler and one not-found handler per API surface (encapsulated by its prefix). */
-export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): void {
-  app.setErrorHandler((err, req, reply) => {
+/** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
+export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
+  return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
+}
+
+/** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
+export function vendorErrorHandler(names: FrameworkErrors) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const extra = req.routeOptions.config?.errorExtra
     const apiError = extra ? toApiError(err, names).withExtra(extra) : toApiError(err, names)
     if (apiError.status >= 500) req.log.error({ err }, 'request failed')
-    return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody())
-  })
-  app.setNotFoundHandler((_req, reply) => {
-    const e = names.notFound()
-    return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
-  })
+    return sendApiError(reply, apiError)
+  }
+}
+
+/** One error handler and one not-found handler per API surface (encapsulated by its prefix). */
+export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): void {
+  app.setErrorHandler(vendorErrorHandler(names))
+  app.setNotFoundHandler((_req, reply) => sendApiError(reply, names.notFound()))
 }

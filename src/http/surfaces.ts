@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type FrameworkErrors, toApiError } from './error-handler.js'
+import { type FrameworkErrors, sendApiError, vendorErrorHandler } from './error-handler.js'
 
 /** Which vendor owns which path prefix: the first match wins, the first entry is the fallback. */
 export type Surfaces = ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]>
@@ -14,10 +14,6 @@ function namesFor(surfaces: Surfaces, url: string): FrameworkErrors {
   return (owner ?? surfaces[0]!)[1]
 }
 
-function send(reply: FastifyReply, error: { status: number; toBody(): unknown }) {
-  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
-}
-
 /**
  * Failures Fastify detects before any route or plugin is chosen — a malformed percent-escape
  * (`/v1/codes/%ZZ/valid`), a path parameter over the length limit — answered in the envelope of
@@ -25,21 +21,19 @@ function send(reply: FastifyReply, error: { status: number; toBody(): unknown })
  */
 export function frameworkErrors(surfaces: Surfaces) {
   return (_err: Error, req: FastifyRequest, reply: FastifyReply) =>
-    send(reply, namesFor(surfaces, req.url).notFound())
+    sendApiError(reply, namesFor(surfaces, req.url).notFound())
 }
 
 /** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
 export function notFoundOutsideSurfaces(surfaces: Surfaces) {
-  return (req: FastifyRequest, reply: FastifyReply) => send(reply, namesFor(surfaces, req.url).notFound())
+  return (req: FastifyRequest, reply: FastifyReply) =>
+    sendApiError(reply, namesFor(surfaces, req.url).notFound())
 }
 
 /** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 413). */
 export function errorsOutsideSurfaces(surfaces: Surfaces) {
-  return (err: Error, req: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(err, namesFor(surfaces, req.url))
-    if (apiError.status >= 500) req.log.error({ err }, 'request failed')
-    return send(reply, apiError)
-  }
+  return (err: Error, req: FastifyRequest, reply: FastifyReply) =>
+    vendorErrorHandler(namesFor(surfaces, req.url))(err, req, reply)
 }
 
 const CLIENT_ERRORS: Record<string, [status: number, reason: string]> = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { toApiError, useVendorErrors } from '../http/error-handler.js'
+import { useVendorErrors, vendorErrorHandler } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes, type RouteSpec } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
@@ -34,11 +34,8 @@ function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
   return async (app: FastifyInstance, deps: PushDeps & { faults?: Faults }) => {
     const names = groupFrameworkErrors[name]
     acceptAnyBody(app, { invalidBody: names.invalidBody })
-    app.setErrorHandler((err, req, reply) => {
-      const e = toApiError(err, names)
-      if (e.status >= 500) req.log.error({ err }, 'request failed')
-      return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
-    })
+    // Not useVendorErrors: the groups share /v3, whose one not-found handler pushApi sets.
+    app.setErrorHandler(vendorErrorHandler(names))
     await registerBasicAuth(app, deps, groupAuthErrors[name])
     useFaults(app, deps.faults)
     defineRoutes(app, routes(deps), methodNotAllowed[name])

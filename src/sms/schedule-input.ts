@@ -1,24 +1,16 @@
 import { isApiError } from '../errors.js'
-import type { Sign } from '../store/signs.js'
-import type { Template } from '../store/templates.js'
 import type { Tenant } from '../tenancy.js'
 import { parseLocal } from '../time.js'
+import { type RecipientFailure, readRecipient, readRecipients, recipientFailure } from './batch.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { type Body, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
-import { readRecipients, readTag } from './messages.js'
+import { readTag } from './messages.js'
 import { renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
 // A scheduled task is validated like an immediate send when it is submitted (jsms-api.md §2.6):
 // template, signature, parameters and recipients now; unsubscribes, frequency and balance when it
 // fires (src/scheduler/fire-schedule.ts).
-
-export interface RecipientFailure {
-  error_code: string
-  error_message: string
-  mobile: string
-  temp_para: Record<string, unknown>
-}
 
 export interface ScheduleInput {
   sendAt: number
@@ -35,11 +27,6 @@ export function readSendTime(value: unknown, tenant: Tenant, timeZone: string): 
   const at = parseLocal(value.trim(), timeZone)
   if (at === undefined || at <= tenant.now()) throw smsErrors.invalidSendTime()
   return at
-}
-
-interface Resolved {
-  template: Template
-  sign: Sign
 }
 
 function resolve(deps: SmsDeps, tenant: Tenant, tempId: number, signId: number | undefined, batch: boolean) {
@@ -77,37 +64,13 @@ export function readBatchSchedule(deps: SmsDeps, tenant: Tenant, body: Body): Sc
   const recipients: ScheduleInput['recipients'] = []
   const failures: RecipientFailure[] = []
   for (const raw of list) {
-    const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
     try {
-      recipients.push(readRecipient(deps, tenant, resolved, r, seen))
+      const { mobile, para } = readRecipient(deps, tenant, resolved, raw, seen)
+      recipients.push({ mobile, tempPara: para })
     } catch (err) {
       if (!isApiError(err)) throw err
-      failures.push({
-        error_code: String(err.code),
-        error_message: err.message,
-        mobile: r.mobile === undefined || r.mobile === null ? '' : String(r.mobile),
-        temp_para: (r.temp_para && typeof r.temp_para === 'object' ? r.temp_para : {}) as Record<
-          string,
-          unknown
-        >,
-      })
+      failures.push(recipientFailure(err, raw))
     }
   }
   return { sendAt, tempId, signId, tag, recipients, failures }
-}
-
-function readRecipient(
-  deps: SmsDeps,
-  tenant: Tenant,
-  { template, sign }: Resolved,
-  r: Record<string, unknown>,
-  seen: Set<string>,
-) {
-  const mobile = readMobile(r.mobile)
-  const tempPara = readTempPara(r.temp_para)
-  renderTemplateMessage(deps, tenant, template, sign, tempPara)
-  // The same number twice in one task is a repeat send (50034), as in /v1/messages/batch.
-  if (seen.has(mobile)) throw smsErrors.repeatSend()
-  seen.add(mobile)
-  return { mobile, tempPara }
 }

@@ -11,6 +11,11 @@ export interface Tenant {
   now(): number
 }
 
+/** The app as a tenant: its time is the process clock plus its own offset. */
+export function tenantOf(clock: Clock, app: App): Tenant {
+  return { app, now: () => appNow(clock, app) }
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     tenant: Tenant
@@ -62,6 +67,5 @@ export function authenticateApp(deps: TenancyDeps, appKey: string, secret: strin
   // Compare even when the app is unknown, so timing does not tell which appKeys exist.
   const ok = safeEqual(app?.masterSecret ?? '\u0000', secret)
   if (!app || !ok) return undefined
-  const found = app
-  return { app: found, now: () => appNow(clock, found) }
+  return tenantOf(clock, app)
 }

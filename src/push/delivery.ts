@@ -1,8 +1,9 @@
 import { appNow } from '../clock.js'
 import type { App } from '../store/apps.js'
+import { tenantOf } from '../tenancy.js'
 import type { PushDeps } from './context.js'
 import { parseSmsMessage } from './push-options.js'
-import { sendSmsFallback, tenantOf } from './sms-fallback.js'
+import { sendSmsFallback } from './sms-fallback.js'
 
 // What happens to a push after it is accepted, as time passes on the app's clock: offline
 // devices get it when they come online within time_to_live, and sms_message texts the device's
@@ -13,7 +14,7 @@ import { sendSmsFallback, tenantOf } from './sms-fallback.js'
 /** Sends due SMS fallbacks, then expires what outlived its time_to_live. */
 export function settle(deps: PushDeps, app: App, now: number): void {
   const { pushes } = deps.store
-  const tenant = tenantOf(deps, app)
+  const tenant = tenantOf(deps.clock, app)
   for (const d of pushes.smsDue(app.appKey, now)) {
     const push = pushes.get(app.appKey, d.msgId)
     const device = deps.store.pushDevices.get(app.appKey, d.registrationId)

@@ -1,4 +1,3 @@
-import { appNow } from '../clock.js'
 import { isApiError } from '../errors.js'
 import { checkContent, signed } from '../sms/render.js'
 import {
@@ -8,14 +7,9 @@ import {
   resolveTemplate,
   sensitiveWordsOf,
 } from '../sms/send.js'
-import type { App } from '../store/apps.js'
 import type { Tenant } from '../tenancy.js'
 import type { PushDeps } from './context.js'
 import type { SmsFallback } from './push-options.js'
-
-export function tenantOf(deps: PushDeps, app: App): Tenant {
-  return { app, now: () => appNow(deps.clock, app) }
-}
 
 /**
  * Texts the device's mobile through the SMS side of the same app (jpush-api.md §5.6): the same

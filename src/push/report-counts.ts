@@ -2,7 +2,7 @@ import type { PushPlatform } from '../store/push-devices.js'
 import type { Delivery, Push } from '../store/push-messages.js'
 import type { PushDeps } from './context.js'
 import { PUSH_LIMITS } from './limits.js'
-import { parseNotification } from './notification.js'
+import { NOTIFICATION_PLATFORMS, parseNotification } from './notification.js'
 import { isObject } from './values.js'
 
 // What the sandbox actually delivered, counted per platform for the report host (jpush-api.md
@@ -28,8 +28,6 @@ export interface PushCounts {
   platforms: Record<PushPlatform, PlatformCounts>
 }
 
-const PLATFORMS: PushPlatform[] = ['android', 'ios', 'hmos', 'quickapp', 'winphone']
-
 export function countPush(
   push: Push | undefined,
   deliveries: Delivery[],
@@ -40,7 +38,7 @@ export function countPush(
   const notification =
     known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
   const platforms = Object.fromEntries(
-    PLATFORMS.map(p => {
+    NOTIFICATION_PLATFORMS.map(p => {
       const mine = known ? deliveries.filter(d => d.platform === p) : []
       const received = mine.filter(d => d.status === 'delivered')
       return [

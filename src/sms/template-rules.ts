@@ -1,7 +1,7 @@
 import type { TemplateInput, TemplateType } from '../store/templates.js'
 import { smsErrors } from './errors.js'
 import { type Body, optionalInt, optionalString } from './fields.js'
-import { SMS_LIMITS } from './limits.js'
+import { charCount, SMS_LIMITS } from './limits.js'
 import { SIGNATURE_MARKS, signed } from './render.js'
 
 // The template rules of jsms-api.md §2.9 and the seed's table (sms-service.md §7, §8: the seed's
@@ -15,13 +15,11 @@ const CODE_VARIABLE = 'code'
 // A link variable must be named `url` and its link declared in the remark (50053).
 const LINK_VARIABLE = 'url'
 
-const length = (s: string) => [...s].length
-
 /** Reads and checks a template create/modify body, in the order a reviewer would reject it. */
 export function readTemplateInput(body: Body): TemplateInput {
   const template = optionalString(body.template) ?? ''
   if (template.trim() === '') throw smsErrors.templateIsEmpty()
-  if (length(template) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
+  if (charCount(template) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
   const type = optionalInt(body.type, smsErrors.invalidBody)
   if (type !== 1 && type !== 2 && type !== 3) throw smsErrors.invalidBody()
   if (SIGNATURE_MARKS.test(template)) throw smsErrors.templateContainsSpecialSymbol()
@@ -29,7 +27,7 @@ export function readTemplateInput(body: Body): TemplateInput {
   const remark = optionalString(body.remark) ?? ''
   if (names.includes(LINK_VARIABLE) && remark.trim() === '')
     throw smsErrors.specialTemplateParameterNeedRemark()
-  if (length(remark) > SMS_LIMITS.maxRemarkLength) throw smsErrors.remarkTooLong()
+  if (charCount(remark) > SMS_LIMITS.maxRemarkLength) throw smsErrors.remarkTooLong()
   // ttl matters only to verification codes; the other types ignore whatever the client sent
   // (C# sends `"ttl":0` with every template).
   let ttl = 0
@@ -61,5 +59,5 @@ export function variablesOf(template: string, type: TemplateType): string[] {
 
 /** 500 characters at most counting the app's signature as the handset shows it (50043). */
 export function checkSignedLength(template: string, sign: string): void {
-  if (length(signed(sign, template)) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
+  if (charCount(signed(sign, template)) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
 }

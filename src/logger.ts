@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino'
  * URL and addresses only, but an error or a debug line may carry headers; the Basic
  * `authorization` header is the only credential the APIs take.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["proxy-authorization"]',
   'req.headers.cookie',

@@ -77,7 +77,7 @@ export function localDayStart(ms: number, timeZone: string): number {
 }
 
 /** Epoch ms of the start of the next local day: when daily counters roll over. */
-export function nextDayStart(ms: number, timeZone: string): number {
+function nextDayStart(ms: number, timeZone: string): number {
   const day = dayKey(ms, timeZone)
   const start = parseLocal(`${day} 00:00:00`, timeZone) ?? ms
   return parseLocal(`${dayKey(start + 36 * 3600_000, timeZone)} 00:00:00`, timeZone) ?? ms + 86400_000

@@ -37,7 +37,7 @@ export function isMultipart(contentType: string | undefined): boolean {
 }
 
 /** The boundary of a multipart Content-Type, however the client spelled it. */
-export function boundaryOf(contentType: string): string | undefined {
+function boundaryOf(contentType: string): string | undefined {
   const m = BOUNDARY.exec(contentType)
   const value = m?.[1] ?? m?.[2]
   // RFC 2046 §5.1.1: 1 to 70 characters.

@@ -27,7 +27,7 @@ export interface PushRequest {
   body: Json
 }
 
-export function parsePlatform(value: unknown): PushPlatform[] {
+function parsePlatform(value: unknown): PushPlatform[] {
   if (value === undefined || value === null) throw pushErrors.missing('platform')
   if (value === 'all') return [...NOTIFICATION_PLATFORMS]
   if (!Array.isArray(value) || value.length === 0) throw pushErrors.invalid(`platform value is invalid`)

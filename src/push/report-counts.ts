@@ -28,12 +28,7 @@ export interface PushCounts {
   platforms: Record<PushPlatform, PlatformCounts>
 }
 
-export function countPush(
-  push: Push | undefined,
-  deliveries: Delivery[],
-  msgId: string,
-  now: number,
-): PushCounts {
+function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string, now: number): PushCounts {
   const known = push !== undefined && now - push.createdAt <= PUSH_LIMITS.reportRetentionMs
   const notification =
     known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}

@@ -4,9 +4,9 @@ import { optionalString, readBody, readMobile } from '../sms/fields.js'
 import type { SandboxDeps } from './context.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
-export const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
+const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
 
-export function isUnsubscribe(content: string): boolean {
+function isUnsubscribe(content: string): boolean {
   return UNSUBSCRIBE_KEYWORDS.includes(content.trim().toLowerCase())
 }
 

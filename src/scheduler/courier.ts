@@ -11,7 +11,7 @@ import { callbackForm } from './signature.js'
 const undici = lazy<typeof Undici>('undici')
 
 /** After a failed attempt: retry after 3 min, 1 h, 12 h of clock time, then give up (jsms-api.md §6). */
-export const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
+const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
 
 const CLAIM_BATCH = 100
 

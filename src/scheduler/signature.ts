@@ -1,12 +1,7 @@
 import { createHash, randomInt } from 'node:crypto'
 
 /** jsms-api.md §6: lowercase hex SHA-1 of the app's credentials, the nonce and the timestamp. */
-export function callbackSignature(
-  appKey: string,
-  masterSecret: string,
-  nonce: string,
-  timestamp: string,
-): string {
+function callbackSignature(appKey: string, masterSecret: string, nonce: string, timestamp: string): string {
   return createHash('sha1')
     .update(`appKey=${appKey}&appMasterSecret=${masterSecret}&nonce=${nonce}&timestamp=${timestamp}`)
     .digest('hex')

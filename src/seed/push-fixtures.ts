@@ -5,7 +5,7 @@ import type { PushPlatform } from '../store/push-devices.js'
  * Devices every new app starts with, so the vendor's curl examples (audience alias, tag,
  * registration_id) reach someone at once. All online; alias1 is one user on two phones.
  */
-export const DEFAULT_DEVICES: Array<{
+const DEFAULT_DEVICES: Array<{
   registrationId: string
   platform: PushPlatform
   alias: string | null

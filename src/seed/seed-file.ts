@@ -73,7 +73,7 @@ const developer = z
   })
   .strict()
 
-export const seedFileSchema = z
+const seedFileSchema = z
   .object({
     sensitive_words: z.array(z.string().min(1)).default([]),
     developers: z.array(developer).default([]),

@@ -25,12 +25,7 @@ export const smsAuthErrors: AuthErrors = {
 }
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
-export function checkTenant(
-  deps: Pick<SmsDeps, 'store'>,
-  tenant: Tenant,
-  ip: string,
-  errors: AuthErrors,
-): void {
+function checkTenant(deps: Pick<SmsDeps, 'store'>, tenant: Tenant, ip: string, errors: AuthErrors): void {
   const { app } = tenant
   if (app.blacklisted) throw errors.appInBlack()
   if (deps.store.apps.developer(app.devKey)?.frozen) throw errors.invalidAccount()
@@ -39,7 +34,7 @@ export function checkTenant(
 }
 
 /** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
-export function normalizeIp(ip: string): string {
+function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip
 }
 

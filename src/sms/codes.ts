@@ -15,7 +15,7 @@ import { SMS_LIMITS } from './limits.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
 /** Six digits: the Java client refuses to validate anything else (jsms-api.md §2.3). */
-export function generateCode(digits = 6): string {
+function generateCode(digits = 6): string {
   return String(randomInt(0, 10 ** digits)).padStart(digits, '0')
 }
 

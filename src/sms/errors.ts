@@ -68,5 +68,3 @@ export const smsErrors = {
   pullNotAllow: e(403, 50202, 'pull not allow'),
   invalidAccount: e(403, 50301, 'invalid account'),
 } as const
-
-export type SmsErrorName = keyof typeof smsErrors

@@ -5,7 +5,7 @@ import type { SmsDeps } from './context.js'
 // handset off or suspended; 4004 number does not exist; 4005 insufficient balance; 4006 carrier
 // frequency limit; 4007–4009 voice not answered / busy / unreachable; 4010 sensitive words;
 // 4100 other error.
-export const DELIVERED = 4001
+const DELIVERED = 4001
 const FAILURE_STATUSES = new Set([4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010, 4100])
 
 /**

@@ -4,7 +4,7 @@ import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 
 // The pull APIs' limits (jsms-api.md §2.8, sms-service.md §6 and §8).
-export const PULL_LIMITS = {
+const PULL_LIMITS = {
   intervalMs: 5_000,
   maxRecords: 500,
   /** Reports are kept three days after the carrier's report arrived. */

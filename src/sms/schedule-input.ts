@@ -22,7 +22,7 @@ export interface ScheduleInput {
 }
 
 /** `yyyy-MM-dd HH:mm:ss` in the configured zone, strictly after the app's now (50027). */
-export function readSendTime(value: unknown, tenant: Tenant, timeZone: string): number {
+function readSendTime(value: unknown, tenant: Tenant, timeZone: string): number {
   if (typeof value !== 'string') throw smsErrors.invalidSendTime()
   const at = parseLocal(value.trim(), timeZone)
   if (at === undefined || at <= tenant.now()) throw smsErrors.invalidSendTime()

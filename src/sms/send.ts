@@ -71,7 +71,7 @@ export function renderTemplateMessage(
   return content
 }
 
-export function bucketOf(kind: MessageKind, tempType: number | null): Bucket {
+function bucketOf(kind: MessageKind, tempType: number | null): Bucket {
   if (kind === 'voice_code') return 'voice'
   return tempType === 3 ? 'market' : 'industry'
 }

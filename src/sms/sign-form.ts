@@ -53,7 +53,7 @@ function text(form: Form, name: string): string | undefined {
   return form.fields.get(name)?.find(v => v !== '')
 }
 
-export function checkSignForm(form: Form): SignForm {
+function checkSignForm(form: Form): SignForm {
   const sign = text(form, 'sign')
   if (sign !== undefined) {
     const length = [...sign].length
@@ -95,6 +95,6 @@ const MAGIC: Buffer[] = [
 ]
 
 /** Judged by content, not by name or declared type: clients send application/octet-stream. */
-export function isImage(bytes: Buffer): boolean {
+function isImage(bytes: Buffer): boolean {
   return MAGIC.some(m => bytes.length > m.length && bytes.subarray(0, m.length).equals(m))
 }

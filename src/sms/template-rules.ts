@@ -44,7 +44,7 @@ export function readTemplateInput(body: Body): TemplateInput {
  * The variable names of a template (50044 when one is malformed). A verification template uses
  * `{{code}}` and only that (it may repeat), since the platform fills it with the code it makes.
  */
-export function variablesOf(template: string, type: TemplateType): string[] {
+function variablesOf(template: string, type: TemplateType): string[] {
   const names = [...template.matchAll(PLACEHOLDER)].map(m => m[1]!.trim())
   // Braces left over once the placeholders are gone are a placeholder gone wrong: `{{a`, `b}}`.
   const rest = template.replace(PLACEHOLDER, '')

@@ -23,7 +23,7 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
 }
 
 /** Forward-only: files `NNN_name.sql` run in order, `PRAGMA user_version` remembers the last one. */
-export function migrate(db: Db, dir: string): void {
+function migrate(db: Db, dir: string): void {
   const current = db.pragma('user_version', { simple: true }) as number
   const files = readdirSync(dir)
     .filter(f => /^\d{3}_.+\.sql$/.test(f))

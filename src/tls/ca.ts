@@ -38,7 +38,7 @@ export function loadOrCreateCa(dir: string | undefined, now: number): Certificat
   return ca
 }
 
-export function createCa(now: number): CertificateAuthority {
+function createCa(now: number): CertificateAuthority {
   const forge = loadForge()
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 })
   const cert = forge.pki.createCertificate()

@@ -70,6 +70,9 @@ export function provisionApp(
         refuseReason: null,
       })) ?? DEFAULT_TEMPLATES
     for (const t of templates) store.templates.insert({ appKey: app.appKey, reviewAt: null, ...t }, now)
+    // The ids the app allocates later come from global sequences: never one the seed gave.
+    store.sequences.skipPast('temp_id', Math.max(0, ...templates.map(t => t.tempId)))
+    store.sequences.skipPast('sign_id', Math.max(0, ...signs.map(s => s.signId)))
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
     provisionDevices(store, app.appKey, now)
   })

@@ -9,13 +9,15 @@ const yaml = lazy<typeof Yaml>('yaml')
 // SANDBOX_CONFIG: an optional JSON or YAML file describing developers and apps (README
 // "Seed file"). Validated once at start; a bad file stops the process with a clear message.
 
+// The clients hold temp_id and sign_id in 32-bit ints (jsms-api.md §1.7).
+const id32 = z.number().int().positive().max(2_147_483_647)
 const key24 = z.string().regex(/^[A-Za-z0-9]{24}$/, 'must be 24 letters or digits')
 const quota = z.number().int().min(0).nullable()
 const balances = z.object({ balance: quota, voice: quota, industry: quota, market: quota }).partial().strict()
 
 const template = z
   .object({
-    temp_id: z.number().int().positive(),
+    temp_id: id32,
     template: z.string().min(1),
     type: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     ttl: z.number().int().min(0).default(0),
@@ -26,7 +28,7 @@ const template = z
 
 const sign = z
   .object({
-    sign_id: z.number().int().positive(),
+    sign_id: id32,
     sign: z.string().min(1),
     status: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
     is_default: z.boolean().default(false),

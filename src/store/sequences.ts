@@ -7,7 +7,12 @@ export function createSequences(db: Db) {
   const take = db.prepare<{ name: string; n: number }, { value: number }>(
     'UPDATE sequences SET value = value + @n WHERE name = @name RETURNING value',
   )
+  const skip = db.prepare('UPDATE sequences SET value = max(value, @value) WHERE name = @name')
   return {
+    /** Never hands out `value` or anything below it (ids given elsewhere, e.g. by the seed file). */
+    skipPast(name: SequenceName, value: number): void {
+      skip.run({ name, value })
+    },
     /** Reserves `n` consecutive ids and returns the first. */
     next(name: SequenceName, n = 1): number {
       const row = take.get({ name, n })

@@ -52,3 +52,38 @@ describe('SANDBOX_CONFIG seed file', () => {
     )
   })
 })
+
+describe('seeded ids', () => {
+  // Ids the app later allocates come from global sequences (temp_id and sign_id start after
+  // 10000): a seeded id ahead of them must not be handed out again.
+  it('a new template or signature never takes an id the seed file gave', async () => {
+    const seed = {
+      apps: [
+        {
+          app_key: 'seedids00000000000000001',
+          master_secret: 'seedids00000000000000001',
+          templates: [{ temp_id: 10001, template: 'Order {{order}} shipped', type: 2 }],
+          signs: [{ sign_id: 10001, sign: 'Seeded', is_default: true }],
+        },
+      ],
+    }
+    const { app } = await createTestApp({ seedFile: seedFile('seed.json', JSON.stringify(seed)) })
+    const auth = { authorization: basic('seedids00000000000000001', 'seedids00000000000000001') }
+    const template = await call(app, 'POST', '/v1/templates', { template: 'Hello {{name}}', type: 2 }, auth)
+    expect(template.status, template.raw).toBe(200)
+    expect(template.body.temp_id).toBeGreaterThan(10001)
+    const form = `--b\r\nContent-Disposition: form-data; name="sign"\r\n\r\nAnother\r\n--b--\r\n`
+    const sign = await call(app, 'POST', '/v1/sign', form, {
+      ...auth,
+      'content-type': 'multipart/form-data; boundary=b',
+    })
+    expect(sign.status, sign.raw).toBe(200)
+    expect(sign.body.sign_id).toBeGreaterThan(10001)
+  })
+
+  it('refuses a seeded id the clients cannot hold (over 2^31 - 1)', () => {
+    const seed = { apps: [{ app_key: 'a'.repeat(24), master_secret: 'a'.repeat(24), templates: [] }] }
+    seed.apps[0]!.templates = [{ temp_id: 2 ** 31, template: 'x', type: 2 }] as never
+    expect(() => readSeedFile(seedFile('seed.json', JSON.stringify(seed)))).toThrow(/temp_id/)
+  })
+})

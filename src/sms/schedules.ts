@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { emptyOk } from '../http/empty-reply.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { NewSchedule, Schedule } from '../store/schedules.js'
 import type { Tenant } from '../tenancy.js'
@@ -107,8 +108,8 @@ export function scheduleRoutes(deps: SmsDeps): RouteSpec[] {
           changeable(req.tenant, scheduleId, undefined, now)
           store.schedules.markDeleted(scheduleId, now)
         })
-        // 200 with an empty body (jsms-api.md §2.6).
-        return reply.code(200).type('application/json; charset=utf-8').send()
+        // 200 with an empty body (jsms-api.md §2.6), as every vendor DELETE answers.
+        return emptyOk(reply)
       },
     },
   ]

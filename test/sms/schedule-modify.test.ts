@@ -87,7 +87,11 @@ describe('PUT, GET and DELETE /v1/schedule/{schedule_id}', () => {
     const { app } = await createTestApp()
     const sent = await scheduled(app, '13800138012')
     const deleted = await scheduled(app, '13800138013')
-    expect((await call(app, 'DELETE', `/v1/schedule/${deleted}`)).status).toBe(200)
+    const removed = await call(app, 'DELETE', `/v1/schedule/${deleted}`)
+    expect(removed.status).toBe(200)
+    expect(removed.raw).toBe('')
+    expect(removed.headers['content-length']).toBe('0')
+    expect(removed.headers['content-type']).toMatch(/^application\/json/)
     await advance(app, HOUR)
     const body = {
       send_time: await sendTimeIn(app, HOUR),

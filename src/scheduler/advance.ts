@@ -66,7 +66,11 @@ async function step({ store, clock, scheduler }: AdvanceDeps, appKey: string, ta
     await scheduler.tick()
     await scheduler.settled(appKey)
   }
-  if (target > nowOfApp()) setAppTime(target)
+  // The answer promises the clock stands at `target`: that offset is made durable (the steps on
+  // the way need not be: a crash mid-move leaves the clock where the last committed work put it).
+  store.transaction(() => {
+    if (target > nowOfApp()) setAppTime(target)
+  })
   await scheduler.tick()
   await scheduler.settled(appKey)
   scheduler.poke()

@@ -8,7 +8,7 @@ import {
   DEFAULT_MASTER_SECRET,
 } from './seed/fixtures.js'
 import { prepareGracefulClose } from './shutdown.js'
-import { listenTls } from './tls/listener.js'
+import { listenAppTls } from './tls/listener.js'
 
 // `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
 const FORCE_EXIT_MS = 6_000
@@ -41,19 +41,15 @@ async function main(): Promise<void> {
     `jiguang-sandbox listening on ${address} (default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET})`,
   )
   if (config.tlsPort !== undefined) {
-    const cert = app.tls.serverCert()
     try {
-      const tls = await listenTls(app.server, {
+      const { listener, names } = await listenAppTls(app, graceful, {
         port: config.tlsPort,
         host: config.host,
-        key: cert.keyPem,
-        cert: cert.certPem,
         onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
       })
-      graceful.attachTls(tls)
       logger.info(
-        { tlsPort: tls.port, names: cert.names, caDir: config.caDir ?? null },
-        `TLS on port ${tls.port}; trust the CA from GET /_sandbox/ca.pem`,
+        { tlsPort: listener.port, names, caDir: config.caDir ?? null },
+        `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
       )
     } catch (err) {
       // Plain HTTP keeps working: a runtime that forbids port 443 to a non-root user should

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { testConfig } from '../src/config.js'
 import { prepareGracefulClose } from '../src/shutdown.js'
-import { listenTls } from '../src/tls/listener.js'
+import { listenAppTls } from '../src/tls/listener.js'
 import { httpsCall } from './tls/https-client.js'
 
 const dirs: string[] = []
@@ -51,14 +51,7 @@ describe('graceful close', () => {
       return { database: await app.readiness[0]?.check() }
     })
     await app.listen({ port: 0, host: '127.0.0.1' })
-    const cert = app.tls.serverCert()
-    const tls = await listenTls(app.server, {
-      port: 0,
-      host: '127.0.0.1',
-      key: cert.keyPem,
-      cert: cert.certPem,
-    })
-    graceful.attachTls(tls)
+    const { listener: tls } = await listenAppTls(app, graceful, { port: 0, host: '127.0.0.1' })
     const port = (app.server.address() as { port: number }).port
 
     const plain = httpGet(port, '/slow')

@@ -1,6 +1,8 @@
 import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createServer, type TLSSocket, type Server as TlsServer } from 'node:tls'
+import type { GracefulClose } from '../shutdown.js'
+import type { TlsMaterial } from './index.js'
 
 export interface TlsListener {
   readonly port: number
@@ -53,4 +55,19 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
       for (const socket of sockets) socket.destroy()
     },
   }
+}
+
+/**
+ * The app's HTTPS listener: its vendor-hostname certificate in front of its HTTP server, drained
+ * by the graceful close like the plain connections. Shared by the process and the tests.
+ */
+export async function listenAppTls(
+  app: { server: HttpServer; tls: TlsMaterial },
+  graceful: GracefulClose,
+  options: Pick<TlsListenOptions, 'port' | 'host' | 'onClientError'>,
+): Promise<{ listener: TlsListener; names: readonly string[] }> {
+  const cert = app.tls.serverCert()
+  const listener = await listenTls(app.server, { ...options, key: cert.keyPem, cert: cert.certPem })
+  graceful.attachTls(listener)
+  return { listener, names: cert.names }
 }

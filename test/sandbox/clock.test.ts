@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { pendingTemplate } from '../fixtures/templates.js'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { HOUR, sendTimeIn, sentTo } from '../sms/schedule-helpers.js'
 
@@ -119,20 +120,7 @@ describe('GET and POST /_sandbox/clock', () => {
 
   it('settles due template reviews on the way', async () => {
     const { app } = await createTestApp()
-    app.store.templates.insert(
-      {
-        appKey: '7d431e42dfa6a6d693ac2d04',
-        tempId: 900,
-        template: '您好{{name}}',
-        type: 2,
-        ttl: 0,
-        remark: '',
-        status: 0,
-        refuseReason: null,
-        reviewAt: START + 60_000,
-      },
-      START,
-    )
+    pendingTemplate(app, '7d431e42dfa6a6d693ac2d04', 900, START, START + 60_000)
     await call(app, 'POST', '/_sandbox/clock', { advance_ms: 60_000 })
     expect(app.store.templates.get('7d431e42dfa6a6d693ac2d04', 900)?.status).toBe(1)
   })

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { pendingTemplate } from '../fixtures/templates.js'
 import { basic, call, createTestApp } from '../helpers.js'
 import { advance } from '../sms/schedule-helpers.js'
 import { CALLBACK_APP, callbackSeed, startReceiver } from './receiver.js'
@@ -109,20 +110,7 @@ describe('callbacks', () => {
   it('calls back uplink replies (SMS_REPLY) and template and signature review results', async () => {
     const { app, receiver } = await setup()
     await call(app, 'POST', '/_sandbox/sms/replies', { mobile: '13800138502', content: '好的' }, auth)
-    app.store.templates.insert(
-      {
-        appKey: CALLBACK_APP.appKey,
-        tempId: 901,
-        template: '您好{{name}}',
-        type: 2,
-        ttl: 0,
-        remark: '',
-        status: 0,
-        refuseReason: null,
-        reviewAt: START + 60_000,
-      },
-      START,
-    )
+    pendingTemplate(app, CALLBACK_APP.appKey, 901, START, START + 60_000)
     app.store.signs.insert(
       {
         appKey: CALLBACK_APP.appKey,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { testConfig } from '../../src/config.js'
 import { prepareGracefulClose } from '../../src/shutdown.js'
-import { listenTls, type TlsListener } from '../../src/tls/listener.js'
+import { listenAppTls, type TlsListener } from '../../src/tls/listener.js'
 import { VENDOR_HOSTS } from '../../src/tls/server-cert.js'
 import { defaultAuth } from '../helpers.js'
 import { httpsCall } from './https-client.js'
@@ -22,14 +22,7 @@ async function startSandbox(
   const app = await buildApp(testConfig({ database: join(dir, 'sandbox.db'), caDir: dir }))
   const graceful = prepareGracefulClose(app)
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const cert = app.tls.serverCert()
-  const tls = await listenTls(app.server, {
-    port: 0,
-    host: '127.0.0.1',
-    key: cert.keyPem,
-    cert: cert.certPem,
-  })
-  graceful.attachTls(tls)
+  const { listener: tls } = await listenAppTls(app, graceful, { port: 0, host: '127.0.0.1' })
   cleanup.push(() => graceful.close())
   return { app, close: () => graceful.close(), tls }
 }

@@ -41,10 +41,14 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
     return s
   }
 
-  /** One signature under review at a time per app (50103), for creation and modification alike. */
-  function checkNoneInAudit(appKey: string, now: number): void {
+  /**
+   * One signature under review at a time per app: submitting while *another* one is pending is
+   * 50103 (sms-service.md §7, "another signature is pending review"). Modifying the pending one
+   * itself replaces its content and restarts its review.
+   */
+  function checkNoOtherInAudit(appKey: string, now: number, signId = -1): void {
     store.signs.settleReviews(appKey, now)
-    if (store.signs.pending(appKey)) throw smsErrors.otherSignaturesInAudit()
+    if (store.signs.pendingOther(appKey, signId)) throw smsErrors.otherSignaturesInAudit()
   }
 
   return [
@@ -59,7 +63,7 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         const { appKey } = req.tenant.app
         const signId = await store.write(() => {
           const now = req.tenant.now()
-          checkNoneInAudit(appKey, now)
+          checkNoOtherInAudit(appKey, now)
           const id = store.sequences.next('sign_id')
           store.signs.insert(
             {
@@ -93,7 +97,7 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         await store.write(() => {
           const now = req.tenant.now()
           const current = find(req, signId)
-          checkNoneInAudit(appKey, now)
+          checkNoOtherInAudit(appKey, now, signId)
           const input = {
             sign: form.sign ?? current.sign,
             type: form.type ?? current.type,

@@ -54,7 +54,9 @@ export function createSignStore(db: Db) {
   const getDefault = db.prepare<[string], Row>(
     'SELECT * FROM signs WHERE app_key = ? AND is_default = 1 ORDER BY sign_id LIMIT 1',
   )
-  const pending = db.prepare<[string], Row>('SELECT * FROM signs WHERE app_key = ? AND status = 0 LIMIT 1')
+  const pendingOther = db.prepare<[string, number], Row>(
+    'SELECT * FROM signs WHERE app_key = ? AND status = 0 AND sign_id <> ? LIMIT 1',
+  )
   const insert = db.prepare(
     `INSERT INTO signs (app_key, sign_id, sign, type, remark, images, status, is_default, refuse_reason,
        review_at, created_at, updated_at)
@@ -114,8 +116,9 @@ export function createSignStore(db: Db) {
     getDefault(appKey: string): Sign | undefined {
       return memo.read(appKey, 'default', loadDefault) ?? undefined
     },
-    pending(appKey: string): Sign | undefined {
-      const row = pending.get(appKey)
+    /** A signature of the app under review, other than `except` (none: -1). */
+    pendingOther(appKey: string, except: number): Sign | undefined {
+      const row = pendingOther.get(appKey, except)
       return row && toSign(row)
     },
     insert(s: Omit<Sign, 'createdAt' | 'updatedAt'>, now: number): void {

@@ -7,8 +7,9 @@ import {
   pythonForm,
   type RawForm,
   type SignFields,
+  storedSign,
 } from '../fixtures/sign-forms.js'
-import { createTestApp } from '../helpers.js'
+import { call, createTestApp } from '../helpers.js'
 
 const err = (status: number, code: number, message: string) => ({
   status,
@@ -132,5 +133,31 @@ describe('POST /v1/sign refuses what the console would', () => {
       status: 200,
       body: { sign_id: 10002 },
     })
+  })
+
+  it('modifying the signature under review replaces it and restarts its review; 50103 is for another', async () => {
+    const { app, clock } = await createTestApp()
+    const created = await postForm(app, '/v1/sign', form({ sign: '第一版', remark: 'v1' }))
+    expect(created).toMatchObject({ status: 200, body: { sign_id: 10001 } })
+    clock.advance(50_000)
+    const modified = await postForm(app, '/v1/sign/10001', form({ sign: '第二版' }))
+    expect({ status: modified.status, body: modified.body }).toEqual({
+      status: 200,
+      body: { sign_id: 10001 },
+    })
+    expect(storedSign(app, 10001)).toMatchObject({ sign: '第二版', remark: 'v1', status: 0 })
+    // The review starts again from the modification: 60 s from there, not from the creation.
+    clock.advance(59_999)
+    expect((await call(app, 'GET', '/v1/sign/10001')).body).toMatchObject({ sign: '第二版', status: 0 })
+    clock.advance(1)
+    expect((await call(app, 'GET', '/v1/sign/10001')).body).toMatchObject({ sign: '第二版', status: 1 })
+
+    // Another signature pending still stops a modification (and a creation).
+    expect((await postForm(app, '/v1/sign', form({ sign: '第三个' }))).status).toBe(200)
+    const other = await postForm(app, '/v1/sign/10001', form({ sign: '第四版' }))
+    expect({ status: other.status, body: other.body }).toEqual(
+      err(403, 50103, 'other signatures in the audit'),
+    )
+    expect(storedSign(app, 10001)).toMatchObject({ sign: '第二版', status: 1 })
   })
 })

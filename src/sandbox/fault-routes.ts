@@ -8,6 +8,9 @@ import type { Fault, Faults } from './faults.js'
 const invalid = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
 const MAX_DELAY_MS = 60_000
 const MAX_TIMES = 1_000_000
+// Faults live in memory, per app: bounded so that no tenant can grow the process (or a listing).
+const FAULT_LIMITS = { perApp: 100, messageLength: 1024, pathLength: 256 } as const
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /** Every documented error that needs no argument, by code: what a fault answers by default. */
 const known = new Map<number, ApiError>()
@@ -24,11 +27,17 @@ function readFault(body: Record<string, unknown>): Omit<Fault, 'id'> {
   const path = optionalString(body.path, () => invalid('"path" must be a string')) ?? '*'
   if (path !== '*' && !/^\/(v1|v3)(\/|$)/.test(path))
     throw invalid('"path" must be "*" or a path under /v1 or /v3')
+  if (path.length > FAULT_LIMITS.pathLength)
+    throw invalid(`"path" must be at most ${FAULT_LIMITS.pathLength} characters`)
   const method =
     optionalString(body.method, () => invalid('"method" must be a string'))?.toUpperCase() ?? null
+  if (method !== null && !METHODS.includes(method))
+    throw invalid(`"method" must be one of ${METHODS.join(', ')}`)
   const code = optionalInt(body.code, () => invalid('"code" must be an integer'))
   const status = optionalInt(body.status, () => invalid('"status" must be an integer'))
   const message = optionalString(body.message, () => invalid('"message" must be a string'))
+  if (message !== undefined && message.length > FAULT_LIMITS.messageLength)
+    throw invalid(`"message" must be at most ${FAULT_LIMITS.messageLength} characters`)
   const delayMs = optionalInt(body.delay_ms, () => invalid('"delay_ms" must be an integer')) ?? 0
   const times = optionalInt(body.times, () => invalid('"times" must be an integer')) ?? 1
   if (delayMs < 0 || delayMs > MAX_DELAY_MS) throw invalid(`"delay_ms" must be 0..${MAX_DELAY_MS}`)
@@ -66,7 +75,15 @@ export function faultRoutes(faults: Faults): RouteSpec[] {
     {
       method: 'POST',
       url: '/faults',
-      handler: async req => show(faults.arm(req.tenant.app.appKey, readFault(readBody(req.body)))),
+      handler: async req => {
+        const fault = readFault(readBody(req.body))
+        const { appKey } = req.tenant.app
+        if (faults.list(appKey).length >= FAULT_LIMITS.perApp)
+          throw invalid(
+            `at most ${FAULT_LIMITS.perApp} faults may be armed at once: DELETE /_sandbox/faults first`,
+          )
+        return show(faults.arm(appKey, fault))
+      },
     },
     {
       method: 'GET',

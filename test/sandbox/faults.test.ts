@@ -81,6 +81,38 @@ describe('POST /_sandbox/faults', () => {
     expect((await call(app, 'GET', '/v1/accounts/app')).status).toBe(200)
   })
 
+  it('caps what one app can arm: 100 faults, a message of 1024 characters, a path of 256', async () => {
+    const { app } = await createTestApp()
+    const refusal = (res: { status: number; body: { error?: { code: number } } }) => ({
+      status: res.status,
+      code: res.body.error?.code,
+    })
+    const long = await call(app, 'POST', '/_sandbox/faults', { code: 50019, message: 'm'.repeat(1025) })
+    expect(refusal(long)).toEqual({ status: 400, code: 50007 })
+    expect(long.body.error.message).toBe('invalid body: "message" must be at most 1024 characters')
+    const farPath = await call(app, 'POST', '/_sandbox/faults', {
+      code: 50019,
+      path: `/v1/${'x'.repeat(253)}`,
+    })
+    expect(refusal(farPath)).toEqual({ status: 400, code: 50007 })
+    const method = await call(app, 'POST', '/_sandbox/faults', { code: 50019, method: 'x'.repeat(5000) })
+    expect(refusal(method)).toEqual({ status: 400, code: 50007 })
+    const atLimit = { code: 50019, message: 'm'.repeat(1024), path: `/v1/${'x'.repeat(252)}`, method: 'get' }
+    for (let i = 0; i < 100; i++)
+      expect((await call(app, 'POST', '/_sandbox/faults', atLimit)).status).toBe(200)
+    const over = await call(app, 'POST', '/_sandbox/faults', { code: 50019 })
+    expect(refusal(over)).toEqual({ status: 400, code: 50007 })
+    expect(over.body.error.message).toBe(
+      'invalid body: at most 100 faults may be armed at once: DELETE /_sandbox/faults first',
+    )
+    expect((await call(app, 'GET', '/_sandbox/faults')).body.faults).toHaveLength(100)
+    // Per app: another tenant arms its own.
+    const other = { authorization: basic(newKey('a'), newKey('s')) }
+    expect((await call(app, 'POST', '/_sandbox/faults', { code: 50019 }, other)).status).toBe(200)
+    expect((await call(app, 'DELETE', '/_sandbox/faults')).body).toEqual({ cleared: 100 })
+    expect((await call(app, 'POST', '/_sandbox/faults', { code: 50019 })).status).toBe(200)
+  })
+
   it('a delay alone holds the request, then lets it through', async () => {
     const { app } = await createTestApp()
     const armed = await call(app, 'POST', '/_sandbox/faults', { path: '/v1/accounts/app', delay_ms: 5 })

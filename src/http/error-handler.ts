@@ -21,10 +21,27 @@ export interface FrameworkErrors {
   serverError(): ApiError
 }
 
+/**
+ * What the client did wrong, as Fastify (or the request stream) reports it: a body that does not
+ * match its Content-Length, a schema the request fails, a client that hung up mid-body. Only these
+ * are the client's fault. Anything else is a server error whatever `statusCode` it carries:
+ * @fastify/basic-auth, for one, labels every error thrown by `validate` 401, a database failure
+ * included.
+ */
+const CLIENT_FAULTS = new Set([
+  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+  'FST_ERR_CTP_EMPTY_JSON_BODY',
+  'FST_ERR_CTP_INVALID_JSON_BODY',
+  'FST_ERR_VALIDATION',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+])
+
 /** Turns anything thrown into `{"error":{"code","message"}}` with the vendor's code and status. */
 export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
   if (err instanceof ApiError) return err
-  const e = err as Partial<FastifyError>
+  const e = (err ?? {}) as Partial<FastifyError>
   switch (e.code) {
     case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
       return names.missingAuth()
@@ -37,9 +54,7 @@ export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return names.notFound()
   }
-  if (e.validation) return names.invalidBody()
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
-    return names.invalidBody()
+  if (e.validation || CLIENT_FAULTS.has(e.code ?? '')) return names.invalidBody()
   return names.serverError()
 }
 

@@ -18,10 +18,11 @@ function namesFor(surfaces: Surfaces, url: string): FrameworkErrors {
  * Failures Fastify detects before any route or plugin is chosen — a malformed percent-escape
  * (`/v1/codes/%ZZ/valid`), a path parameter over the length limit — answered in the envelope of
  * the vendor whose prefix the raw URL carries, as "api not found", never in Fastify's own shape.
+ * Anything else arriving here (a failing async route constraint) is a server error, not a 404.
  */
 export function frameworkErrors(surfaces: Surfaces) {
-  return (_err: Error, req: FastifyRequest, reply: FastifyReply) =>
-    sendApiError(reply, namesFor(surfaces, req.url).notFound())
+  return (err: Error, req: FastifyRequest, reply: FastifyReply) =>
+    vendorErrorHandler(namesFor(surfaces, req.url))(err, req, reply)
 }
 
 /** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */

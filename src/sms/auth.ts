@@ -1,6 +1,6 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ApiError } from '../errors.js'
+import { type ApiError, isApiError } from '../errors.js'
 import { isWellFormedCredential } from '../seed/provision.js'
 import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
 import type { SmsDeps } from './context.js'
@@ -53,26 +53,40 @@ export async function registerBasicAuth(
   await app.register(basicAuth, {
     authenticate: false,
     validate: async (username, password, req) => {
-      if (req.routeOptions.config?.auth === 'dev') {
-        const dev = deps.store.apps.developer(username)
-        const ok = safeEqual(dev?.devSecret ?? '\u0000', password)
-        if (!dev || !ok) throw errors.authFailed()
-        if (dev.frozen) throw errors.invalidAccount()
-        req.devKey = dev.devKey
-        return
+      try {
+        if (req.routeOptions.config?.auth === 'dev') {
+          const dev = deps.store.apps.developer(username)
+          const ok = safeEqual(dev?.devSecret ?? '\u0000', password)
+          if (!dev || !ok) throw errors.authFailed()
+          if (dev.frozen) throw errors.invalidAccount()
+          req.devKey = dev.devKey
+          return
+        }
+        const tenant = authenticateApp(deps, username, password)
+        if (!tenant) {
+          const malformed = errors.malformedKey && !isWellFormedCredential(username)
+          throw malformed ? errors.malformedKey!() : errors.authFailed()
+        }
+        if (standing) checkTenant(deps, tenant, req.ip, errors)
+        req.tenant = tenant
+        onTenant?.(req, tenant)
+      } catch (err) {
+        throw markServerFailure(err)
       }
-      const tenant = authenticateApp(deps, username, password)
-      if (!tenant) {
-        const malformed = errors.malformedKey && !isWellFormedCredential(username)
-        throw malformed ? errors.malformedKey!() : errors.authFailed()
-      }
-      if (standing) checkTenant(deps, tenant, req.ip, errors)
-      req.tenant = tenant
-      onTenant?.(req, tenant)
     },
   })
   app.addHook('onRequest', (req, reply, done) => {
     if (req.is404 || req.routeOptions.config?.public) return done()
     app.basicAuth(req, reply, done)
   })
+}
+
+/**
+ * @fastify/basic-auth labels whatever `validate` throws 401 unless it carries a statusCode. A
+ * failure that is not the client's (the database, during a provisioning) must stay a server
+ * error: it is marked 500 so that nothing downstream takes it for a refused login.
+ */
+function markServerFailure(err: unknown): unknown {
+  if (isApiError(err) || !(err instanceof Error)) return err
+  return Object.assign(err, { statusCode: 500 })
 }

@@ -11,6 +11,7 @@ import {
   notFoundOutsideSurfaces,
   type Surfaces,
 } from './http/surfaces.js'
+import { createProvisioningGuard } from './limits/provisioning.js'
 import { groupFrameworkErrors } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { createFaults } from './sandbox/faults.js'
@@ -19,7 +20,7 @@ import type { ReadinessCheck } from './sandbox/ops.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
-import type { SmsDeps } from './sms/context.js'
+import type { AuthDeps } from './sms/auth.js'
 import { smsApi, smsFrameworkErrors } from './sms/index.js'
 import { openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
@@ -61,7 +62,14 @@ export async function buildApp(
   const store = createStore(db)
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
-  const deps: SmsDeps = { store, clock, config, sensitiveWords }
+  // The caps on auto-provisioning are one guard, shared by every surface that authenticates.
+  const deps: AuthDeps = {
+    store,
+    clock,
+    config,
+    sensitiveWords,
+    provisioning: createProvisioningGuard(config),
+  }
   const scheduler = createScheduler({ ...deps, log: app.log.child({ component: 'scheduler' }), dispatcher })
   // Certificates follow real time (clients check them against their own clocks), never app time.
   const tls = createTlsMaterial(config, systemClock)

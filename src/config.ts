@@ -12,6 +12,9 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform(v => v === 'true' || v === '1'),
+  // Caps on auto-provisioning: apps in the database, and new apps per client address per minute.
+  AUTO_PROVISION_MAX_APPS: z.coerce.number().int().min(0).default(100_000),
+  AUTO_PROVISION_PER_MINUTE: z.coerce.number().int().min(0).default(1_000),
   // IANA zone for JSMS send_time and for every "per day" counter (Beijing time by default).
   SMS_TIME_ZONE: z
     .string()
@@ -38,6 +41,10 @@ export interface Config {
   readonly logLevel: string
   readonly seedFile: string | undefined
   readonly autoProvision: boolean
+  /** No app is auto-provisioned once the database holds this many (every app counts). */
+  readonly autoProvisionMaxApps: number
+  /** New apps one client address may have provisioned per minute. */
+  readonly autoProvisionPerMinute: number
   readonly timeZone: string
   readonly reviewDelayMs: number
   readonly reportDelayMs: number
@@ -65,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedFile: e.SANDBOX_CONFIG,
     autoProvision: e.AUTO_PROVISION,
+    autoProvisionMaxApps: e.AUTO_PROVISION_MAX_APPS,
+    autoProvisionPerMinute: e.AUTO_PROVISION_PER_MINUTE,
     timeZone: e.SMS_TIME_ZONE,
     reviewDelayMs: e.REVIEW_DELAY_MS,
     reportDelayMs: e.REPORT_DELAY_MS,

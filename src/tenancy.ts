@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { appNow, type Clock } from './clock.js'
 import type { Config } from './config.js'
-import { isWellFormedCredential, provisionApp } from './seed/provision.js'
+import type { ProvisioningGuard } from './limits/provisioning.js'
+import { autoProvisionApp, isWellFormedCredential, ownDeveloperOf } from './seed/provision.js'
 import type { App } from './store/apps.js'
 import type { Store } from './store/index.js'
 
@@ -44,14 +45,23 @@ export interface TenancyDeps {
   store: Store
   config: Config
   clock: Clock
+  provisioning: ProvisioningGuard
 }
 
 /**
  * Resolves appKey:masterSecret to an app. An unknown appKey with well-formed credentials creates
- * the app with the default fixtures when auto-provisioning is on, so parallel CI jobs isolate
- * themselves just by choosing their own appKey. Returns undefined when authentication fails.
+ * the app with the default fixtures and a developer of its own when auto-provisioning is on, so
+ * parallel CI jobs isolate themselves just by choosing their own appKey; within the caps of
+ * `provisioning` (else ProvisioningRefused). Credentials that are, or would make, a developer's
+ * are never taken for a new app: a devKey:devSecret pair sent as an app's stays a failure.
+ * Returns undefined when authentication fails.
  */
-export function authenticateApp(deps: TenancyDeps, appKey: string, secret: string): Tenant | undefined {
+export function authenticateApp(
+  deps: TenancyDeps,
+  appKey: string,
+  secret: string,
+  client: string,
+): Tenant | undefined {
   const { store, config, clock } = deps
   let app = store.apps.get(appKey)
   if (
@@ -59,9 +69,16 @@ export function authenticateApp(deps: TenancyDeps, appKey: string, secret: strin
     config.autoProvision &&
     isWellFormedCredential(appKey) &&
     isWellFormedCredential(secret) &&
-    !store.apps.developer(appKey)
+    !store.apps.developer(appKey) &&
+    !store.apps.developer(ownDeveloperOf(appKey, secret).devKey)
   ) {
-    provisionApp(store, { appKey, masterSecret: secret }, clock.now())
+    const now = clock.now()
+    deps.provisioning.admit(
+      client,
+      now,
+      () => store.apps.count(),
+      () => autoProvisionApp(store, appKey, secret, now),
+    )
     app = store.apps.get(appKey)
   }
   // Compare even when the app is unknown, so timing does not tell which appKeys exist.

@@ -3,7 +3,7 @@ import { useVendorErrors, vendorErrorHandler } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes, type RouteSpec } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
-import { registerBasicAuth } from '../sms/auth.js'
+import { type AuthDeps, registerBasicAuth } from '../sms/auth.js'
 import { aliasRoutes } from './aliases.js'
 import type { PushDeps } from './context.js'
 import { deviceRoutes } from './devices.js'
@@ -31,7 +31,7 @@ const methodNotAllowed: Record<PushGroup, () => Error> = {
  * port here): its own body parser, error codes and auth codes, then its routes.
  */
 function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
-  return async (app: FastifyInstance, deps: PushDeps & { faults?: Faults }) => {
+  return async (app: FastifyInstance, deps: AuthDeps & { faults?: Faults }) => {
     const names = groupFrameworkErrors[name]
     acceptAnyBody(app, { invalidBody: names.invalidBody })
     // Not useVendorErrors: the groups share /v3, whose one not-found handler pushApi sets.
@@ -45,7 +45,7 @@ function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
 /** The JPush v3 surface (push-service.md, jpush-api.md), mounted at /v3. */
 export async function pushApi(
   app: FastifyInstance,
-  options: PushDeps & { prefix?: string; faults?: Faults },
+  options: AuthDeps & { prefix?: string; faults?: Faults },
 ): Promise<void> {
   const { prefix: _mounted, ...deps } = options // the groups sit at /v3 itself
   useRateLimit(app, deps)

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
-import { registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
+import { type AuthDeps, registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
 import { smsErrors } from '../sms/errors.js'
 import { smsFrameworkErrors } from '../sms/index.js'
 import { callbackRoutes } from './callbacks.js'
@@ -19,7 +19,10 @@ import { smsInspectRoutes } from './sms-inspect.js'
  * The control plane under /_sandbox: scoped by the same Basic credentials as the API, so one app
  * can only ever see and steer itself. Blacklisted or frozen apps may still look inside.
  */
-export async function sandboxApi(app: FastifyInstance, deps: SandboxDeps & OpsDeps): Promise<void> {
+export async function sandboxApi(
+  app: FastifyInstance,
+  deps: SandboxDeps & OpsDeps & Pick<AuthDeps, 'provisioning'>,
+): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })

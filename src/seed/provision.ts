@@ -24,6 +24,29 @@ export function isWellFormedCredential(value: string): boolean {
   return CREDENTIAL.test(value)
 }
 
+const reversed = (s: string) => [...s].reverse().join('')
+
+/**
+ * The developer account of an auto-provisioned app: its appKey and masterSecret reversed, so a
+ * test computes it without a call. Only the masterSecret's owner learns the devSecret, and a
+ * developer's credentials only read its balances (GET /v1/accounts/dev): spending takes an app's.
+ */
+export function ownDeveloperOf(appKey: string, masterSecret: string): { devKey: string; devSecret: string } {
+  return { devKey: reversed(appKey), devSecret: reversed(masterSecret) }
+}
+
+/**
+ * An app created by its first request, with a developer account of its own (ownDeveloperOf): no
+ * tenant spends another's developer balance. The caller makes sure that developer is new.
+ */
+export function autoProvisionApp(store: Store, appKey: string, masterSecret: string, now: number): void {
+  const developer = ownDeveloperOf(appKey, masterSecret)
+  store.transaction(() => {
+    store.apps.saveDeveloper({ ...developer, frozen: false, balances: DEFAULT_DEV_BALANCES })
+    provisionApp(store, { appKey, masterSecret, devKey: developer.devKey }, now)
+  })
+}
+
 /** A new app with the default fixtures: signature 1, templates 1–5, balances that allow real use. */
 export function provisionApp(
   store: Store,

@@ -1,8 +1,9 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { type ApiError, isApiError } from '../errors.js'
+import { ApiError, isApiError } from '../errors.js'
+import { ProvisioningRefused } from '../limits/provisioning.js'
 import { isWellFormedCredential } from '../seed/provision.js'
-import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
+import { authenticateApp, safeEqual, type TenancyDeps, type Tenant } from '../tenancy.js'
 import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 
@@ -38,6 +39,8 @@ function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip
 }
 
+export type AuthDeps = SmsDeps & Pick<TenancyDeps, 'provisioning'>
+
 /**
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
  * error handler renders. A missing header is `missing auth` (400 50001), wrong credentials
@@ -45,31 +48,20 @@ function normalizeIp(ip: string): string {
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
-  deps: SmsDeps,
+  deps: AuthDeps,
   errors: AuthErrors,
-  options: { standing?: boolean; onTenant?: (req: FastifyRequest, tenant: Tenant) => void } = {},
+  options: { standing?: boolean } = {},
 ): Promise<void> {
-  const { standing = true, onTenant } = options
+  const { standing = true } = options
   await app.register(basicAuth, {
     authenticate: false,
     validate: async (username, password, req) => {
       try {
-        if (req.routeOptions.config?.auth === 'dev') {
-          const dev = deps.store.apps.developer(username)
-          const ok = safeEqual(dev?.devSecret ?? '\u0000', password)
-          if (!dev || !ok) throw errors.authFailed()
-          if (dev.frozen) throw errors.invalidAccount()
-          req.devKey = dev.devKey
-          return
-        }
-        const tenant = authenticateApp(deps, username, password)
-        if (!tenant) {
-          const malformed = errors.malformedKey && !isWellFormedCredential(username)
-          throw malformed ? errors.malformedKey!() : errors.authFailed()
-        }
+        if (req.routeOptions.config?.auth === 'dev')
+          return developerLogin(deps, username, password, req, errors)
+        const tenant = appLogin(deps, username, password, req, errors)
         if (standing) checkTenant(deps, tenant, req.ip, errors)
         req.tenant = tenant
-        onTenant?.(req, tenant)
       } catch (err) {
         throw markServerFailure(err)
       }
@@ -79,6 +71,42 @@ export async function registerBasicAuth(
     if (req.is404 || req.routeOptions.config?.public) return done()
     app.basicAuth(req, reply, done)
   })
+}
+
+function developerLogin(
+  deps: AuthDeps,
+  devKey: string,
+  devSecret: string,
+  req: FastifyRequest,
+  errors: AuthErrors,
+) {
+  const dev = deps.store.apps.developer(devKey)
+  const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
+  if (!dev || !ok) throw errors.authFailed()
+  if (dev.frozen) throw errors.invalidAccount()
+  req.devKey = dev.devKey
+}
+
+/** The tenant of appKey:masterSecret (auto-provisioned within its caps), or the surface's 401. */
+function appLogin(
+  deps: AuthDeps,
+  appKey: string,
+  secret: string,
+  req: FastifyRequest,
+  errors: AuthErrors,
+): Tenant {
+  let tenant: Tenant | undefined
+  try {
+    tenant = authenticateApp(deps, appKey, secret, req.ip)
+  } catch (err) {
+    if (!(err instanceof ProvisioningRefused)) throw err
+    if (err.log) req.log.warn({ appKey, client: req.ip }, err.message)
+    const failed = errors.authFailed()
+    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`)
+  }
+  if (tenant) return tenant
+  const malformed = errors.malformedKey && !isWellFormedCredential(appKey)
+  throw malformed ? errors.malformedKey!() : errors.authFailed()
 }
 
 /**

@@ -4,9 +4,8 @@ import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
 import { accountRoutes } from './accounts.js'
-import { registerBasicAuth, smsAuthErrors } from './auth.js'
+import { type AuthDeps, registerBasicAuth, smsAuthErrors } from './auth.js'
 import { codeRoutes } from './codes.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { messageRoutes } from './messages.js'
 import { reportRoutes } from './reports.js'
@@ -24,7 +23,7 @@ export const smsFrameworkErrors = {
 }
 
 /** The JSMS v1 surface (sms-service.md §4), mounted at /v1. */
-export async function smsApi(app: FastifyInstance, deps: SmsDeps & { faults?: Faults }): Promise<void> {
+export async function smsApi(app: FastifyInstance, deps: AuthDeps & { faults?: Faults }): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors)

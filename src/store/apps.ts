@@ -97,6 +97,7 @@ const NO_BALANCES: Balances = { balance: null, voice: null, industry: null, mark
 export function createAppStore(db: Db) {
   const getApp = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
   const getDev = db.prepare<[string], DevRow>('SELECT * FROM developers WHERE dev_key = ?')
+  const countApps = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM apps')
   const appBalances = db.prepare<[string], Balances>(
     'SELECT balance, voice, industry, market FROM apps WHERE app_key = ?',
   )
@@ -170,6 +171,10 @@ export function createAppStore(db: Db) {
       if (hit) return hit
       const row = getDev.get(devKey)
       return row && developers.remember(devKey, toDev(row))
+    },
+    /** How many apps the database holds (the default, the seed file's, the auto-provisioned). */
+    count(): number {
+      return countApps.get()?.n ?? 0
     },
     /** Read fresh: every send changes them. */
     balances(appKey: string): Balances | undefined {

@@ -1,0 +1,70 @@
+import type { Config } from '../config.js'
+import { createFixedWindow } from './fixed-window.js'
+
+const MINUTE_MS = 60_000
+
+/**
+ * Auto-provisioning refused by one of its caps. Not an ApiError: each surface answers it as its
+ * own authentication failure (the appKey stays unknown, as with AUTO_PROVISION=false), with
+ * `reason` in the message. `log` is true for the first refusal of its kind in a minute, so a flood
+ * leaves one line a minute, not one per request.
+ */
+export class ProvisioningRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly log: boolean,
+  ) {
+    super(`auto-provisioning refused: ${reason}`)
+    this.name = 'ProvisioningRefused'
+  }
+}
+
+export type ProvisioningCaps = Pick<Config, 'autoProvisionMaxApps' | 'autoProvisionPerMinute'>
+
+/**
+ * The two caps on auto-provisioning (each new app costs a few KB of disk, for good): the number of
+ * apps in the database, and new apps per client address per minute of process time. One guard
+ * per process, shared by every surface.
+ */
+export function createProvisioningGuard(caps: ProvisioningCaps) {
+  const window = createFixedWindow(MINUTE_MS)
+  const lastLogged = new Map<string, number>()
+  // Counted once from the database, then kept here: a flood beyond the cap must stay cheap.
+  let apps: number | undefined
+
+  function logNow(kind: string, now: number): boolean {
+    const last = lastLogged.get(kind)
+    if (last !== undefined && now >= last && now < last + MINUTE_MS) return false
+    if (lastLogged.size >= 10_000) lastLogged.clear()
+    lastLogged.set(kind, now)
+    return true
+  }
+
+  return {
+    /**
+     * Runs `create` (which provisions one app) unless a cap refuses: then throws
+     * ProvisioningRefused. `countApps` reads the database the first time only.
+     */
+    admit(client: string, now: number, countApps: () => number, create: () => void): void {
+      apps ??= countApps()
+      if (apps >= caps.autoProvisionMaxApps) {
+        throw new ProvisioningRefused(
+          `the sandbox already holds ${apps} apps, its limit (AUTO_PROVISION_MAX_APPS)`,
+          logNow('max-apps', now),
+        )
+      }
+      const rate = window.hit(client, now, caps.autoProvisionPerMinute)
+      if (!rate.allowed) {
+        throw new ProvisioningRefused(
+          `${client} may create ${caps.autoProvisionPerMinute} new apps a minute ` +
+            `(AUTO_PROVISION_PER_MINUTE); try again in ${rate.resetSeconds} s`,
+          logNow(`client:${client}`, now),
+        )
+      }
+      create()
+      apps += 1
+    },
+  }
+}
+
+export type ProvisioningGuard = ReturnType<typeof createProvisioningGuard>

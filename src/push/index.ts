@@ -3,7 +3,7 @@ import { useVendorErrors, vendorErrorHandler } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes, type RouteSpec } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
-import { type AuthDeps, registerBasicAuth } from '../sms/auth.js'
+import { type AuthDeps, type AuthHooks, registerBasicAuth } from '../sms/auth.js'
 import { aliasRoutes } from './aliases.js'
 import type { PushDeps } from './context.js'
 import { deviceRoutes } from './devices.js'
@@ -31,12 +31,12 @@ const methodNotAllowed: Record<PushGroup, () => Error> = {
  * port here): its own body parser, error codes and auth codes, then its routes.
  */
 function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
-  return async (app: FastifyInstance, deps: AuthDeps & { faults?: Faults }) => {
+  return async (app: FastifyInstance, deps: AuthDeps & { faults?: Faults; rate: AuthHooks }) => {
     const names = groupFrameworkErrors[name]
     acceptAnyBody(app, { invalidBody: names.invalidBody })
     // Not useVendorErrors: the groups share /v3, whose one not-found handler pushApi sets.
     app.setErrorHandler(vendorErrorHandler(names))
-    await registerBasicAuth(app, deps, groupAuthErrors[name])
+    await registerBasicAuth(app, deps, groupAuthErrors[name], { hooks: deps.rate })
     useFaults(app, deps.faults)
     defineRoutes(app, routes(deps), methodNotAllowed[name])
   }
@@ -47,8 +47,8 @@ export async function pushApi(
   app: FastifyInstance,
   options: AuthDeps & { prefix?: string; faults?: Faults },
 ): Promise<void> {
-  const { prefix: _mounted, ...deps } = options // the groups sit at /v3 itself
-  useRateLimit(app, deps)
+  const { prefix: _mounted, ...rest } = options // the groups sit at /v3 itself
+  const deps = { ...rest, rate: useRateLimit(app, rest) }
   useVendorErrors(app, groupFrameworkErrors.push)
   await app.register(group('push', pushRoutes), deps)
   await app.register(

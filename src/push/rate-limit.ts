@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { appNow } from '../clock.js'
+import { toApiError } from '../http/error-handler.js'
 import { createFixedWindow, type WindowState } from '../limits/fixed-window.js'
+import type { AuthHooks } from '../sms/auth.js'
 import type { PushDeps } from './context.js'
-import { groupOf, pushErrors } from './errors.js'
+import { groupFrameworkErrors, groupOf, pushErrors } from './errors.js'
 import { PUSH_LIMITS, rateLimitOf } from './limits.js'
 
 declare module 'fastify' {
@@ -11,37 +12,57 @@ declare module 'fastify' {
   }
 }
 
-/** The appKey a request claims, before it is authenticated: the real limiter counts per appKey. */
-function claimedAppKey(req: FastifyRequest): string | undefined {
-  const header = req.headers.authorization
-  const m = header && /^\s*Basic\s+(\S+)\s*$/i.exec(header)
-  if (!m) return undefined
-  const user = Buffer.from(m[1]!, 'base64').toString('utf8').split(':')[0]
-  return user || undefined
-}
+// The vendor's capitalisation, byte for byte: old PHP clients index the headers case-sensitively
+// (jpush-api.md §3, php#18).
+const HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'] as const
 
 /**
- * Every /v3 call counts toward its appKey's one-minute window for its group (push, device,
- * report; push-service.md §8), on the app's clock. Every answer, errors included, carries the
- * three X-Rate-Limit headers with the vendor's capitalisation (jpush-api.md §3); over the limit
- * the call is refused with 429 2002 before anything else is looked at.
+ * The per-minute windows of /v3 (push-service.md §8), one per group (push, device, report).
+ * An authenticated call counts against its app's window, on the app's clock: only someone who
+ * holds an app's secret can use up its calls. A call that does not authenticate (no or wrong
+ * credentials, an unknown path, a wrong method) counts against its client address's window, with
+ * the group's default limit, on the process clock; so a flood of wrong secrets aimed at an appKey
+ * slows the flooder's address down and never its victim. Over either limit: 429 2002, and a
+ * correct secret is never refused for its address's failures. Every answer, errors included,
+ * carries the three X-Rate-Limit headers of the window it counted in.
  */
-export function useRateLimit(app: FastifyInstance, deps: PushDeps): void {
+export function useRateLimit(app: FastifyInstance, deps: PushDeps): AuthHooks {
   const window = createFixedWindow(PUSH_LIMITS.rateWindowMs)
-  app.addHook('onRequest', async req => {
+
+  function countAddress(req: FastifyRequest): WindowState {
     const group = groupOf(req.url)
-    const appKey = claimedAppKey(req)
-    const tenantApp = appKey ? deps.store.apps.get(appKey) : undefined
-    const now = tenantApp ? appNow(deps.clock, tenantApp) : deps.clock.now()
-    const key = `${appKey === undefined ? `ip:${req.ip}` : `app:${appKey}`}|${group}`
-    req.pushRate = window.hit(key, now, rateLimitOf(tenantApp, group))
-    if (!req.pushRate.allowed) throw pushErrors.rateLimited()
+    req.pushRate = window.hit(`ip:${req.ip}|${group}`, deps.clock.now(), rateLimitOf(undefined, group))
+    return req.pushRate
+  }
+
+  // Routes that take no credentials (unknown paths, wrong methods): no authentication counts them.
+  app.addHook('onRequest', async req => {
+    if (!req.is404 && !req.routeOptions.config?.public) return
+    if (!countAddress(req).allowed) throw pushErrors.rateLimited()
   })
   app.addHook('onSend', async (req, reply) => {
     const rate = req.pushRate
     if (!rate) return
-    reply.header('X-Rate-Limit-Limit', rate.limit)
-    reply.header('X-Rate-Limit-Remaining', rate.remaining)
-    reply.header('X-Rate-Limit-Reset', rate.resetSeconds)
+    // reply.header() lower-cases names; the raw response keeps them as set, and Fastify's
+    // writeHead merges its own headers into these.
+    const values = [rate.limit, rate.remaining, rate.resetSeconds]
+    HEADERS.forEach((name, i) => {
+      reply.raw.setHeader(name, String(values[i]))
+    })
   })
+
+  return {
+    authenticated(req, tenant) {
+      const group = groupOf(req.url)
+      const { app: own } = tenant
+      req.pushRate = window.hit(`app:${own.appKey}|${group}`, tenant.now(), rateLimitOf(own, group))
+      if (!req.pushRate.allowed) throw pushErrors.rateLimited()
+    },
+    refused(req, err) {
+      const allowed = countAddress(req).allowed
+      // A failure of the sandbox itself stays a server error, whatever the address has done.
+      const serverError = toApiError(err, groupFrameworkErrors[groupOf(req.url)]).status >= 500
+      return allowed || serverError ? err : pushErrors.rateLimited()
+    },
+  }
 }

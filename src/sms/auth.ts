@@ -39,6 +39,14 @@ function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip
 }
 
+/** What a surface adds to authentication (the /v3 rate windows, push/rate-limit.ts). */
+export interface AuthHooks {
+  /** The credentials are right; the app's standing is not checked yet. May throw (429). */
+  authenticated?(req: FastifyRequest, tenant: Tenant): void
+  /** The request did not authenticate, with `err`: answers `err` or another error. */
+  refused?(req: FastifyRequest, err: Error): Error
+}
+
 export type AuthDeps = SmsDeps & Pick<TenancyDeps, 'provisioning'>
 
 /**
@@ -50,9 +58,9 @@ export async function registerBasicAuth(
   app: FastifyInstance,
   deps: AuthDeps,
   errors: AuthErrors,
-  options: { standing?: boolean } = {},
+  options: { standing?: boolean; hooks?: AuthHooks } = {},
 ): Promise<void> {
-  const { standing = true } = options
+  const { standing = true, hooks = {} } = options
   await app.register(basicAuth, {
     authenticate: false,
     validate: async (username, password, req) => {
@@ -60,8 +68,9 @@ export async function registerBasicAuth(
         if (req.routeOptions.config?.auth === 'dev')
           return developerLogin(deps, username, password, req, errors)
         const tenant = appLogin(deps, username, password, req, errors)
-        if (standing) checkTenant(deps, tenant, req.ip, errors)
         req.tenant = tenant
+        hooks.authenticated?.(req, tenant)
+        if (standing) checkTenant(deps, tenant, req.ip, errors)
       } catch (err) {
         throw markServerFailure(err)
       }
@@ -69,7 +78,11 @@ export async function registerBasicAuth(
   })
   app.addHook('onRequest', (req, reply, done) => {
     if (req.is404 || req.routeOptions.config?.public) return done()
-    app.basicAuth(req, reply, done)
+    app.basicAuth(req, reply, err => {
+      // No tenant: the request did not get past its credentials (a standing refusal has one).
+      const authenticated = (req.tenant as Tenant | undefined) !== undefined
+      done(err && !authenticated && hooks.refused ? hooks.refused(req, err) : err)
+    })
   })
 }
 

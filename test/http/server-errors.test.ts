@@ -36,6 +36,10 @@ describe('a database failure during authentication', () => {
     expect(first!.statusCode).toBe(500)
     expect(JSON.parse(first!.body)).toEqual({ error: { code: 50019, message: 'server error' } })
 
+    // Even from an address past its limit of failed logins on /v3: a server error is no refusal.
+    const wrong = basic('7d431e42dfa6a6d693ac2d04', 'wrongsecret0000000000000')
+    for (let n = 0; n < 600; n++)
+      await app.inject({ method: 'GET', url: '/v3/push/cid', headers: { authorization: wrong } })
     const full = tenant(i)
     for (const [url, code] of [
       ['/v1/accounts/app', 50019],

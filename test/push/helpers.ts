@@ -16,6 +16,13 @@ export function pushBody(overrides: Record<string, unknown> = {}): Record<string
   }
 }
 
+/** The three rate headers of an answer (inject shows them lower-cased): limit, remaining, reset. */
+export const rate = (h: Record<string, unknown>) => [
+  h['x-rate-limit-limit'],
+  h['x-rate-limit-remaining'],
+  h['x-rate-limit-reset'],
+]
+
 export async function push(app: SandboxApp, body: unknown, path = '/v3/push') {
   return call(app, 'POST', path, body)
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { APP_KEY, basic, call, createTestApp, newKey } from '../helpers.js'
-import { pushBody } from './helpers.js'
-
-const rate = (h: Record<string, unknown>) => [
-  h['x-rate-limit-limit'],
-  h['x-rate-limit-remaining'],
-  h['x-rate-limit-reset'],
-]
+import { pushBody, rate } from './helpers.js'
 
 describe('rate limits (push-service.md §8)', () => {
   it('headers count down per group and reset when the clock moves a minute', async () => {

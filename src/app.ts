@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { useDrain } from './http/drain.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import {
@@ -54,7 +55,10 @@ export async function buildApp(
     logController: new OneLineRequestLog(),
     frameworkErrors: frameworkErrors(surfaces),
     clientErrorHandler: clientErrors(surfaces),
+    // Requests arriving during the close are refused by useDrain, in the vendor's envelope.
+    return503OnClosing: false,
   })
+  useDrain(app)
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)

@@ -22,7 +22,7 @@ import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { SmsDeps } from './sms/context.js'
 import { smsApi, smsFrameworkErrors } from './sms/index.js'
-import { openDatabase } from './store/db.js'
+import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
@@ -93,7 +93,7 @@ export async function buildApp(
     await scheduler.stop()
     store.flush()
     store.close()
-    db.close()
+    closeDatabase(db)
   })
   return Object.assign(app, { store, clock, scheduler, tls, readiness })
 }

@@ -73,6 +73,43 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   })
 }
 
+export interface Exit {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs the server until it exits by itself (a start that must be refused); killed after
+ * `timeoutMs`. `uid`/`gid` run it as another user (the caller must be root).
+ */
+export function runToExit(
+  env: Record<string, string>,
+  { uid, gid, timeoutMs = 20_000 }: { uid?: number; gid?: number; timeoutMs?: number } = {},
+): Promise<Exit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid }),
+  })
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', chunk => {
+    stdout += chunk
+  })
+  child.stderr!.on('data', chunk => {
+    stderr += chunk
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  return new Promise(resolve =>
+    child.once('close', code => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    }),
+  )
+}
+
 // A child process is genuinely real-time: poll its output, with a generous bound.
 async function findLine(
   output: () => string,

@@ -62,7 +62,7 @@ export async function buildApp(
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)
-  const store = createStore(db)
+  const store = createStore(db, { log: app.log.child({ component: 'store' }) })
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
   const deps: SmsDeps = { store, clock, config, sensitiveWords }
@@ -71,7 +71,7 @@ export async function buildApp(
   const tls = createTlsMaterial(config, systemClock)
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
-    { name: 'database', check: databaseStatus(db) },
+    { name: 'database', check: databaseStatus(db, { health: store.health }) },
     { name: 'scheduler', check: () => scheduler.running || 'scheduler not running' },
   ]
 

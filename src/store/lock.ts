@@ -36,7 +36,11 @@ export function lockDatabase(db: Database.Database, path: string): void {
 
 /** After the connection closed: nobody holds the file any more. */
 export function releaseDatabase(path: string): void {
-  rmSync(holderFile(path), { force: true })
+  try {
+    rmSync(holderFile(path), { force: true })
+  } catch {
+    // A folder made read-only meanwhile: the note stays, and the next holder overwrites it.
+  }
 }
 
 const holderFile = (path: string) => `${path}-holder`

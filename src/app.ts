@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { useDrain } from './http/drain.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import {
@@ -22,7 +23,7 @@ import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import type { AuthDeps } from './sms/auth.js'
 import { smsApi, smsFrameworkErrors } from './sms/index.js'
-import { openDatabase } from './store/db.js'
+import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
@@ -55,11 +56,14 @@ export async function buildApp(
     logController: new OneLineRequestLog(),
     frameworkErrors: frameworkErrors(surfaces),
     clientErrorHandler: clientErrors(surfaces),
+    // Requests arriving during the close are refused by useDrain, in the vendor's envelope.
+    return503OnClosing: false,
   })
+  useDrain(app)
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   const db = openDatabase(config.database)
-  const store = createStore(db)
+  const store = createStore(db, { log: app.log.child({ component: 'store' }) })
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
   // The caps on auto-provisioning are one guard, shared by every surface that authenticates.
@@ -75,7 +79,7 @@ export async function buildApp(
   const tls = createTlsMaterial(config, systemClock)
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
-    { name: 'database', check: databaseStatus(db) },
+    { name: 'database', check: databaseStatus(db, { health: store.health }) },
     { name: 'scheduler', check: () => scheduler.running || 'scheduler not running' },
   ]
 
@@ -97,7 +101,7 @@ export async function buildApp(
     await scheduler.stop()
     store.flush()
     store.close()
-    db.close()
+    closeDatabase(db)
   })
   return Object.assign(app, { store, clock, scheduler, tls, readiness })
 }

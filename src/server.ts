@@ -8,6 +8,7 @@ import {
   DEFAULT_MASTER_SECRET,
 } from './seed/fixtures.js'
 import { prepareGracefulClose } from './shutdown.js'
+import { DatabaseOpenError } from './store/open-errors.js'
 import { listenAppTls } from './tls/listener.js'
 
 // `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
@@ -26,7 +27,12 @@ async function main(): Promise<void> {
     throw err
   }
   const logger = createLogger(config.logLevel)
-  const app = await buildApp(config, { logger })
+  const app = await buildApp(config, { logger }).catch(err => {
+    // An operator's mistake (see DatabaseOpenError): one line saying what to do, no stack.
+    if (!(err instanceof DatabaseOpenError)) throw err
+    console.error(`jiguang-sandbox cannot start: ${err.message}`)
+    process.exit(1)
+  })
   const graceful = prepareGracefulClose(app)
   const address = await app.listen({ port: config.port, host: config.host })
   logger.info(

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import type { TlsListener } from './tls/listener.js'
 
@@ -10,23 +9,15 @@ export interface GracefulClose {
 }
 
 /**
- * Call before listen (it adds a hook). Node's http.Server keeps a keep-alive connection open
- * after `close()` if a request was in flight (Fastify 5 on Node 20/22 does the same), so every
- * answer sent once closing has begun carries `Connection: close`; after `graceMs`, whatever is
- * still open is dropped so the process can exit.
+ * Call before listen (it adds a hook). Both listeners stop accepting; every request already
+ * received gets its real answer and one that arrives on an open keep-alive connection is refused
+ * (src/http/drain.ts, wired by buildApp). After `graceMs`, whatever is still open is dropped so
+ * the process can exit.
  */
 export function prepareGracefulClose(app: FastifyInstance, { graceMs = 3_000 } = {}): GracefulClose {
-  const inFlight = new Set<ServerResponse>()
-  let closing = false
   let tls: TlsListener | undefined
   let done: Promise<void> | undefined
 
-  // Plain and TLS requests alike: TLS connections are handed to this same http.Server.
-  app.server.on('request', (_req, res: ServerResponse) => {
-    if (closing) res.setHeader('connection', 'close')
-    inFlight.add(res)
-    res.once('close', () => inFlight.delete(res))
-  })
   // onClose hooks run after the HTTP server has closed and in reverse order of registration:
   // this one, added after buildApp's, runs before the database closes.
   app.addHook('onClose', async () => {
@@ -39,8 +30,8 @@ export function prepareGracefulClose(app: FastifyInstance, { graceMs = 3_000 } =
     },
     close: () => {
       done ??= (async () => {
-        closing = true
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
+        app.beginDrain()
+        // Plain and TLS connections alike: TLS connections are handed to the same http.Server.
         const closingTls = tls?.close()
         const grace = setTimeout(() => {
           app.server.closeAllConnections()

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
+import { ShuttingDown } from './drain.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +42,7 @@ const CLIENT_FAULTS = new Set([
 /** Turns anything thrown into `{"error":{"code","message"}}` with the vendor's code and status. */
 export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
   if (err instanceof ApiError) return err
+  if (err instanceof ShuttingDown) return new ApiError(503, names.serverError().code, err.message)
   const e = (err ?? {}) as Partial<FastifyError>
   switch (e.code) {
     case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
@@ -68,7 +70,8 @@ export function vendorErrorHandler(names: FrameworkErrors) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const extra = req.routeOptions.config?.errorExtra
     const apiError = extra ? toApiError(err, names).withExtra(extra) : toApiError(err, names)
-    if (apiError.status >= 500) req.log.error({ err }, 'request failed')
+    // A refusal while shutting down is the close working, not a failure.
+    if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
     return sendApiError(reply, apiError)
   }
 }

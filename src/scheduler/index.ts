@@ -13,6 +13,11 @@ export interface SchedulerDeps extends SmsDeps {
 
 /** Longest single sleep: a wall-clock jump is noticed within the hour even with no request. */
 const MAX_SLEEP_MS = 3600_000
+/**
+ * Real time between retries after a job failed: work that stays due because writes are refused
+ * (a deleted database file, a full disk: store/health.ts) must not spin the loop and flood the log.
+ */
+const RETRY_AFTER_FAILURE_MS = 1_000
 
 /**
  * The in-process due-work loop. Everything it does is read from SQLite (pending tasks, reports,
@@ -36,12 +41,15 @@ export function createScheduler(deps: SchedulerDeps) {
   let current: Promise<void> | undefined
   let next: Promise<void> | undefined
   let armPending = false
+  let failed = false
 
   async function runOnce(): Promise<void> {
+    failed = false
     for (const [name, job] of jobs) {
       try {
         await job({ ...deps, log })
       } catch (err) {
+        failed = true
         log.error({ err, job: name }, 'scheduler job failed')
       }
     }
@@ -65,9 +73,19 @@ export function createScheduler(deps: SchedulerDeps) {
     if (state !== 'running') return
     clearTimeout(timer)
     timer = undefined
-    const due = nextDue()
+    let due: number | undefined
+    try {
+      due = nextDue()
+    } catch (err) {
+      // Runs from timers and after every request: a database that fails to answer (damaged
+      // pages) must not become an uncaught exception. Look again a little later.
+      log.error({ err }, 'scheduler could not read what is due')
+      failed = true
+      due = clock.now()
+    }
     if (due === undefined) return
-    const delay = Math.min(Math.max(due - clock.now(), 0), MAX_SLEEP_MS)
+    const soonest = failed ? RETRY_AFTER_FAILURE_MS : 0
+    const delay = Math.min(Math.max(due - clock.now(), soonest), MAX_SLEEP_MS)
     timer = setTimeout(() => void tick(), delay)
     timer.unref()
   }

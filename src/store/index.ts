@@ -2,6 +2,7 @@ import { createAppStore } from './apps.js'
 import { createCallbackStore } from './callbacks.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
+import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
 import { createPushDeviceStore } from './push-devices.js'
 import { createPushMessageStore } from './push-messages.js'
@@ -17,9 +18,12 @@ import { createWalSync } from './wal-sync.js'
 import { createWriter } from './writer.js'
 
 /** Every table group behind one object; no SQL lives outside src/store. */
-export function createStore(db: Db) {
+export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
+  // Before any module prepares its statements: each statement's failures reach the monitor.
+  const health = createHealth(db, log)
+  watchStatements(db, health.observe)
   const wal = createWalSync(db)
-  const writer = createWriter(db, wal)
+  const writer = createWriter(db, wal, health)
   // Built once (see writer.ts): BEGIN…COMMIT, or a savepoint when already in a transaction.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
   return {
@@ -38,6 +42,8 @@ export function createStore(db: Db) {
     replies: createReplyStore(db),
     callbacks: createCallbackStore(db),
     reviews: createReviewStore(db),
+    /** Whether writes can survive (health.ts): readiness asks it, the writer obeys it. */
+    health,
     /** Group-committed write: see writer.ts. */
     write: writer.write,
     flush: writer.flush,
@@ -47,13 +53,22 @@ export function createStore(db: Db) {
      */
     transaction<T>(fn: () => T): T {
       const outermost = !db.inTransaction
-      const result = inTransaction(fn) as T
-      if (outermost) wal.syncNow()
-      return result
+      if (outermost) health.assertWritable()
+      const mark = health.mark()
+      try {
+        const result = inTransaction(fn) as T
+        if (outermost) wal.syncNow()
+        if (outermost) health.wrote(mark)
+        return result
+      } catch (err) {
+        health.observe(err)
+        throw err
+      }
     },
     /** Closes what the store holds besides the connection. */
     close(): void {
       wal.close()
+      health.close()
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import type { StoreHealth } from './health.js'
 import type { WalSync } from './wal-sync.js'
 
 /**
@@ -11,6 +12,9 @@ import type { WalSync } from './wal-sync.js'
  *
  * Jobs run one after another on the event loop, so a check-then-write inside a job (balance,
  * frequency window, once-only code validation, a schedule firing) can never interleave with another.
+ *
+ * Before each commit the store's health monitor may refuse the whole batch (the file at DB_PATH
+ * is gone or damaged: health.ts); what the commit and the fsync report goes back to it.
  */
 export interface Writer {
   write<T>(job: () => T): Promise<T>
@@ -24,7 +28,7 @@ interface Pending {
   reject: (err: unknown) => void
 }
 
-export function createWriter(db: Db, wal: WalSync): Writer {
+export function createWriter(db: Db, wal: WalSync, health: StoreHealth): Writer {
   let queue: Pending[] = []
   let scheduled = false
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
@@ -37,6 +41,13 @@ export function createWriter(db: Db, wal: WalSync): Writer {
     if (queue.length === 0) return undefined
     const batch = queue
     queue = []
+    try {
+      health.assertWritable()
+    } catch (err) {
+      for (const p of batch) p.reject(err)
+      return undefined
+    }
+    const mark = health.mark()
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     try {
       inTransaction(() => {
@@ -50,10 +61,13 @@ export function createWriter(db: Db, wal: WalSync): Writer {
       })
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
+      health.observe(err)
       for (const p of batch) p.reject(err)
       return undefined
     }
-    return syncError =>
+    return syncError => {
+      if (syncError) health.observe(syncError)
+      else if (outcomes.some(o => o.ok)) health.wrote(mark)
       batch.forEach((p, i) => {
         const o = outcomes[i]!
         // Committed but perhaps not on disk (EIO): answer a server error rather than claim success.
@@ -61,6 +75,7 @@ export function createWriter(db: Db, wal: WalSync): Writer {
         else if (o.ok) p.resolve(o.value)
         else p.reject(o.value)
       })
+    }
   }
 
   // While an fsync runs, new jobs wait in the queue and are committed together when it returns:

@@ -10,7 +10,10 @@ export interface ServerProcess {
   child: ChildProcess
   /** Everything the process wrote to stdout so far (pino JSON lines). */
   output(): string
-  kill(signal?: NodeJS.Signals): Promise<void>
+  /** The first pino line whose `msg` matches, once the process has written it. */
+  waitForLog(msg: RegExp, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** Sends the signal (SIGKILL by default) and resolves with the exit code once it has exited. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>
 }
 
 const dirs: string[] = []
@@ -42,7 +45,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   child.stderr!.on('data', chunk => {
     err += chunk
   })
-  const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
+  const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}\n${err}`)), 15_000)
     const early = (code: number | null) => {
@@ -60,11 +63,68 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
         url,
         child,
         output: () => out,
+        waitForLog: (msg, timeoutMs = 15_000) => findLine(() => out, msg, timeoutMs),
         kill: async (signal = 'SIGKILL') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-          await exited
+          return exited
         },
       })
     })
   })
+}
+
+export interface Exit {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs the server until it exits by itself (a start that must be refused); killed after
+ * `timeoutMs`. `uid`/`gid` run it as another user (the caller must be root).
+ */
+export function runToExit(
+  env: Record<string, string>,
+  { uid, gid, timeoutMs = 20_000 }: { uid?: number; gid?: number; timeoutMs?: number } = {},
+): Promise<Exit> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid }),
+  })
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', chunk => {
+    stdout += chunk
+  })
+  child.stderr!.on('data', chunk => {
+    stderr += chunk
+  })
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  return new Promise(resolve =>
+    child.once('close', code => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    }),
+  )
+}
+
+// A child process is genuinely real-time: poll its output, with a generous bound.
+async function findLine(
+  output: () => string,
+  msg: RegExp,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    // The last piece may be a line still being written.
+    for (const text of output().split('\n').slice(0, -1)) {
+      if (!text.startsWith('{')) continue
+      const line = JSON.parse(text) as Record<string, unknown>
+      if (msg.test(String(line.msg))) return line
+    }
+    if (Date.now() > deadline) throw new Error(`no log line ${msg} within ${timeoutMs} ms:\n${output()}`)
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
 }

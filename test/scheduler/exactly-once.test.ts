@@ -84,14 +84,16 @@ describe('exactly-once firing', () => {
     expect(await sentTo(app, '13800138204')).toHaveLength(1)
   })
 
-  it('sends once when two sandboxes on the same file fire together', async () => {
+  it('cannot fire twice from two sandboxes on the same file: the second one is refused', async () => {
     const file = tempFile()
     const clock = new ManualClock()
     const a = await open(file, clock)
-    const b = await open(file, clock)
+    await expect(open(file, clock)).rejects.toThrow(
+      `DB_PATH ${file} is in use by another jiguang-sandbox process`,
+    )
     await schedule(a, '13800138205')
     clock.advance(HOUR)
-    await Promise.all([a.scheduler.tick(), b.scheduler.tick()])
+    await Promise.all([a.scheduler.tick(), a.scheduler.tick()])
     expect(await sentTo(a, '13800138205')).toHaveLength(1)
   })
 

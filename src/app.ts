@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { logListenerErrors } from './http/listener-errors.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import {
@@ -57,6 +58,7 @@ export async function buildApp(
   })
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
+  logListenerErrors(app.server, app.log)
   const db = openDatabase(config.database)
   const store = createStore(db)
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed

@@ -30,7 +30,7 @@ export function notFoundOutsideSurfaces(surfaces: Surfaces) {
     sendApiError(reply, namesFor(surfaces, req.url).notFound())
 }
 
-/** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 413). */
+/** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 403 50007). */
 export function errorsOutsideSurfaces(surfaces: Surfaces) {
   return (err: Error, req: FastifyRequest, reply: FastifyReply) =>
     vendorErrorHandler(namesFor(surfaces, req.url))(err, req, reply)

@@ -12,8 +12,9 @@ import {
   notFoundOutsideSurfaces,
   type Surfaces,
 } from './http/surfaces.js'
-import { groupFrameworkErrors } from './push/errors.js'
+import { pushSurfaces } from './push/errors.js'
 import { pushApi } from './push/index.js'
+import { sandboxFrameworkErrors } from './sandbox/errors.js'
 import { createFaults } from './sandbox/faults.js'
 import { sandboxApi } from './sandbox/index.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
@@ -43,8 +44,8 @@ export async function buildApp(
   // first entry also answers for paths outside every prefix.
   const surfaces: Surfaces = [
     ['/v1', smsFrameworkErrors],
-    ['/v3', groupFrameworkErrors.push],
-    ['/_sandbox', smsFrameworkErrors],
+    ...pushSurfaces,
+    ['/_sandbox', sandboxFrameworkErrors],
   ]
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({

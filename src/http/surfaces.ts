@@ -6,8 +6,10 @@ import { type FrameworkErrors, sendApiError, vendorErrorHandler } from './error-
 export type Surfaces = ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]>
 
 function namesFor(surfaces: Surfaces, url: string): FrameworkErrors {
-  // The router forgives `//` (sdk-wire-capture.md §6), so the choice of envelope does too.
-  const path = url.replace(/\/{2,}/g, '/')
+  // The router forgives `//` (sdk-wire-capture.md §6), so the choice of envelope does too. It does
+  // not forgive case (`/V3/push` is no route), but a client that wrote `/V3/…` is a JPush client
+  // all the same: its 404 comes in the JPush envelope.
+  const path = url.replace(/\/{2,}/g, '/').toLowerCase()
   const owner = surfaces.find(
     ([prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
   )
@@ -52,12 +54,18 @@ export function clientErrors(surfaces: Surfaces) {
     if (err.code === 'ECONNRESET' || socket.destroyed) return
     const [status, reason] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request']
     const packet = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.toString('latin1') : ''
-    const path = /^[A-Z]+ (\S+)/.exec(packet)?.[1] ?? ''
-    const body = JSON.stringify(namesFor(surfaces, path).invalidBody().toBody())
+    const [, method, path] = /^([A-Z]+) (\S+)/.exec(packet) ?? []
+    const body = JSON.stringify(
+      namesFor(surfaces, path ?? '')
+        .invalidBody()
+        .toBody(),
+    )
     if (socket.writable) {
       socket.write(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+          `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n` +
+          // RFC 9110 §9.3.2: the answer to a HEAD carries the header fields of a GET, never a body.
+          (method === 'HEAD' ? '' : body),
       )
     }
     socket.destroy(err)

@@ -12,6 +12,7 @@ import {
   notFoundOutsideSurfaces,
   type Surfaces,
 } from './http/surfaces.js'
+import { requestTimeouts } from './http/timeouts.js'
 import { pushSurfaces } from './push/errors.js'
 import { pushApi } from './push/index.js'
 import { sandboxFrameworkErrors } from './sandbox/errors.js'
@@ -47,6 +48,7 @@ export async function buildApp(
     ...pushSurfaces,
     ['/_sandbox', sandboxFrameworkErrors],
   ]
+  const onClientError = clientErrors(surfaces)
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
@@ -55,8 +57,10 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
     frameworkErrors: frameworkErrors(surfaces),
-    clientErrorHandler: clientErrors(surfaces),
+    clientErrorHandler: onClientError,
+    ...requestTimeouts(config.requestTimeoutMs),
   })
+  onClientError.watch(app.server)
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
   logListenerErrors(app.server, app.log)

@@ -59,12 +59,16 @@ export const groupAuthErrors: Record<PushGroup, AuthErrors> = {
   report: { ...standing, authFailed: reportErrors.authFailed },
 }
 
-const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, internal: () => ApiError) => ({
+const framework = (
+  missingAuth: () => ApiError,
+  invalidBody: (reason?: string) => ApiError,
+  internal: () => ApiError,
+) => ({
   notFound: () => new ApiError(404, 1003, 'API not found'),
   missingAuth,
   invalidBody,
   bodyTooLarge: () => pushErrors.tooBig('body'),
-  mediaNotSupported: invalidBody,
+  mediaNotSupported: () => invalidBody(),
   serverError: internal,
 })
 
@@ -72,15 +76,19 @@ const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, int
 export const groupFrameworkErrors: Record<PushGroup, FrameworkErrors> = {
   push: framework(
     pushErrors.authFailed,
-    () => pushErrors.invalid('The request body is not valid JSON'),
+    (reason = 'The request body is not valid JSON') => pushErrors.invalid(reason),
     pushErrors.internal,
   ),
   device: framework(
     deviceErrors.missingAuth,
-    () => deviceErrors.invalid('Invalid JSON body'),
+    (reason = 'Invalid JSON body') => deviceErrors.invalid(reason),
     deviceErrors.internal,
   ),
-  report: framework(reportErrors.authFailed, reportErrors.notJson, reportErrors.internal),
+  report: framework(
+    reportErrors.authFailed,
+    reason => (reason ? reportErrors.invalid(reason) : reportErrors.notJson()),
+    reportErrors.internal,
+  ),
 }
 
 // The first path segment of the device and report hosts (jpush-api.md §1.1); the rest is push.

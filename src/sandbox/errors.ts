@@ -18,4 +18,7 @@ export function readControlBody(body: unknown): Body {
 }
 
 /** /_sandbox's names for what Fastify refuses: unparsable JSON is "not a JSON object" too. */
-export const sandboxFrameworkErrors: FrameworkErrors = { ...smsFrameworkErrors, invalidBody: notAnObject }
+export const sandboxFrameworkErrors: FrameworkErrors = {
+  ...smsFrameworkErrors,
+  invalidBody: reason => (reason ? invalidControlBody(reason) : notAnObject()),
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import sjson from 'secure-json-parse'
+import { parseJsonText, TooDeep } from './json-text.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,6 +7,11 @@ declare module 'fastify' {
     body?: 'json' | 'multipart'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
+    /**
+     * Dotted paths of body fields holding ids longer than a double keeps (17-digit JPush msg_ids):
+     * a bare JSON number there reaches the handler as its exact digits (http/json-text.ts).
+     */
+    exactIntegers?: readonly string[]
   }
 }
 
@@ -17,35 +22,6 @@ export interface BodyErrors {
 
 // Media types that declare a structure other than JSON: a JSON endpoint refuses them (415).
 const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|application\/xml|text\/xml)/i
-
-/**
- * Deepest nesting of arrays and objects a body may have. JSON.parse itself copes with any depth,
- * but everything after it recurses: JSON.stringify (payload sizes, storage), String() of an array,
- * every validator that walks a value. Node's stack ends at 3 210 levels for String() of nested
- * arrays and 4 173 for JSON.stringify (measured: docs/reliability.md), so one field nested 9 000
- * deep answered 500. 1 000 is the default limit of Jackson (StreamReadConstraints), Java's most
- * common JSON parser, far deeper than any real payload, and under a third of what our stack takes.
- */
-export const MAX_JSON_DEPTH = 1_000
-
-/** Whether valid JSON text nests deeper than `limit`: brackets counted outside strings. */
-function nestsDeeperThan(text: string, limit: number): boolean {
-  // Each level takes at least one character: a shorter text cannot be too deep.
-  if (text.length <= limit) return false
-  let depth = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x22) {
-      // Skip the string, escapes included (the text has parsed, so it is closed).
-      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--
-    }
-  }
-  return false
-}
 
 /**
  * The official clients send JSON with every Content-Type there is: none at all (Python jsms),
@@ -63,15 +39,15 @@ export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     if (text.trim() === '') return done(null, undefined)
+    let value: unknown
     try {
-      const value = sjson.parse(text, null, { protoAction: 'remove', constructorAction: 'remove' })
+      value = parseJsonText(text, req.routeOptions.config?.exactIntegers)
+    } catch (err) {
       // Too deep for the code behind us: the body's own code (50007, 1003, 7002, 3002), not a 500.
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH))
-        return done(errors.invalidBody(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
-      done(null, value)
-    } catch {
+      if (err instanceof TooDeep) return done(errors.invalidBody(err.message))
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
-      done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
+      return done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
     }
+    done(null, value)
   })
 }

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { call, createTestApp } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
+import { expectNothingUncaught } from '../uncaught.js'
 import { expectVendorAnswer } from './answers.js'
 import { bigIntegerSweep, deepFieldSweep, type RawBody, unclosedFormSweep } from './fuzz-hostile.js'
 import { newTenant } from './http.js'
@@ -32,22 +33,7 @@ function bodyRoutes(app: SandboxApp): RouteInfo[] {
 }
 
 /** Runs every body on every body route; fails on any 5xx, and on any exception nobody caught. */
-async function sweep(app: SandboxApp, bodies: RawBody[]): Promise<number> {
-  const crashes: unknown[] = []
-  const crashed = (err: unknown) => crashes.push(err)
-  process.on('uncaughtException', crashed)
-  process.on('unhandledRejection', crashed)
-  try {
-    const sent = await sendAll(app, bodies)
-    // Let what a request left behind (a stream's late 'error') surface before counting.
-    await new Promise(resolve => setTimeout(resolve, 50))
-    expect(crashes.map(String)).toEqual([])
-    return sent
-  } finally {
-    process.off('uncaughtException', crashed)
-    process.off('unhandledRejection', crashed)
-  }
-}
+const sweep = (app: SandboxApp, bodies: RawBody[]) => expectNothingUncaught(() => sendAll(app, bodies))
 
 async function sendAll(app: SandboxApp, bodies: RawBody[]): Promise<number> {
   let sent = 0

@@ -1,5 +1,6 @@
 import sjson from 'secure-json-parse'
 import { parseJsonText } from '../src/http/json-text.js'
+import { postBody } from './product.js'
 
 // `npx tsx bench/json-body.ts`: the JSON body parser on every request's hot path, before (what
 // acceptAnyBody ran until the nesting bound and exact ids: secure-json-parse alone) and now
@@ -7,19 +8,6 @@ import { parseJsonText } from '../src/http/json-text.js'
 // rounds, ns per parse.
 
 const ANDROID = '1a0018970a8b0fd6c0e'
-const sms = JSON.stringify({
-  mobile: '13800138000',
-  temp_id: 1,
-  sign_id: 1,
-  tag: 'bench',
-  temp_para: {
-    code: '123456',
-    order: 'SO20260101000042',
-    name: 'Zhang San',
-    days: '3',
-    note: 'x'.repeat(60),
-  },
-})
 const push = (options: string) =>
   `{"platform":"all","audience":{"registration_id":["${ANDROID}"]},"notification":{"alert":"hello",` +
   `"android":{"alert":"hello","title":"t","extras":{"order":"SO42","n":3}},"ios":{"alert":"hello",` +
@@ -34,7 +22,7 @@ const batch = JSON.stringify({
 const longText = JSON.stringify({ template: `${'模板内容'.repeat(100_000)}{{code}}`, type: 1 })
 
 const cases: Array<[name: string, text: string, exact?: readonly string[]]> = [
-  ['SMS template send, 200 B', sms],
+  ['SMS template send, 200 B', postBody],
   [
     'push, 400 B, no long number',
     push('"sendno":1234567,"apns_production":false'),

@@ -1,7 +1,7 @@
-import { connect } from 'node:net'
 import { beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { call, createTestApp } from '../helpers.js'
+import { trickle } from '../http/raw-socket.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import { expectNothingUncaught } from '../uncaught.js'
 import { expectVendorAnswer } from './answers.js'
@@ -122,7 +122,8 @@ describe('hostile classes on every route that takes a body', () => {
       routes.map(async route => {
         const method = route.methods.find(m => BODY_METHODS.includes(m)) ?? route.methods[0]!
         const url = concrete(route.url)
-        return { method, url, answer: await trickle(port, method, url, auth) }
+        const { answer } = await trickle(port, { method, url, auth, length: 10_000 })
+        return { method, url, answer }
       }),
     )
     for (const { method, url, answer } of answers) {
@@ -138,25 +139,3 @@ describe('hostile classes on every route that takes a body', () => {
     await stillWorks(app)
   })
 })
-
-/** Sends a head announcing 10 000 bytes, then a byte every 50 ms until the server closes. */
-function trickle(port: number, method: string, url: string, auth: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    let answer = ''
-    socket.setEncoding('latin1')
-    socket.on('data', chunk => {
-      answer += chunk
-    })
-    const timer = setInterval(() => socket.writable && socket.write(' '), 50)
-    socket.on('error', err => (answer ? undefined : reject(err)))
-    socket.on('close', () => {
-      clearInterval(timer)
-      resolve(answer)
-    })
-    socket.write(
-      `${method} ${url} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n` +
-        'Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"',
-    )
-  })
-}

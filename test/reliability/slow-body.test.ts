@@ -1,39 +1,13 @@
-import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { call, createTestApp, defaultAuth } from '../helpers.js'
-import { parseResponse } from '../http/raw-socket.js'
+import { parseResponse, trickle } from '../http/raw-socket.js'
 
 // A client that sends its body a byte at a time is answered 408 once REQUEST_TIMEOUT_MS has
 // passed since its request began, in the envelope of the path it asked for, and the connection
 // is closed. It used to be held open for as long as the client kept trickling.
 
 const TIMEOUT_MS = 400
-
-/** Sends the head and the first bytes of a body, then one more byte every 50 ms until answered. */
-function trickle(port: number, path: string, method = 'POST'): Promise<{ answer: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now()
-    const socket = connect(port, '127.0.0.1')
-    let answer = ''
-    let timer: NodeJS.Timeout | undefined
-    socket.setEncoding('latin1')
-    socket.on('data', chunk => {
-      answer += chunk
-    })
-    socket.on('error', err => (answer ? undefined : reject(err)))
-    socket.on('close', () => {
-      clearInterval(timer)
-      resolve({ answer, ms: Date.now() - started })
-    })
-    socket.write(
-      `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${defaultAuth}\r\n` +
-        'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"mobile":',
-    )
-    // Never idle, so no inactivity timeout could be what ends it: only the request timeout.
-    timer = setInterval(() => socket.writable && socket.write(' '), 50)
-  })
-}
 
 describe('a body that arrives too slowly', () => {
   it.each([
@@ -48,7 +22,7 @@ describe('a body that arrives too slowly', () => {
       const { app } = await createTestApp({ requestTimeoutMs: TIMEOUT_MS })
       await app.listen({ port: 0, host: '127.0.0.1' })
       const { port } = app.server.address() as { port: number }
-      const { answer, ms } = await trickle(port, path)
+      const { answer, ms } = await trickle(port, { url: path, auth: defaultAuth })
       const res = parseResponse(answer)
       expect(res.status).toBe(408)
       expect(JSON.parse(res.body)).toEqual({ error: { code, message } })

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { openSync } from 'node:fs'
+import { closeSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
@@ -54,10 +54,12 @@ describe('the server process survives', () => {
     // /dev/full answers every write with ENOSPC; the URL cannot be read from the log, so the port
     // is chosen here.
     const port = await freePort()
+    const full = openSync('/dev/full', 'w')
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: { ...process.env, PORT: String(port), DB_PATH: tempDatabase(), LOG_LEVEL: 'info' },
-      stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+      stdio: ['ignore', full, 'pipe'],
     })
+    closeSync(full) // the child has its own copy
     let stderr = ''
     child.stderr!.on('data', chunk => {
       stderr += chunk

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Figures, loadRounds, median } from './load.js'
 import { sampleRss, startServer } from './processes.js'
-import { APPS, basic, createWorkspace, startProduct } from './product.js'
+import { APPS, basic, createWorkspace, postBody, startProduct } from './product.js'
 import { fillRegistry, type Outcome, pushAlias, pushBroadcast, pushSingle } from './push-scenarios.js'
 import { type Row, renderTable } from './report.js'
 import { scheduleStorm } from './schedule-scenario.js'
@@ -16,20 +16,6 @@ const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000)
 const SCHEDULED = Number(process.env.BENCH_SCHEDULED ?? 100_000)
 
 const auth = basic(APPS.main.key, APPS.main.secret)
-// ~200 bytes, the size of a template SMS request.
-const postBody = JSON.stringify({
-  mobile: '13800138000',
-  temp_id: 1,
-  sign_id: 1,
-  tag: 'bench',
-  temp_para: {
-    code: '123456',
-    order: 'SO20260101000042',
-    name: 'Zhang San',
-    days: '3',
-    note: 'x'.repeat(60),
-  },
-})
 
 async function ceilings(dir: string) {
   const server = await startServer(['bench/ceiling.mjs'], {}, join(dir, 'ceiling.log'))

@@ -74,3 +74,18 @@ export function mobiles(start = Math.floor(Math.random() * 400_000_000)): () => 
   let n = start
   return () => `13${String(n++ % 1_000_000_000).padStart(9, '0')}`
 }
+
+// ~200 bytes, the size of a template SMS request.
+export const postBody = JSON.stringify({
+  mobile: '13800138000',
+  temp_id: 1,
+  sign_id: 1,
+  tag: 'bench',
+  temp_para: {
+    code: '123456',
+    order: 'SO20260101000042',
+    name: 'Zhang San',
+    days: '3',
+    note: 'x'.repeat(60),
+  },
+})

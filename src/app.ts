@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { useDrain } from './http/drain.js'
+import { logListenerErrors } from './http/listener-errors.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import {
@@ -12,9 +13,11 @@ import {
   notFoundOutsideSurfaces,
   type Surfaces,
 } from './http/surfaces.js'
+import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
-import { groupFrameworkErrors } from './push/errors.js'
+import { pushSurfaces } from './push/errors.js'
 import { pushApi } from './push/index.js'
+import { sandboxFrameworkErrors } from './sandbox/errors.js'
 import { createFaults } from './sandbox/faults.js'
 import { sandboxApi } from './sandbox/index.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
@@ -44,9 +47,10 @@ export async function buildApp(
   // first entry also answers for paths outside every prefix.
   const surfaces: Surfaces = [
     ['/v1', smsFrameworkErrors],
-    ['/v3', groupFrameworkErrors.push],
-    ['/_sandbox', smsFrameworkErrors],
+    ...pushSurfaces,
+    ['/_sandbox', sandboxFrameworkErrors],
   ]
+  const onClientError = clientErrors(surfaces)
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
@@ -55,13 +59,16 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
     frameworkErrors: frameworkErrors(surfaces),
-    clientErrorHandler: clientErrors(surfaces),
+    clientErrorHandler: onClientError,
+    ...requestTimeouts(config.requestTimeoutMs),
     // Requests arriving during the close are refused by useDrain, in the vendor's envelope.
     return503OnClosing: false,
   })
   useDrain(app)
+  onClientError.watch(app.server)
   app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
   app.setErrorHandler(errorsOutsideSurfaces(surfaces))
+  logListenerErrors(app.server, app.log)
   const db = openDatabase(config.database)
   const store = createStore(db, { log: app.log.child({ component: 'store' }) })
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed

@@ -26,6 +26,8 @@ const envSchema = z.object({
   REPORT_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   // Real time a callback receiver gets to answer before the attempt counts as failed.
   CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  // Real time a client gets to send a whole request (headers and body); 0 turns the limit off.
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   // Optional HTTPS listener for SDKs that hard-code the vendor's hosts (jpush-api.md §1.1).
   TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   // Where the local CA lives; by default beside the database, so it survives on the same volume.
@@ -49,6 +51,8 @@ export interface Config {
   readonly reviewDelayMs: number
   readonly reportDelayMs: number
   readonly callbackTimeoutMs: number
+  /** Real time to receive a whole request before it is answered 408; 0 = no limit. */
+  readonly requestTimeoutMs: number
   /** HTTPS port, or undefined for no TLS listener. */
   readonly tlsPort: number | undefined
   /** Folder of the local CA's files; undefined keeps the CA in memory (`:memory:` databases). */
@@ -78,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reviewDelayMs: e.REVIEW_DELAY_MS,
     reportDelayMs: e.REPORT_DELAY_MS,
     callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     tlsPort: e.TLS_PORT,
     caDir: e.CA_DIR ?? (e.DB_PATH === ':memory:' ? undefined : dirname(e.DB_PATH)),
     tlsExtraHosts: Object.freeze(

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs'
 import pino, { type DestinationStream, type Logger } from 'pino'
 
 /**
@@ -33,7 +34,31 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 function batchedStdout(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: true })
+  let out = stdout()
+  let told = false
+  // A log line must never take the sandbox down. pino's destination already turns itself into a
+  // sink on EPIPE (a reader that went away); any other write error (ENOSPC with stdout redirected
+  // to a full disk, EIO) it re-emits as an 'error' nobody would hear, which ends the process. Here
+  // the lines that destination still holds are dropped, stderr is told once, and the next batch
+  // goes to a fresh destination, so logging resumes when the disk has room again.
+  function stdout() {
+    const destination = pino.destination({ dest: 1, sync: true })
+    destination.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') return
+      out = stdout()
+      if (told) return
+      told = true
+      try {
+        writeSync(
+          2,
+          `jiguang-sandbox: cannot write the log to stdout (${err.code ?? err.message}); lines are dropped until it can\n`,
+        )
+      } catch {
+        // stderr is gone too: nobody is left to tell.
+      }
+    })
+    return destination
+  }
   let pending = ''
   let scheduled = false
   const flush = () => {

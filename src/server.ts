@@ -1,5 +1,6 @@
 import { buildApp } from './app.js'
 import { type Config, ConfigError, loadConfig } from './config.js'
+import { keepServingOnUncaught } from './last-resort.js'
 import { createLogger } from './logger.js'
 import {
   DEFAULT_APP_KEY,
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   })
   const graceful = prepareGracefulClose(app)
   const address = await app.listen({ port: config.port, host: config.host })
+  // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
+  keepServingOnUncaught(logger)
   logger.info(
     {
       url: address,

@@ -16,7 +16,8 @@ declare module 'fastify' {
 export interface FrameworkErrors {
   notFound(): ApiError
   missingAuth(): ApiError
-  invalidBody(): ApiError
+  /** `reason` words the message where the vendor fixes none (JSMS keeps its literal). */
+  invalidBody(reason?: string): ApiError
   bodyTooLarge(): ApiError
   mediaNotSupported(): ApiError
   serverError(): ApiError

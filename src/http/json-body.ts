@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import sjson from 'secure-json-parse'
+import { parseJsonText, TooDeep } from './json-text.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,11 +7,16 @@ declare module 'fastify' {
     body?: 'json' | 'multipart'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
+    /**
+     * Dotted paths of body fields holding ids longer than a double keeps (17-digit JPush msg_ids):
+     * a bare JSON number there reaches the handler as its exact digits (http/json-text.ts).
+     */
+    exactIntegers?: readonly string[]
   }
 }
 
 export interface BodyErrors {
-  invalidBody(): Error
+  invalidBody(reason?: string): Error
   mediaNotSupported?: () => Error
 }
 
@@ -34,11 +39,15 @@ export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     if (text.trim() === '') return done(null, undefined)
+    let value: unknown
     try {
-      done(null, sjson.parse(text, null, { protoAction: 'remove', constructorAction: 'remove' }))
-    } catch {
+      value = parseJsonText(text, req.routeOptions.config?.exactIntegers)
+    } catch (err) {
+      // Too deep for the code behind us: the body's own code (50007, 1003, 7002, 3002), not a 500.
+      if (err instanceof TooDeep) return done(errors.invalidBody(err.message))
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
-      done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
+      return done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
     }
+    done(null, value)
   })
 }

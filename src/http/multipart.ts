@@ -92,6 +92,10 @@ export function parseMultipart(contentType: string, body: Buffer, limits: FormLi
       stream.on('limit', () => {
         file.truncated = true
       })
+      // A form that ends inside a file part (no closing boundary: a Go client that never calls
+      // Writer.Close) destroys the file stream with "Unexpected end of file". An 'error' nobody
+      // listens to is thrown, and would take the whole process down for one request.
+      stream.on('error', (err: Error) => fail(err.message))
       pending.push(
         new Promise(done =>
           stream.on('close', () => {

@@ -11,7 +11,7 @@ import {
 } from './device-fields.js'
 import { deviceErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
-import { isWellFormedRid, stringArray } from './values.js'
+import { isWellFormedRid, scalarText, stringArray } from './values.js'
 
 const MOBILE = /^\+?\d{5,20}$/
 const TWO_DAYS = 2 * 86_400_000
@@ -45,8 +45,8 @@ export function deviceRoutes(deps: PushDeps): RouteSpec[] {
         if (alias !== undefined && alias !== null && alias !== '' && typeof alias !== 'string') {
           throw deviceErrors.invalid('alias must be a string')
         }
-        const mobile = body.mobile === undefined || body.mobile === null ? undefined : String(body.mobile)
-        if (mobile !== undefined && mobile !== '' && !MOBILE.test(mobile))
+        const mobile = body.mobile === undefined || body.mobile === null ? undefined : scalarText(body.mobile)
+        if (mobile === undefined ? body.mobile != null : mobile !== '' && !MOBILE.test(mobile))
           throw deviceErrors.invalid('mobile is invalid')
         await store.write(() => {
           const device = requireDevice(store, appKey, rid)

@@ -59,12 +59,16 @@ export const groupAuthErrors: Record<PushGroup, AuthErrors> = {
   report: { ...standing, authFailed: reportErrors.authFailed },
 }
 
-const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, internal: () => ApiError) => ({
+const framework = (
+  missingAuth: () => ApiError,
+  invalidBody: (reason?: string) => ApiError,
+  internal: () => ApiError,
+) => ({
   notFound: () => new ApiError(404, 1003, 'API not found'),
   missingAuth,
   invalidBody,
   bodyTooLarge: () => pushErrors.tooBig('body'),
-  mediaNotSupported: invalidBody,
+  mediaNotSupported: () => invalidBody(),
   serverError: internal,
 })
 
@@ -72,21 +76,40 @@ const framework = (missingAuth: () => ApiError, invalidBody: () => ApiError, int
 export const groupFrameworkErrors: Record<PushGroup, FrameworkErrors> = {
   push: framework(
     pushErrors.authFailed,
-    () => pushErrors.invalid('The request body is not valid JSON'),
+    (reason = 'The request body is not valid JSON') => pushErrors.invalid(reason),
     pushErrors.internal,
   ),
   device: framework(
     deviceErrors.missingAuth,
-    () => deviceErrors.invalid('Invalid JSON body'),
+    (reason = 'Invalid JSON body') => deviceErrors.invalid(reason),
     deviceErrors.internal,
   ),
-  report: framework(reportErrors.authFailed, reportErrors.notJson, reportErrors.internal),
+  report: framework(
+    reportErrors.authFailed,
+    reason => (reason ? reportErrors.invalid(reason) : reportErrors.notJson()),
+    reportErrors.internal,
+  ),
 }
+
+// The first path segment of the device and report hosts (jpush-api.md §1.1); the rest is push.
+const HOST_PATHS = {
+  device: ['devices', 'tags', 'aliases'],
+  report: ['received', 'status', 'messages', 'users'],
+} as const
 
 /** Which group (and so which quota and which auth codes) a /v3 path belongs to (jpush-api.md §1.1). */
 export function groupOf(url: string): PushGroup {
   const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
-  if (/^\/v3\/(devices|tags|aliases)(\/|$)/.test(path)) return 'device'
-  if (/^\/v3\/(received|status|messages|users)(\/|$)/.test(path)) return 'report'
+  const first = /^\/v3\/([^/]*)/.exec(path)?.[1] ?? ''
+  for (const group of ['device', 'report'] as const)
+    if ((HOST_PATHS[group] as readonly string[]).includes(first)) return group
   return 'push'
 }
+
+/** The /v3 lines of the envelope table (http/surfaces.ts): each group's paths, then the rest. */
+export const pushSurfaces: ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]> = [
+  ...(['device', 'report'] as const).flatMap(group =>
+    HOST_PATHS[group].map(first => [`/v3/${first}`, groupFrameworkErrors[group]] as const),
+  ),
+  ['/v3', groupFrameworkErrors.push],
+]

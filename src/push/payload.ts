@@ -32,7 +32,10 @@ function parsePlatform(value: unknown): PushPlatform[] {
   if (value === 'all') return [...NOTIFICATION_PLATFORMS]
   if (!Array.isArray(value) || value.length === 0) throw pushErrors.invalid(`platform value is invalid`)
   for (const p of value) {
-    if (!NOTIFICATION_PLATFORMS.includes(p)) throw pushErrors.invalid(`platform '${String(p)}' is invalid`)
+    if (!NOTIFICATION_PLATFORMS.includes(p))
+      throw pushErrors.invalid(
+        typeof p === 'string' ? `platform '${p}' is invalid` : 'platform value is invalid',
+      )
   }
   return [...new Set(value as PushPlatform[])]
 }

@@ -1,6 +1,6 @@
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
-import { byteLength, isIntIn, isObject } from './values.js'
+import { byteLength, isIntIn, isObject, scalarText } from './values.js'
 
 // options (jpush-api.md §5.7) and sms_message (§5.6). Unknown option keys pass: java, php and
 // the newer SDKs add flags of their own.
@@ -43,8 +43,9 @@ export function parseOptions(value: unknown): PushOptions {
   }
   let overrideMsgId: string | undefined
   if (!absent(o.override_msg_id)) {
-    const id = String(o.override_msg_id)
-    if (!/^\d{1,19}$/.test(id)) throw pushErrors.invalid("'override_msg_id' value is invalid.")
+    const id = scalarText(o.override_msg_id)
+    if (id === undefined || !/^\d{1,19}$/.test(id))
+      throw pushErrors.invalid("'override_msg_id' value is invalid.")
     overrideMsgId = id
   }
   if (
@@ -90,7 +91,11 @@ export function parseSmsMessage(value: unknown): SmsFallback {
   const tempPara: Record<string, string> = {}
   if (!absent(s.temp_para)) {
     if (!isObject(s.temp_para)) throw pushErrors.invalid('sms_message.temp_para must be an object')
-    for (const [k, v] of Object.entries(s.temp_para)) tempPara[k] = v === null ? '' : String(v)
+    for (const [k, v] of Object.entries(s.temp_para)) {
+      const text = v === null ? '' : typeof v === 'boolean' ? String(v) : scalarText(v)
+      if (text === undefined) throw pushErrors.invalid(`sms_message.temp_para.${k} is invalid`)
+      tempPara[k] = text
+    }
   }
   return {
     delayTime: s.delay_time,

@@ -9,6 +9,8 @@ import { parsePush } from './payload.js'
 // The push host (jpush-api.md §5): push, validate and cid. The success body has exactly
 // sendno and msg_id, both strings (§5.8: jsdk rejects any other key).
 
+const OVERRIDE = ['options.override_msg_id']
+
 export function pushRoutes(deps: PushDeps): RouteSpec[] {
   const send =
     (validateOnly: boolean): RouteSpec['handler'] =>
@@ -19,8 +21,9 @@ export function pushRoutes(deps: PushDeps): RouteSpec[] {
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }
   return [
-    { method: 'POST', url: '/push', handler: send(false) },
-    { method: 'POST', url: '/push/validate', handler: send(true) },
+    // override_msg_id is a long (jpush-api.md §5.7): Java and Ruby send it as a bare number.
+    { method: 'POST', url: '/push', handler: send(false), config: { exactIntegers: OVERRIDE } },
+    { method: 'POST', url: '/push/validate', handler: send(true), config: { exactIntegers: OVERRIDE } },
     {
       method: 'GET',
       url: '/push/cid',

@@ -48,6 +48,8 @@ export function reportRoutes(deps: PushDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/status/message',
+      // `{"msg_id": <number>, …}` (jpush-api.md §6.2): a 17-digit number, read exactly.
+      config: { exactIntegers: ['msg_id'] },
       handler: async req => {
         const body = req.body
         if (!isObject(body)) throw reportErrors.invalid()

@@ -30,14 +30,25 @@ export function isIntIn(value: unknown, min: number, max: number): value is numb
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
 }
 
+/**
+ * The text of a value a client may send as a string or as a number; undefined for anything else.
+ * Never String() a value before it is known to be a scalar: an array's text is its elements'
+ * (`["13800138000"]` would pass for a mobile), and one nested deep overflows the stack.
+ */
+export function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  return undefined
+}
+
 /** Strings (numbers are taken as their text) in a JSON array; undefined when it is not one. */
 export function stringArray(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined
   const out: string[] = []
   for (const v of value) {
-    if (typeof v === 'string') out.push(v)
-    else if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v))
-    else return undefined
+    const text = scalarText(v)
+    if (text === undefined) return undefined
+    out.push(text)
   }
   return out
 }

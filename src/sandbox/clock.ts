@@ -1,16 +1,16 @@
-import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
-import { optionalInt, readBody } from '../sms/fields.js'
+import { optionalInt } from '../sms/fields.js'
 import type { SandboxDeps } from './context.js'
+import { invalidControlBody, readControlBody } from './errors.js'
 
 // Refusals of the clock endpoint, in the vendor's envelope: 400 with the code of an invalid body.
 const invalidMove = () =>
-  new ApiError(400, 50007, 'invalid body: give "advance_ms" (milliseconds >= 0) or "set" (an ISO-8601 time)')
-const backwards = () => new ApiError(400, 50007, 'invalid body: the clock only moves forward')
+  invalidControlBody('give "advance_ms" (milliseconds >= 0) or "set" (an ISO-8601 time)')
+const backwards = () => invalidControlBody('the clock only moves forward')
 // Every time is rendered as a date somewhere (send_time, ISO times, daily counters); past this an
 // app's requests would fail from then on, and its clock never moves back.
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
-const tooLate = () => new ApiError(400, 50007, 'invalid body: the clock stops at 9999-12-31T23:59:59.999Z')
+const tooLate = () => invalidControlBody('the clock stops at 9999-12-31T23:59:59.999Z')
 
 /**
  * The calling app's clock: read it, or move it forward. A move answers only after everything that
@@ -33,7 +33,7 @@ export function clockRoutes(deps: SandboxDeps): RouteSpec[] {
       method: 'POST',
       url: '/clock',
       handler: async req => {
-        const body = readBody(req.body)
+        const body = readControlBody(req.body)
         const { appKey } = req.tenant.app
         const now = show(appKey).now
         const advance = optionalInt(body.advance_ms, invalidMove)

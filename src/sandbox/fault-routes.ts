@@ -2,7 +2,8 @@ import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { deviceErrors, pushErrors, reportErrors } from '../push/errors.js'
 import { smsErrors } from '../sms/errors.js'
-import { optionalInt, optionalString, readBody } from '../sms/fields.js'
+import { optionalInt, optionalString } from '../sms/fields.js'
+import { readControlBody } from './errors.js'
 import type { Fault, Faults } from './faults.js'
 
 const invalid = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
@@ -76,7 +77,7 @@ export function faultRoutes(faults: Faults): RouteSpec[] {
       method: 'POST',
       url: '/faults',
       handler: async req => {
-        const fault = readFault(readBody(req.body))
+        const fault = readFault(readControlBody(req.body))
         const { appKey } = req.tenant.app
         if (faults.list(appKey).length >= FAULT_LIMITS.perApp)
           throw invalid(

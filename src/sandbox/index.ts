@@ -4,10 +4,10 @@ import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
 import { type AuthDeps, registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
 import { smsErrors } from '../sms/errors.js'
-import { smsFrameworkErrors } from '../sms/index.js'
 import { callbackRoutes } from './callbacks.js'
 import { clockRoutes } from './clock.js'
 import type { SandboxDeps } from './context.js'
+import { sandboxFrameworkErrors } from './errors.js'
 import { faultRoutes } from './fault-routes.js'
 import { type OpsDeps, opsRoutes } from './ops.js'
 import { pushDeviceRoutes } from './push-devices.js'
@@ -23,8 +23,8 @@ export async function sandboxApi(
   app: FastifyInstance,
   deps: SandboxDeps & OpsDeps & Pick<AuthDeps, 'provisioning'>,
 ): Promise<void> {
-  acceptAnyBody(app, smsErrors)
-  useVendorErrors(app, smsFrameworkErrors)
+  acceptAnyBody(app, sandboxFrameworkErrors)
+  useVendorErrors(app, sandboxFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
   defineRoutes(
     app,

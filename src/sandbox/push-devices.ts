@@ -7,10 +7,11 @@ import { setDeviceOnline, settle } from '../push/delivery.js'
 import { addTags, bindAlias, readTagChanges } from '../push/device-fields.js'
 import { deviceErrors } from '../push/errors.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from '../push/notification.js'
-import { isObject, isValidTagOrAlias, isWellFormedRid } from '../push/values.js'
+import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../push/values.js'
 import type { Device, PushPlatform } from '../store/push-devices.js'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+const absent = (v: unknown) => v === undefined || v === null || v === ''
 
 const deviceView = (d: Device) => ({
   registration_id: d.registrationId,
@@ -47,13 +48,15 @@ export function pushDeviceRoutes(deps: PushDeps): RouteSpec[] {
         const b = isObject(req.body) ? req.body : {}
         const platform = b.platform as PushPlatform
         if (!NOTIFICATION_PLATFORMS.includes(platform)) throw deviceErrors.invalid('platform is invalid')
-        const rid = b.registration_id === undefined ? newRid(platform) : String(b.registration_id)
-        if (!isWellFormedRid(rid)) throw deviceErrors.invalid('registration_id is invalid')
-        const alias = b.alias === undefined || b.alias === null || b.alias === '' ? null : String(b.alias)
+        // Strings, or numbers taken as their text; anything else is 7002 (never String() of it).
+        const rid = b.registration_id === undefined ? newRid(platform) : scalarText(b.registration_id)
+        if (rid === undefined || !isWellFormedRid(rid))
+          throw deviceErrors.invalid('registration_id is invalid')
+        const alias = absent(b.alias) ? null : (scalarText(b.alias) ?? '')
         if (alias !== null && !isValidTagOrAlias(alias)) throw deviceErrors.invalid('alias is invalid')
         const tags = b.tags === undefined ? [] : readTagChanges({ add: b.tags }).add
-        const mobile =
-          b.mobile === undefined || b.mobile === null || b.mobile === '' ? null : String(b.mobile)
+        const mobile = absent(b.mobile) ? null : scalarText(b.mobile)
+        if (mobile === undefined) throw deviceErrors.invalid('mobile is invalid')
         const online = b.online !== false
         const { appKey } = req.tenant.app
         const now = req.tenant.now()

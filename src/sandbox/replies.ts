@@ -1,7 +1,7 @@
 import type { RouteSpec } from '../http/routes.js'
-import { smsErrors } from '../sms/errors.js'
-import { optionalString, readBody, readMobile } from '../sms/fields.js'
+import { optionalString, readMobile } from '../sms/fields.js'
 import type { SandboxDeps } from './context.js'
+import { invalidControlBody, readControlBody } from './errors.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
@@ -18,10 +18,11 @@ export function replyRoutes(deps: SandboxDeps): RouteSpec[] {
       method: 'POST',
       url: '/sms/replies',
       handler: async req => {
-        const body = readBody(req.body)
+        const body = readControlBody(req.body)
         const mobile = readMobile(body.mobile)
-        const content = optionalString(body.content)
-        if (content === undefined || content.trim() === '') throw smsErrors.invalidBody()
+        const noContent = () => invalidControlBody('"content" must be a non-empty string')
+        const content = optionalString(body.content, noContent)
+        if (content === undefined || content.trim() === '') throw noContent()
         const unsubscribed = isUnsubscribe(content)
         const reply = await store.write(() => {
           const now = req.tenant.now()

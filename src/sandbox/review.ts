@@ -1,10 +1,11 @@
 import type { RouteSpec } from '../http/routes.js'
 import type { SmsDeps } from '../sms/context.js'
 import { smsErrors } from '../sms/errors.js'
-import { optionalInt, optionalString, readBody } from '../sms/fields.js'
+import { optionalInt, optionalString } from '../sms/fields.js'
 import { readPathId } from '../sms/path-id.js'
 import { signView } from '../sms/signs.js'
 import { templateView } from '../sms/templates.js'
+import { invalidControlBody, readControlBody } from './errors.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once, instead of
 // waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a test can also
@@ -14,9 +15,10 @@ const unknownTemplate = () => smsErrors.invalidTempId().withStatus(404)
 const unknownSign = () => smsErrors.invalidSignId().withStatus(404)
 
 function readDecision(body: unknown): { status: 1 | 2; reason: string | null } {
-  const b = readBody(body)
-  const status = optionalInt(b.status, smsErrors.invalidBody)
-  if (status !== 1 && status !== 2) throw smsErrors.invalidBody()
+  const b = readControlBody(body)
+  const invalidStatus = () => invalidControlBody('"status" must be 1 (approve) or 2 (reject)')
+  const status = optionalInt(b.status, invalidStatus)
+  if (status !== 1 && status !== 2) throw invalidStatus()
   // A reason only makes sense for a rejection.
   const reason = status === 2 ? (optionalString(b.refuse_reason) ?? null) : null
   return { status, reason }

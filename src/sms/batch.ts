@@ -36,7 +36,9 @@ export function recipientFailure(err: ApiError, raw: unknown): RecipientFailure 
   return {
     error_code: String(err.code),
     error_message: err.message,
-    mobile: r.mobile === undefined || r.mobile === null ? '' : String(r.mobile),
+    // Echoed as given when it is a string or a number; never String() of an array or object, whose
+    // text is its elements' and which, nested deep, overflows the stack.
+    mobile: typeof r.mobile === 'string' || typeof r.mobile === 'number' ? String(r.mobile) : '',
     temp_para: (r.temp_para && typeof r.temp_para === 'object' ? r.temp_para : {}) as Record<string, unknown>,
   }
 }

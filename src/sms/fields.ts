@@ -6,9 +6,10 @@ import { smsErrors } from './errors.js'
 
 export type Body = Record<string, unknown>
 
-export function readBody(body: unknown): Body {
+/** A JSON object body; `invalid` names anything else (the control plane answers it 400). */
+export function readBody(body: unknown, invalid: () => ApiError = smsErrors.invalidBody): Body {
   if (body === undefined || body === null) throw smsErrors.missingBody()
-  if (typeof body !== 'object' || Array.isArray(body)) throw smsErrors.invalidBody()
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid()
   return body as Body
 }
 

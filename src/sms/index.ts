@@ -17,7 +17,8 @@ export const smsFrameworkErrors = {
   notFound: smsErrors.apiNotFound,
   missingAuth: smsErrors.missingAuth,
   invalidBody: smsErrors.invalidBody,
-  bodyTooLarge: () => smsErrors.invalidBody().withStatus(413),
+  // sms-service.md §7: 50007 is HTTP 403, whatever made the body invalid, its size included.
+  bodyTooLarge: smsErrors.invalidBody,
   mediaNotSupported: smsErrors.mediaNotSupported,
   serverError: smsErrors.serverError,
 }

@@ -42,6 +42,9 @@ export async function readSignForm(req: FastifyRequest): Promise<SignForm> {
       maxFields: SIGN_LIMITS.maxParts,
     })
   } catch (err) {
+    // A form that cannot be read to its end (no closing boundary, even inside an image part) is
+    // 50007 "invalid body" (sms-service.md §7: body invalid; jsms-api.md §4: unparsable body), not
+    // 50101 "invalid image": 50101 judges an image that arrived whole, and here nothing did.
     if (err instanceof MultipartError) throw smsErrors.invalidBody()
     throw err
   }

@@ -44,6 +44,9 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
       resolve()
     })
   })
+  // A failed accept once listening: the HTTP server that takes these connections logs it
+  // (http/listener-errors.ts) instead of the process dying of an 'error' nobody heard.
+  server.on('error', err => httpServer.emit('error', err))
   const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
   return {
     port: (server.address() as AddressInfo).port,

@@ -31,9 +31,16 @@ export function tempDatabase(): string {
   return join(dir, 'sandbox.db')
 }
 
-/** Starts the server and resolves once it has logged the URL it listens on (PORT=0: any free port). */
-export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/**
+ * Starts the server and resolves once it has logged the URL it listens on (PORT=0: any free port).
+ * `preload`: modules the process imports first (test fixtures that reach inside it).
+ */
+export function startServer(
+  env: Record<string, string>,
+  { preload = [] as string[] } = {},
+): Promise<ServerProcess> {
+  const imports = ['tsx', ...preload].flatMap(m => ['--import', m])
+  const child = spawn(process.execPath, [...imports, 'src/server.ts'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

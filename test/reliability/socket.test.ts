@@ -1,27 +1,12 @@
-import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { call, createTestApp, defaultAuth } from '../helpers.js'
+import { rawExchange } from '../http/raw-socket.js'
 
 // What inject cannot send: a Content-Length that lies, bytes that are not UTF-8, broken chunking,
 // a client that goes away. The server answers in the vendor envelope when it can answer at all,
 // and keeps serving.
 
-/** Writes raw bytes, half-closes, and returns whatever came back before the socket closed. */
-function raw(port: number, bytes: Buffer | string, { end = true } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    let out = ''
-    socket.setEncoding('latin1')
-    socket.on('data', chunk => {
-      out += chunk
-    })
-    socket.on('error', reject)
-    socket.on('close', () => resolve(out))
-    socket.write(bytes)
-    if (end) socket.end()
-    else setTimeout(() => socket.destroy(), 200)
-  })
-}
+const raw = rawExchange
 
 const head = (path: string, length: number | string, extra = '') =>
   `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${defaultAuth}\r\nContent-Type: application/json\r\n` +

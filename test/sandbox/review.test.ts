@@ -68,8 +68,14 @@ describe('POST /_sandbox/sms/templates/:temp_id/review', () => {
   })
 
   it.each([
-    ['status 3', { status: 3 }, err(403, 50007, 'invalid body')],
-    ['no status', { refuse_reason: 'x' }, err(403, 50007, 'invalid body')],
+    // The control plane's refusals are 400 with the reason, like the clock's and the faults'.
+    ['status 3', { status: 3 }, err(400, 50007, 'invalid body: "status" must be 1 (approve) or 2 (reject)')],
+    [
+      'no status',
+      { refuse_reason: 'x' },
+      err(400, 50007, 'invalid body: "status" must be 1 (approve) or 2 (reject)'),
+    ],
+    ['a body that is not an object', [], err(400, 50007, 'invalid body: the body must be a JSON object')],
     ['no body', undefined, err(400, 50003, 'missing body')],
   ])('refuses %s', async (_name, body, expected) => {
     const { app } = await createTestApp()

@@ -97,7 +97,8 @@ describe('framework failures in the vendor envelope', () => {
     const { app } = await createTestApp()
     const huge = JSON.stringify({ mobile: MOBILE, temp_id: 1, padding: 'x'.repeat(2 * 1024 * 1024) })
     const res = await call(app, 'POST', '/v1/codes', huge)
-    expect(res.status).toBe(413)
+    // sms-service.md §7: 50007 is HTTP 403 (not Fastify's 413).
+    expect(res.status).toBe(403)
     expect(res.body).toEqual(envelope(50007, 'invalid body'))
   })
 

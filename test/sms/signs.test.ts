@@ -111,7 +111,7 @@ describe('POST /v1/sign refuses what the console would', () => {
     const { app } = await createTestApp()
     const huge = image(bigPng(10 * 1024 * 1024 + 1))
     const res = await postForm(app, '/v1/sign', form(huge))
-    expect(res.status).toBe(413)
+    expect(res.status).toBe(403) // sms-service.md §7: 50007 is HTTP 403
     expect(res.body).toEqual({ error: { code: 50007, message: 'invalid body' } })
   })
 

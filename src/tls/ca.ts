@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type Forge from 'node-forge'
@@ -40,7 +40,7 @@ export function loadOrCreateCa(dir: string | undefined, now: number): Certificat
 
 function createCa(now: number): CertificateAuthority {
   const forge = loadForge()
-  const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 })
+  const keys = rsaKeyPair(forge)
   const cert = forge.pki.createCertificate()
   cert.publicKey = keys.publicKey
   cert.serialNumber = serialNumber()
@@ -59,7 +59,26 @@ function createCa(now: number): CertificateAuthority {
     { name: 'subjectKeyIdentifier' },
   ])
   cert.sign(keys.privateKey, forge.md.sha256.create())
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) }
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privateKeyPem }
+}
+
+/**
+ * A 2048-bit RSA key pair from node:crypto (OpenSSL: milliseconds, where node-forge's pure-JS
+ * generator takes a second or more), as the forge objects the certificate code signs with.
+ */
+export function rsaKeyPair(forge: typeof Forge) {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicExponent: 0x10001,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    // PKCS#1 (`RSA PRIVATE KEY`), the form node-forge wrote: a CA key kept on disk reads the same.
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  })
+  return {
+    publicKey: forge.pki.publicKeyFromPem(publicKey),
+    privateKey: forge.pki.privateKeyFromPem(privateKey),
+    privateKeyPem: privateKey,
+  }
 }
 
 /** A positive 128-bit serial (RFC 5280 §4.1.2.2: positive, unique per issuer). */

@@ -2,7 +2,7 @@ import { isIP } from 'node:net'
 import type Forge from 'node-forge'
 import { lazy } from '../lazy.js'
 import type { CertificateAuthority } from './ca.js'
-import { serialNumber } from './ca.js'
+import { rsaKeyPair, serialNumber } from './ca.js'
 
 const loadForge = lazy<typeof Forge>('node-forge')
 
@@ -40,7 +40,7 @@ export function issueServerCert(
   const forge = loadForge()
   const caCert = forge.pki.certificateFromPem(ca.certPem)
   const caKey = forge.pki.privateKeyFromPem(ca.keyPem)
-  const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 })
+  const keys = rsaKeyPair(forge)
   const cert = forge.pki.createCertificate()
   cert.publicKey = keys.publicKey
   cert.serialNumber = serialNumber()
@@ -65,7 +65,7 @@ export function issueServerCert(
   cert.sign(caKey, forge.md.sha256.create())
   return {
     certPem: forge.pki.certificateToPem(cert),
-    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
+    keyPem: keys.privateKeyPem,
     names: unique,
   }
 }

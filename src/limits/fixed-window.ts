@@ -15,8 +15,6 @@ export interface WindowState {
 
 export interface FixedWindow {
   hit(key: string, now: number, limit: number): WindowState
-  /** The state without counting a call. */
-  peek(key: string, now: number, limit: number): WindowState
 }
 
 export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWindow {
@@ -50,12 +48,6 @@ export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWin
     hit(key, now, limit) {
       const w = current(key, now)
       w.count += 1
-      return state(w, now, limit)
-    },
-    peek(key, now, limit) {
-      const w = windows.get(key)
-      if (!w || now < w.start || now >= w.start + windowMs)
-        return { limit, remaining: limit, resetSeconds: 0, allowed: true }
       return state(w, now, limit)
     },
   }

@@ -223,5 +223,3 @@ export function createAppStore(db: Db) {
     },
   }
 }
-
-export type AppStore = ReturnType<typeof createAppStore>

@@ -131,5 +131,3 @@ export function createCallbackStore(db: Db) {
     },
   }
 }
-
-export type CallbackStore = ReturnType<typeof createCallbackStore>

@@ -57,5 +57,3 @@ export function createCodeStore(db: Db) {
     },
   }
 }
-
-export type CodeStore = ReturnType<typeof createCodeStore>

@@ -143,5 +143,3 @@ export function createPushDeviceStore(db: Db) {
     },
   }
 }
-
-export type PushDeviceStore = ReturnType<typeof createPushDeviceStore>

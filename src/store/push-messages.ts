@@ -216,5 +216,3 @@ export function createPushMessageStore(db: Db) {
     },
   }
 }
-
-export type PushMessageStore = ReturnType<typeof createPushMessageStore>

@@ -49,5 +49,3 @@ export function createReplyStore(db: Db) {
     },
   }
 }
-
-export type ReplyStore = ReturnType<typeof createReplyStore>

@@ -54,16 +54,11 @@ export function createReportStore(db: Db) {
   const nextDueOfApp = db.prepare<[string], { t: number | null }>(
     'SELECT MIN(report_at) AS t FROM reports WHERE notify = 1 AND app_key = ?',
   )
-  const get = db.prepare<[string, string], Row>('SELECT * FROM reports WHERE app_key = ? AND msg_id = ?')
 
   return {
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
       insert.run({ ...r, notify: notify ? 1 : 0 })
-    },
-    get(appKey: string, msgId: string): Report | undefined {
-      const row = get.get(appKey, msgId)
-      return row && toReport(row)
     },
     /** Up to `limit` reports that arrived after `since` and were never handed out, oldest first. */
     pull(appKey: string, now: number, since: number, limit: number): Report[] {
@@ -81,5 +76,3 @@ export function createReportStore(db: Db) {
     },
   }
 }
-
-export type ReportStore = ReturnType<typeof createReportStore>

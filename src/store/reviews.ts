@@ -79,5 +79,3 @@ export function createReviewStore(db: Db) {
     },
   }
 }
-
-export type ReviewStore = ReturnType<typeof createReviewStore>

@@ -134,5 +134,3 @@ export function createScheduleStore(db: Db) {
     },
   }
 }
-
-export type ScheduleStore = ReturnType<typeof createScheduleStore>

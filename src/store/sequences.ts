@@ -21,5 +21,3 @@ export function createSequences(db: Db) {
     },
   }
 }
-
-export type Sequences = ReturnType<typeof createSequences>

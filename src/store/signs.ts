@@ -154,5 +154,3 @@ export function createSignStore(db: Db) {
     },
   }
 }
-
-export type SignStore = ReturnType<typeof createSignStore>

@@ -123,5 +123,3 @@ export function createTemplateStore(db: Db) {
     },
   }
 }
-
-export type TemplateStore = ReturnType<typeof createTemplateStore>

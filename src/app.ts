@@ -2,30 +2,43 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import type { AppDeps } from './deps.js'
 import { useDrain } from './http/drain.js'
 import { logListenerErrors } from './http/listener-errors.js'
+import { mounter } from './http/mount.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
-import {
-  clientErrors,
-  errorsOutsideSurfaces,
-  frameworkErrors,
-  notFoundOutsideSurfaces,
-  type Surfaces,
-} from './http/surfaces.js'
+import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
-import { pushSurfaces } from './push/errors.js'
-import { pushApi } from './push/index.js'
-import { sandboxFrameworkErrors } from './sandbox/errors.js'
+import { aliasRoutes } from './push/aliases.js'
+import { deviceRoutes } from './push/devices.js'
+import { deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
+import { pushRoutes } from './push/push.js'
+import { usePushRateLimit } from './push/rate-limit.js'
+import { pushReportRoutes } from './push/report.js'
+import { tagRoutes } from './push/tags.js'
+import { callbackRoutes } from './sandbox/callbacks.js'
+import { clockRoutes } from './sandbox/clock.js'
+import { sandboxDialect } from './sandbox/dialect.js'
+import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
-import { sandboxApi } from './sandbox/index.js'
-import type { ReadinessCheck } from './sandbox/ops.js'
+import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
+import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { replyRoutes } from './sandbox/replies.js'
+import { reviewRoutes } from './sandbox/review.js'
+import { smsInspectRoutes } from './sandbox/sms-inspect.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
-import type { AuthDeps } from './sms/auth.js'
-import { smsApi, smsFrameworkErrors } from './sms/index.js'
+import { accountRoutes } from './sms/accounts.js'
+import { codeRoutes } from './sms/codes.js'
+import { smsDialect } from './sms/dialect.js'
+import { messageRoutes } from './sms/messages.js'
+import { smsReportRoutes } from './sms/reports.js'
+import { scheduleRoutes } from './sms/schedules.js'
+import { signRoutes } from './sms/signs.js'
+import { templateRoutes } from './sms/templates.js'
 import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
@@ -38,19 +51,14 @@ export interface AppOptions {
   dispatcher?: Dispatcher
 }
 
-/** Wiring only: the whole surface of the sandbox on one screen. */
+/** Wiring only: the whole sandbox on one screen — its state, background jobs, hooks and surfaces. */
 export async function buildApp(
   config: Config,
   { clock = systemClock, logger, dispatcher }: AppOptions = {},
 ): Promise<SandboxApp> {
-  // Which vendor's envelope answers what Fastify refuses before routing (malformed URL…). The
-  // first entry also answers for paths outside every prefix.
-  const surfaces: Surfaces = [
-    ['/v1', smsFrameworkErrors],
-    ...pushSurfaces,
-    ['/_sandbox', sandboxFrameworkErrors],
-  ]
-  const onClientError = clientErrors(surfaces)
+  // What no surface's own handlers see (a path outside every prefix, a malformed URL, bytes Node's
+  // parser refuses) answers in the envelope of the surface the path names; JSMS's elsewhere.
+  const envelopes = createEnvelopes(smsDialect)
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({
     loggerInstance: logger,
@@ -58,50 +66,96 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
-    frameworkErrors: frameworkErrors(surfaces),
-    clientErrorHandler: onClientError,
+    frameworkErrors: envelopes.errorHandler,
+    clientErrorHandler: envelopes.clientErrors,
     ...requestTimeouts(config.requestTimeoutMs),
     // Requests arriving during the close are refused by useDrain, in the vendor's envelope.
     return503OnClosing: false,
   })
-  useDrain(app)
-  onClientError.watch(app.server)
-  app.setNotFoundHandler(notFoundOutsideSurfaces(surfaces))
-  app.setErrorHandler(errorsOutsideSurfaces(surfaces))
-  logListenerErrors(app.server, app.log)
+
+  // State: one SQLite database behind the store, seeded from the seed file.
   const db = openDatabase(config.database)
   const store = createStore(db, { log: app.log.child({ component: 'store' }) })
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
-  // The caps on auto-provisioning are one guard, shared by every surface that authenticates.
-  const deps: AuthDeps = {
+
+  // Background jobs: the due-work loop (schedules, reports, reviews, callbacks, pushes).
+  const scheduler = createScheduler({
     store,
     clock,
     config,
     sensitiveWords,
-    provisioning: createProvisioningGuard(config),
-  }
-  const scheduler = createScheduler({ ...deps, log: app.log.child({ component: 'scheduler' }), dispatcher })
-  // Certificates follow real time (clients check them against their own clocks), never app time.
-  const tls = createTlsMaterial(config, systemClock)
+    log: app.log.child({ component: 'scheduler' }),
+    dispatcher,
+  })
+
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: databaseStatus(db, { health: store.health }) },
     { name: 'scheduler', check: () => scheduler.running || 'scheduler not running' },
   ]
+  const deps: AppDeps = {
+    store,
+    clock,
+    config,
+    sensitiveWords,
+    provisioning: createProvisioningGuard(config),
+    faults: createFaults(),
+    scheduler,
+    // Certificates follow real time (clients check them against their own clocks), never app time.
+    tls: createTlsMaterial(config, systemClock),
+    readiness,
+  }
 
-  // Failures a test arms through /_sandbox/faults, applied by the two API surfaces.
-  const faults = createFaults()
-
+  // App-wide hooks, before the surfaces so that every route and 404 inherits them.
+  useDrain(app) // the graceful close: late requests refused, connections ended in order
+  envelopes.clientErrors.watch(app.server)
+  logListenerErrors(app.server, app.log)
+  app.setNotFoundHandler(envelopes.notFound)
+  app.setErrorHandler(envelopes.errorHandler)
   // Any request may have added due work (a task, a message and its report, a review): re-arm.
   app.addHook('onResponse', (_req, _reply, done) => {
     scheduler.poke()
     done()
   })
   registerRoot(app)
-  await app.register(smsApi, { prefix: '/v1', ...deps, faults })
-  await app.register(pushApi, { prefix: '/v3', ...deps, faults })
-  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls, faults })
+
+  // The surfaces: prefix, dialect (what it calls each failure), route tables.
+  const mount = mounter(app, deps, envelopes)
+  await mount('/v1', smsDialect, [
+    codeRoutes,
+    messageRoutes,
+    accountRoutes,
+    templateRoutes,
+    signRoutes,
+    scheduleRoutes,
+    smsReportRoutes,
+  ])
+  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes.
+  await mount('/v3', pushDialect, [pushRoutes], {
+    groups: [
+      { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
+      { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes] },
+    ],
+    hooks: usePushRateLimit,
+  })
+  // Same credentials, so one app only ever sees and steers itself; blacklisted or frozen apps
+  // may still look inside, and faults are for the vendor surfaces.
+  await mount(
+    '/_sandbox',
+    sandboxDialect,
+    [
+      smsInspectRoutes,
+      reviewRoutes,
+      clockRoutes,
+      replyRoutes,
+      callbackRoutes,
+      pushDeviceRoutes,
+      opsRoutes,
+      faultRoutes,
+    ],
+    { standing: false, faults: false },
+  )
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
@@ -110,7 +164,7 @@ export async function buildApp(
     store.close()
     closeDatabase(db)
   })
-  return Object.assign(app, { store, clock, scheduler, tls, readiness })
+  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness })
 }
 
 export type SandboxApp = FastifyInstance & {

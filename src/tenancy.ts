@@ -1,10 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { appNow, type Clock } from './clock.js'
-import type { Config } from './config.js'
-import type { ProvisioningGuard } from './limits/provisioning.js'
+import type { AppDeps } from './deps.js'
 import { autoProvisionApp, isWellFormedCredential, ownDeveloperOf } from './seed/provision.js'
 import type { App } from './store/apps.js'
-import type { Store } from './store/index.js'
 
 /** The app a request speaks for, and the time as that app sees it. */
 export interface Tenant {
@@ -15,12 +13,6 @@ export interface Tenant {
 /** The app as a tenant: its time is the process clock plus its own offset. */
 export function tenantOf(clock: Clock, app: App): Tenant {
   return { app, now: () => appNow(clock, app) }
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    tenant: Tenant
-  }
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest()
@@ -41,13 +33,6 @@ export function safeEqual(stored: string, given: string): boolean {
   return timingSafeEqual(hs, sha256(given))
 }
 
-export interface TenancyDeps {
-  store: Store
-  config: Config
-  clock: Clock
-  provisioning: ProvisioningGuard
-}
-
 /**
  * Resolves appKey:masterSecret to an app. An unknown appKey with well-formed credentials creates
  * the app with the default fixtures and a developer of its own when auto-provisioning is on, so
@@ -57,7 +42,7 @@ export interface TenancyDeps {
  * Returns undefined when authentication fails.
  */
 export function authenticateApp(
-  deps: TenancyDeps,
+  deps: Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>,
   appKey: string,
   secret: string,
   client: string,

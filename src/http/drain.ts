@@ -2,16 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Starts the close's rules now, before `close()` gets to its hooks: prepareGracefulClose calls
-     * it so that an answer finishing in between already carries `Connection: close`.
-     */
-    beginDrain(): void
-  }
-}
-
 /** A request that arrived once the close had begun: each surface answers its server error as 503. */
 export class ShuttingDown extends Error {
   constructor() {

@@ -1,27 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
+import type { Dialect } from './dialect.js'
 import { ShuttingDown } from './drain.js'
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * Top-level fields added to every failure of the route, wherever it was detected (auth, body
-     * parsing, handler): the JSMS verify route answers `"is_valid": false` (jsms-api.md §1.5).
-     */
-    errorExtra?: Record<string, unknown>
-  }
-}
-
-/** How one vendor names the failures Fastify itself detects. */
-export interface FrameworkErrors {
-  notFound(): ApiError
-  missingAuth(): ApiError
-  /** `reason` words the message where the vendor fixes none (JSMS keeps its literal). */
-  invalidBody(reason?: string): ApiError
-  bodyTooLarge(): ApiError
-  mediaNotSupported(): ApiError
-  serverError(): ApiError
-}
 
 /**
  * What the client did wrong, as Fastify (or the request stream) reports it: a body that does not
@@ -41,24 +21,24 @@ const CLIENT_FAULTS = new Set([
 ])
 
 /** Turns anything thrown into `{"error":{"code","message"}}` with the vendor's code and status. */
-export function toApiError(err: unknown, names: FrameworkErrors): ApiError {
+export function toApiError(err: unknown, dialect: Dialect): ApiError {
   if (err instanceof ApiError) return err
-  if (err instanceof ShuttingDown) return new ApiError(503, names.serverError().code, err.message)
+  if (err instanceof ShuttingDown) return new ApiError(503, dialect.serverError().code, err.message)
   const e = (err ?? {}) as Partial<FastifyError>
   switch (e.code) {
     case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
-      return names.missingAuth()
+      return dialect.missingAuth()
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return names.bodyTooLarge()
+      return dialect.bodyTooLarge()
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return names.mediaNotSupported()
+      return dialect.mediaNotSupported?.() ?? dialect.invalidBody()
     // A path no route can take: undecodable, or a parameter over maxParamLength.
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return names.notFound()
+      return dialect.notFound()
   }
-  if (e.validation || CLIENT_FAULTS.has(e.code ?? '')) return names.invalidBody()
-  return names.serverError()
+  if (e.validation || CLIENT_FAULTS.has(e.code ?? '')) return dialect.invalidBody()
+  return dialect.serverError()
 }
 
 /** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
@@ -67,18 +47,12 @@ export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
 }
 
 /** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
-export function vendorErrorHandler(names: FrameworkErrors) {
+export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const extra = req.routeOptions.config?.errorExtra
-    const apiError = extra ? toApiError(err, names).withExtra(extra) : toApiError(err, names)
+    const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
     // A refusal while shutting down is the close working, not a failure.
     if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
     return sendApiError(reply, apiError)
   }
-}
-
-/** One error handler and one not-found handler per API surface (encapsulated by its prefix). */
-export function useVendorErrors(app: FastifyInstance, names: FrameworkErrors): void {
-  app.setErrorHandler(vendorErrorHandler(names))
-  app.setNotFoundHandler((_req, reply) => sendApiError(reply, names.notFound()))
 }

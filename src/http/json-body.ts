@@ -1,24 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import type { Dialect } from './dialect.js'
 import { parseJsonText, TooDeep } from './json-text.js'
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** How the body is read: JSON (the default) or the raw bytes of a multipart form. */
-    body?: 'json' | 'multipart'
-    /** Skip authentication (health, method-not-allowed answers). */
-    public?: boolean
-    /**
-     * Dotted paths of body fields holding ids longer than a double keeps (17-digit JPush msg_ids):
-     * a bare JSON number there reaches the handler as its exact digits (http/json-text.ts).
-     */
-    exactIntegers?: readonly string[]
-  }
-}
-
-export interface BodyErrors {
-  invalidBody(reason?: string): Error
-  mediaNotSupported?: () => Error
-}
 
 // Media types that declare a structure other than JSON: a JSON endpoint refuses them (415).
 const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|application\/xml|text\/xml)/i
@@ -29,13 +11,13 @@ const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|applicat
  * (jpush-async). So the body is read as bytes whatever the header says and parsed as JSON;
  * routes marked `body: 'multipart'` get the raw bytes.
  */
-export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
+export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, raw, done) => {
     const body = raw as Buffer
     if (req.routeOptions.config?.body === 'multipart') return done(null, body)
     const media = String(req.headers['content-type'] ?? '').trim()
-    const foreign = errors.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
+    const foreign = dialect.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     if (text.trim() === '') return done(null, undefined)
@@ -44,9 +26,9 @@ export function acceptAnyBody(app: FastifyInstance, errors: BodyErrors): void {
       value = parseJsonText(text, req.routeOptions.config?.exactIntegers)
     } catch (err) {
       // Too deep for the code behind us: the body's own code (50007, 1003, 7002, 3002), not a 500.
-      if (err instanceof TooDeep) return done(errors.invalidBody(err.message))
+      if (err instanceof TooDeep) return done(dialect.invalidBody(err.message))
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
-      return done(foreign && errors.mediaNotSupported ? errors.mediaNotSupported() : errors.invalidBody())
+      return done(foreign && dialect.mediaNotSupported ? dialect.mediaNotSupported() : dialect.invalidBody())
     }
     done(null, value)
   })

@@ -1,17 +1,17 @@
 // Query-string readers. Fastify's parser turns a key given twice (`?mobile=a&mobile=b`) into an
-// array, so `req.query` values are not always strings: read them through here.
+// array, so a query value is not always a string: read it through here.
 
-type Query = unknown
+/** A query parameter as Fastify's parser gives it: text, or every value when the key repeats. */
+export type QueryValue = string | string[] | undefined
 
 /** One parameter as text: the first value when the key is repeated, undefined when absent. */
-export function queryParam(query: Query, name: string): string | undefined {
-  const value = (query as Record<string, unknown> | null | undefined)?.[name]
+export function firstValue(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value
   return typeof first === 'string' ? first : undefined
 }
 
 /** `?limit=`: a whole number clamped to 1..max; `fallback` when absent, 0 or not a number. */
-export function queryLimit(query: Query, fallback = 100, max = 1000): number {
-  const n = Number.parseInt(queryParam(query, 'limit') ?? '', 10) || fallback
+export function limitOf(value: unknown, fallback = 100, max = 1000): number {
+  const n = Number.parseInt(firstValue(value) ?? '', 10) || fallback
   return Math.min(Math.max(n, 1), max)
 }

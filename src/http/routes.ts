@@ -1,14 +1,45 @@
-import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify'
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  HTTPMethods,
+  RouteGenericInterface,
+} from 'fastify'
+import type { AppDeps } from '../deps.js'
+import type { Dialect } from './dialect.js'
 
-export type RouteSpec = Pick<RouteOptions, 'method' | 'url' | 'handler' | 'config' | 'bodyLimit' | 'schema'>
+/**
+ * One route of a surface, typed by what it takes, so a reader sees it without opening the
+ * handler: `route<{ Params: { temp_id: string } }>({ … })`. Vendor routes declare no schema
+ * (their lenient readers decide, in the vendor's order of codes); the control plane's declare
+ * zod schemas (schema-route.ts).
+ */
+export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInterface> {
+  method: HTTPMethods | HTTPMethods[]
+  url: string
+  config?: FastifyContextConfig
+  bodyLimit?: number
+  schema?: FastifySchema
+  // A method, not a function property: its parameters compare bivariantly, so routes that take
+  // different things still make one table.
+  handler(req: FastifyRequest<Takes>, reply: FastifyReply<Takes>): Promise<unknown>
+}
+
+/** A route whose handler is checked against what it says it takes. */
+export const route = <Takes extends RouteGenericInterface>(spec: RouteSpec<Takes>): RouteSpec<Takes> => spec
+
+/** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */
+export type RouteTable = (deps: AppDeps) => RouteSpec[]
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /**
- * Registers a route table, then answers every other method on the same paths with the vendor's
- * "method not supported" error (Fastify alone would say 404). Those answers need no credentials.
+ * Registers a route table, then answers every other method on the same paths with the dialect's
+ * "method not allowed" (Fastify alone would say 404). Those answers need no credentials.
  */
-export function defineRoutes(app: FastifyInstance, routes: RouteSpec[], methodNotAllowed: () => Error): void {
+export function defineRoutes(app: FastifyInstance, routes: RouteSpec[], dialect: Dialect): void {
   const byUrl = new Map<string, Set<string>>()
   for (const r of routes) {
     app.route(r)
@@ -24,7 +55,7 @@ export function defineRoutes(app: FastifyInstance, routes: RouteSpec[], methodNo
       url,
       config: { public: true },
       handler: async () => {
-        throw methodNotAllowed()
+        throw dialect.methodNotAllowed()
       },
     })
   }

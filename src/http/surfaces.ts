@@ -1,44 +1,52 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type FrameworkErrors, sendApiError, vendorErrorHandler } from './error-handler.js'
-
-/** Which vendor owns which path prefix: the first match wins, the first entry is the fallback. */
-export type Surfaces = ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]>
-
-function namesFor(surfaces: Surfaces, url: string): FrameworkErrors {
-  // The router forgives `//` (sdk-wire-capture.md §6), so the choice of envelope does too. It does
-  // not forgive case (`/V3/push` is no route), but a client that wrote `/V3/…` is a JPush client
-  // all the same: its 404 comes in the JPush envelope.
-  const path = url.replace(/\/{2,}/g, '/').toLowerCase()
-  const owner = surfaces.find(
-    ([prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
-  )
-  return (owner ?? surfaces[0]!)[1]
-}
+import type { Dialect } from './dialect.js'
+import { sendApiError, vendorErrorHandler } from './error-handler.js'
 
 /**
- * Failures Fastify detects before any route or plugin is chosen — a malformed percent-escape
- * (`/v1/codes/%ZZ/valid`), a path parameter over the length limit — answered in the envelope of
- * the vendor whose prefix the raw URL carries, as "api not found", never in Fastify's own shape.
- * Anything else arriving here (a failing async route constraint) is a server error, not a 404.
+ * Which surface's envelope answers a path, for the failures no surface's own handlers see: those
+ * Fastify detects before routing, paths outside every prefix, and what Node's HTTP parser refuses.
+ * mount() adds each surface's prefix with its dialect; the longest matching prefix wins, and
+ * `fallback` answers for paths outside them all.
  */
-export function frameworkErrors(surfaces: Surfaces) {
-  return (err: Error, req: FastifyRequest, reply: FastifyReply) =>
-    vendorErrorHandler(namesFor(surfaces, req.url))(err, req, reply)
+export function createEnvelopes(fallback: Dialect) {
+  const prefixes: Array<readonly [prefix: string, dialect: Dialect]> = []
+
+  function dialectFor(url: string): Dialect {
+    // The router forgives `//` (sdk-wire-capture.md §6), so the choice of envelope does too. It
+    // does not forgive case (`/V3/push` is no route), but a client that wrote `/V3/…` is a JPush
+    // client all the same: its 404 comes in the JPush envelope.
+    const path = url.replace(/\/{2,}/g, '/').toLowerCase()
+    const owner = prefixes.find(
+      ([prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
+    )
+    return owner?.[1] ?? fallback
+  }
+
+  /**
+   * An error handler in the envelope of the vendor whose prefix the raw URL carries: a malformed
+   * percent-escape (`/v1/codes/%ZZ/valid`) or a path parameter over the length limit is that
+   * vendor's "api not found", never Fastify's own shape; anything else arriving here (a failing
+   * async route constraint, a 2 MiB body to an unknown path) is that vendor's answer to it too.
+   */
+  const errorHandler = (err: Error, req: FastifyRequest, reply: FastifyReply) =>
+    vendorErrorHandler(dialectFor(req.url))(err, req, reply)
+
+  return {
+    add(prefix: string, dialect: Dialect): void {
+      prefixes.push([prefix.toLowerCase(), dialect])
+      prefixes.sort((a, b) => b[0].length - a[0].length)
+    },
+    errorHandler,
+    /** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
+    notFound: (req: FastifyRequest, reply: FastifyReply) =>
+      sendApiError(reply, dialectFor(req.url).notFound()),
+    clientErrors: clientErrors(dialectFor),
+  }
 }
 
-/** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
-export function notFoundOutsideSurfaces(surfaces: Surfaces) {
-  return (req: FastifyRequest, reply: FastifyReply) =>
-    sendApiError(reply, namesFor(surfaces, req.url).notFound())
-}
-
-/** …and so do failures there before the 404 is reached (a 2 MiB body is refused first: 403 50007). */
-export function errorsOutsideSurfaces(surfaces: Surfaces) {
-  return (err: Error, req: FastifyRequest, reply: FastifyReply) =>
-    vendorErrorHandler(namesFor(surfaces, req.url))(err, req, reply)
-}
+export type Envelopes = ReturnType<typeof createEnvelopes>
 
 const CLIENT_ERRORS: Record<string, [status: number, reason: string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
@@ -61,7 +69,7 @@ export type ClientErrorHandler = ((
  * Fastify's `{"error":"Bad Request",…}`. The path, and so the vendor, comes from the request line
  * when the parser got that far, or from the request whose body was still arriving.
  */
-export function clientErrors(surfaces: Surfaces): ClientErrorHandler {
+function clientErrors(dialectFor: (url: string) => Dialect): ClientErrorHandler {
   // The request each connection is receiving, from the 'request' event (its headers are in).
   const receiving = new WeakMap<Socket, { method: string; url: string; res: ServerResponse }>()
   const onClientError = (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
@@ -80,7 +88,7 @@ export function clientErrors(surfaces: Surfaces): ClientErrorHandler {
         ? current
         : undefined
     const body = JSON.stringify(
-      namesFor(surfaces, request?.url ?? '')
+      dialectFor(request?.url ?? '')
         .invalidBody()
         .toBody(),
     )

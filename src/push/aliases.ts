@@ -1,24 +1,26 @@
-import { queryParam } from '../http/query.js'
-import type { RouteSpec } from '../http/routes.js'
+import type { AppDeps } from '../deps.js'
+import { firstValue, type QueryValue } from '../http/query.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import { dayKey } from '../time.js'
-import type { PushDeps } from './context.js'
 import { readAlias, readDeviceBody, readPlatforms, readRidChanges } from './device-fields.js'
 
-export function aliasRoutes(deps: PushDeps): RouteSpec[] {
+type AliasParams = { alias: string }
+
+export function aliasRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
   const devicesOf = (appKey: string, alias: string, platform: string | undefined) => {
     const platforms = readPlatforms(platform)
     return store.pushDevices.byAlias(appKey, readAlias(alias)).filter(d => platforms.includes(d.platform))
   }
   return [
-    {
+    route<{ Params: AliasParams; Querystring: { platform?: QueryValue; new_format?: QueryValue } }>({
       method: 'GET',
       url: '/aliases/:alias',
       handler: async req => {
-        const { alias } = req.params as { alias: string }
-        const devices = devicesOf(req.tenant.app.appKey, alias, queryParam(req.query, 'platform'))
+        const { alias } = req.params
+        const devices = devicesOf(req.tenant.app.appKey, alias, firstValue(req.query.platform))
         // An unknown alias is 200 with an empty list (rb alias tests).
-        if (queryParam(req.query, 'new_format') !== 'true')
+        if (firstValue(req.query.new_format) !== 'true')
           return { registration_ids: devices.map(d => d.registrationId) }
         return {
           data: devices.map(d => ({
@@ -28,14 +30,14 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
           })),
         }
       },
-    },
-    {
+    }),
+    route<{ Params: AliasParams; Querystring: { platform?: QueryValue } }>({
       method: 'DELETE',
       url: '/aliases/:alias',
       handler: async req => {
         const appKey = req.tenant.app.appKey
-        const { alias } = req.params as { alias: string }
-        const platform = queryParam(req.query, 'platform')
+        const { alias } = req.params
+        const platform = firstValue(req.query.platform)
         // 200 also for an alias nobody holds (rb alias tests).
         await store.write(() => {
           for (const d of devicesOf(appKey, alias, platform))
@@ -43,12 +45,12 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
         })
         return {}
       },
-    },
-    {
+    }),
+    route<{ Params: AliasParams }>({
       method: 'POST',
       url: '/aliases/:alias',
       handler: async req => {
-        const alias = readAlias((req.params as { alias: string }).alias)
+        const alias = readAlias(req.params.alias)
         const body = readDeviceBody(req.body)
         const appKey = req.tenant.app.appKey
         await store.write(() => {
@@ -60,6 +62,6 @@ export function aliasRoutes(deps: PushDeps): RouteSpec[] {
         })
         return {}
       },
-    },
+    }),
   ]
 }

@@ -1,7 +1,7 @@
 import { appNow } from '../clock.js'
+import type { PipelineDeps } from '../deps.js'
 import type { App } from '../store/apps.js'
 import { tenantOf } from '../tenancy.js'
-import type { PushDeps } from './context.js'
 import { parseSmsMessage } from './push-options.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
@@ -12,7 +12,7 @@ import { sendSmsFallback } from './sms-fallback.js'
 // device comes online, and by `pushTick` for the scheduler.
 
 /** Sends due SMS fallbacks, then expires what outlived its time_to_live. */
-export function settle(deps: PushDeps, app: App, now: number): void {
+export function settle(deps: PipelineDeps, app: App, now: number): void {
   const { pushes } = deps.store
   const tenant = tenantOf(deps.clock, app)
   for (const d of pushes.smsDue(app.appKey, now)) {
@@ -31,7 +31,13 @@ export function settle(deps: PushDeps, app: App, now: number): void {
 }
 
 /** A device comes online (delivering what waits for it) or goes offline. Returns pushes delivered. */
-export function setDeviceOnline(deps: PushDeps, app: App, rid: string, online: boolean, now: number): number {
+export function setDeviceOnline(
+  deps: PipelineDeps,
+  app: App,
+  rid: string,
+  online: boolean,
+  now: number,
+): number {
   const { pushDevices, pushes } = deps.store
   settle(deps, app, now)
   const device = pushDevices.get(app.appKey, rid)
@@ -46,7 +52,7 @@ export function setDeviceOnline(deps: PushDeps, app: App, rid: string, online: b
  * fallbacks, each on its own clock. Never throws for one app's sake; returns how many apps it
  * looked at.
  */
-export async function pushTick(deps: PushDeps): Promise<number> {
+export async function pushTick(deps: PipelineDeps): Promise<number> {
   return deps.store.write(() => {
     const keys = deps.store.pushes.appsWithWork()
     for (const key of keys) {

@@ -14,7 +14,7 @@ export function readDeviceBody(body: unknown): Record<string, unknown> {
   return body
 }
 
-export function readTag(value: string): string {
+export function readDeviceTag(value: string): string {
   if (!isValidTagOrAlias(value)) throw deviceErrors.invalid(`tag '${value}' is invalid`)
   return value
 }
@@ -50,7 +50,7 @@ export function readTagChanges(value: unknown): { add: string[]; remove: string[
     if (!list) throw deviceErrors.invalid(`tags.${key} must be an array`)
     if (list.length > PUSH_LIMITS.tagsPerOperation)
       throw deviceErrors.invalid(`tags.${key} has more than 100 tags`)
-    return list.map(readTag)
+    return list.map(readDeviceTag)
   }
   const add = part('add')
   const remove = part('remove')

@@ -1,6 +1,6 @@
-import type { RouteSpec } from '../http/routes.js'
+import type { AppDeps } from '../deps.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import { formatLocal } from '../time.js'
-import type { PushDeps } from './context.js'
 import {
   addTags,
   bindAlias,
@@ -13,28 +13,30 @@ import { deviceErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { isWellFormedRid, scalarText, stringArray } from './values.js'
 
+type RidParams = { registration_id: string }
+
 const MOBILE = /^\+?\d{5,20}$/
 const TWO_DAYS = 2 * 86_400_000
 
 // Device writes answer `{}`: an empty 200 would hang jpush-async and break the ruby client
 // (jpush-api.md §10 question 1), and no client reads the body.
-export function deviceRoutes(deps: PushDeps): RouteSpec[] {
+export function deviceRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
-    {
+    route<{ Params: RidParams }>({
       method: 'GET',
       url: '/devices/:registration_id',
       handler: async req => {
-        const { registration_id: rid } = req.params as { registration_id: string }
+        const { registration_id: rid } = req.params
         const d = requireDevice(store, req.tenant.app.appKey, rid)
         return { tags: d.tags, alias: d.alias, mobile: d.mobile }
       },
-    },
-    {
+    }),
+    route<{ Params: RidParams }>({
       method: 'POST',
       url: '/devices/:registration_id',
       handler: async req => {
-        const { registration_id: rid } = req.params as { registration_id: string }
+        const { registration_id: rid } = req.params
         const body = readDeviceBody(req.body)
         const appKey = req.tenant.app.appKey
         const tags =
@@ -61,7 +63,7 @@ export function deviceRoutes(deps: PushDeps): RouteSpec[] {
         })
         return {}
       },
-    },
+    }),
     {
       method: 'POST',
       url: '/devices/status',

@@ -1,7 +1,7 @@
+import type { PipelineDeps } from '../deps.js'
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
-import type { PushDeps } from './context.js'
 import { settle } from './delivery.js'
 import { pushErrors } from './errors.js'
 import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
@@ -22,7 +22,7 @@ function reaches(req: PushRequest, d: Device): boolean {
  * it), so that outcome is returned, not thrown: a throw would roll the sequence back.
  */
 export function dispatchPush(
-  deps: PushDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   req: PushRequest,
   validateOnly: boolean,

@@ -1,6 +1,4 @@
 import { ApiError } from '../errors.js'
-import type { FrameworkErrors } from '../http/error-handler.js'
-import type { AuthErrors } from '../sms/auth.js'
 
 // The JPush v3 code tables (jpush-api.md §5.12, §6.6, §7), one line each. Messages follow the
 // live service's literals where transcripts show them.
@@ -43,73 +41,3 @@ export const deviceErrors = {
     new ApiError(400, 7013, `Some registration_ids are invalid: ${rids.join(',')}`),
   aliasFull: e(400, 7015, 'The alias is already bound to 10 devices'),
 } as const
-
-/** The three groups share the standing codes (2002–2008) but not the auth ones. */
-export type PushGroup = 'push' | 'device' | 'report'
-
-const standing = {
-  appInBlack: pushErrors.blacklisted,
-  illegalIp: pushErrors.illegalIp,
-  invalidAccount: pushErrors.noPermission,
-}
-
-export const groupAuthErrors: Record<PushGroup, AuthErrors> = {
-  push: { ...standing, authFailed: pushErrors.authFailed, malformedKey: pushErrors.appKeyInvalid },
-  device: { ...standing, authFailed: deviceErrors.authFailed, malformedKey: deviceErrors.appKeyInvalid },
-  report: { ...standing, authFailed: reportErrors.authFailed },
-}
-
-const framework = (
-  missingAuth: () => ApiError,
-  invalidBody: (reason?: string) => ApiError,
-  internal: () => ApiError,
-) => ({
-  notFound: () => new ApiError(404, 1003, 'API not found'),
-  missingAuth,
-  invalidBody,
-  bodyTooLarge: () => pushErrors.tooBig('body'),
-  mediaNotSupported: () => invalidBody(),
-  serverError: internal,
-})
-
-/** Fastify's own failures in each group's vocabulary. A body that is not JSON is 1003 (§5.11, UNKNOWN). */
-export const groupFrameworkErrors: Record<PushGroup, FrameworkErrors> = {
-  push: framework(
-    pushErrors.authFailed,
-    (reason = 'The request body is not valid JSON') => pushErrors.invalid(reason),
-    pushErrors.internal,
-  ),
-  device: framework(
-    deviceErrors.missingAuth,
-    (reason = 'Invalid JSON body') => deviceErrors.invalid(reason),
-    deviceErrors.internal,
-  ),
-  report: framework(
-    reportErrors.authFailed,
-    reason => (reason ? reportErrors.invalid(reason) : reportErrors.notJson()),
-    reportErrors.internal,
-  ),
-}
-
-// The first path segment of the device and report hosts (jpush-api.md §1.1); the rest is push.
-const HOST_PATHS = {
-  device: ['devices', 'tags', 'aliases'],
-  report: ['received', 'status', 'messages', 'users'],
-} as const
-
-/** Which group (and so which quota and which auth codes) a /v3 path belongs to (jpush-api.md §1.1). */
-export function groupOf(url: string): PushGroup {
-  const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
-  const first = /^\/v3\/([^/]*)/.exec(path)?.[1] ?? ''
-  for (const group of ['device', 'report'] as const)
-    if ((HOST_PATHS[group] as readonly string[]).includes(first)) return group
-  return 'push'
-}
-
-/** The /v3 lines of the envelope table (http/surfaces.ts): each group's paths, then the rest. */
-export const pushSurfaces: ReadonlyArray<readonly [prefix: string, names: FrameworkErrors]> = [
-  ...(['device', 'report'] as const).flatMap(group =>
-    HOST_PATHS[group].map(first => [`/v3/${first}`, groupFrameworkErrors[group]] as const),
-  ),
-  ['/v3', groupFrameworkErrors.push],
-]

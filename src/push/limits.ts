@@ -1,5 +1,5 @@
 import type { App } from '../store/apps.js'
-import type { PushGroup } from './errors.js'
+import type { PushGroup } from './dialect.js'
 
 // The service's limits (push-service.md §8, jpush-api.md §3, §5, §7) as named constants.
 export const PUSH_LIMITS = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { RouteSpec } from '../http/routes.js'
-import type { PushDeps } from './context.js'
+import type { AppDeps } from '../deps.js'
+import type { QueryValue } from '../http/query.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import { dispatchPush } from './dispatch.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
@@ -11,7 +12,7 @@ import { parsePush } from './payload.js'
 
 const OVERRIDE = ['options.override_msg_id']
 
-export function pushRoutes(deps: PushDeps): RouteSpec[] {
+export function pushRoutes(deps: AppDeps): RouteSpec[] {
   const send =
     (validateOnly: boolean): RouteSpec['handler'] =>
     async req => {
@@ -24,11 +25,12 @@ export function pushRoutes(deps: PushDeps): RouteSpec[] {
     // override_msg_id is a long (jpush-api.md §5.7): Java and Ruby send it as a bare number.
     { method: 'POST', url: '/push', handler: send(false), config: { exactIntegers: OVERRIDE } },
     { method: 'POST', url: '/push/validate', handler: send(true), config: { exactIntegers: OVERRIDE } },
-    {
+    route<{ Querystring: { count?: QueryValue; type?: QueryValue } }>({
       method: 'GET',
       url: '/push/cid',
       handler: async req => {
-        const q = req.query as { count?: string; type?: string }
+        const q = req.query
+        // A repeated key is an array: Number() of it is NaN, and so invalid.
         const count = q.count === undefined ? 1 : Number(q.count)
         if (!Number.isInteger(count) || count < 1 || count > PUSH_LIMITS.cidPerCall)
           throw pushErrors.invalid('count is invalid')
@@ -37,6 +39,6 @@ export function pushRoutes(deps: PushDeps): RouteSpec[] {
         const appKey = req.tenant.app.appKey
         return { cidlist: Array.from({ length: count }, () => `${appKey}-${randomUUID()}`) }
       },
-    },
+    }),
   ]
 }

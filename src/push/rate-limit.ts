@@ -1,16 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../deps.js'
+import type { AuthHooks } from '../http/auth.js'
 import { toApiError } from '../http/error-handler.js'
 import { createFixedWindow, type WindowState } from '../limits/fixed-window.js'
-import type { AuthHooks } from '../sms/auth.js'
-import type { PushDeps } from './context.js'
-import { groupFrameworkErrors, groupOf, pushErrors } from './errors.js'
+import { groupOf, pushDialects } from './dialect.js'
+import { pushErrors } from './errors.js'
 import { PUSH_LIMITS, rateLimitOf } from './limits.js'
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    pushRate?: WindowState
-  }
-}
 
 // The vendor's capitalisation, byte for byte: old PHP clients index the headers case-sensitively
 // (jpush-api.md §3, php#18).
@@ -26,7 +21,7 @@ const HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-R
  * correct secret is never refused for its address's failures. Every answer, errors included,
  * carries the three X-Rate-Limit headers of the window it counted in.
  */
-export function useRateLimit(app: FastifyInstance, deps: PushDeps): AuthHooks {
+export function usePushRateLimit(app: FastifyInstance, deps: Pick<AppDeps, 'clock'>): AuthHooks {
   const window = createFixedWindow(PUSH_LIMITS.rateWindowMs)
 
   function countAddress(req: FastifyRequest): WindowState {
@@ -61,7 +56,7 @@ export function useRateLimit(app: FastifyInstance, deps: PushDeps): AuthHooks {
     refused(req, err) {
       const allowed = countAddress(req).allowed
       // A failure of the sandbox itself stays a server error, whatever the address has done.
-      const serverError = toApiError(err, groupFrameworkErrors[groupOf(req.url)]).status >= 500
+      const serverError = toApiError(err, pushDialects[groupOf(req.url)]).status >= 500
       return allowed || serverError ? err : pushErrors.rateLimited()
     },
   }

@@ -1,6 +1,6 @@
+import type { PipelineDeps } from '../deps.js'
 import type { PushPlatform } from '../store/push-devices.js'
 import type { Delivery, Push } from '../store/push-messages.js'
-import type { PushDeps } from './context.js'
 import { PUSH_LIMITS } from './limits.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from './notification.js'
 import { isObject } from './values.js'
@@ -50,7 +50,7 @@ function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string
   return { msgId, known, message: known && push.payload.message !== undefined, platforms }
 }
 
-export function countPushes(deps: PushDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
+export function countPushes(deps: PipelineDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
   return msgIds.map(id =>
     countPush(deps.store.pushes.get(appKey, id), deps.store.pushes.deliveries(appKey, id), id, now),
   )

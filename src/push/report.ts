@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify'
-import type { RouteSpec } from '../http/routes.js'
+import type { AppDeps } from '../deps.js'
+import type { QueryValue } from '../http/query.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import { dayKey } from '../time.js'
-import type { PushDeps } from './context.js'
 import { settle } from './delivery.js'
 import { reportErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
@@ -9,13 +10,18 @@ import { countPushes } from './report-counts.js'
 import { messagesDetailItem, messagesItem, receivedDetailItem, receivedItem } from './report-views.js'
 import { isObject, stringArray } from './values.js'
 
+type MsgIdsQuery = { msg_ids?: QueryValue }
+
 /**
  * `msg_ids=1,2` (comma raw or %2C; a python list arrives as repeated keys): ≤ 100 numeric ids,
  * else 3002. Absent: the app's latest push, because jpush-async sends no query string at all
  * (sdk-wire-capture.md §4.3) and would otherwise never get an answer it can use.
  */
-function readMsgIds(deps: PushDeps, req: FastifyRequest): string[] {
-  const raw = (req.query as { msg_ids?: string | string[] }).msg_ids
+function readMsgIds(
+  deps: Pick<AppDeps, 'store'>,
+  req: FastifyRequest<{ Querystring: MsgIdsQuery }>,
+): string[] {
+  const raw = req.query.msg_ids
   if (raw === undefined) {
     const latest = deps.store.pushes.latest(req.tenant.app.appKey)
     return latest ? [latest.msgId] : []
@@ -30,21 +36,24 @@ function readMsgIds(deps: PushDeps, req: FastifyRequest): string[] {
   return [...new Set(ids)]
 }
 
-export function reportRoutes(deps: PushDeps): RouteSpec[] {
+export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
-  const report =
-    <T>(view: (c: ReturnType<typeof countPushes>[number]) => T): RouteSpec['handler'] =>
-    async req => {
-      const ids = readMsgIds(deps, req)
-      const now = req.tenant.now()
-      await store.write(() => settle(deps, req.tenant.app, now))
-      return countPushes(deps, req.tenant.app.appKey, ids, now).map(view)
-    }
+  const report = <T>(url: string, view: (c: ReturnType<typeof countPushes>[number]) => T) =>
+    route<{ Querystring: MsgIdsQuery }>({
+      method: 'GET',
+      url,
+      handler: async req => {
+        const ids = readMsgIds(deps, req)
+        const now = req.tenant.now()
+        await store.write(() => settle(deps, req.tenant.app, now))
+        return countPushes(deps, req.tenant.app.appKey, ids, now).map(view)
+      },
+    })
   return [
-    { method: 'GET', url: '/received', handler: report(receivedItem) },
-    { method: 'GET', url: '/received/detail', handler: report(receivedDetailItem) },
-    { method: 'GET', url: '/messages', handler: report(messagesItem) },
-    { method: 'GET', url: '/messages/detail', handler: report(messagesDetailItem) },
+    report('/received', receivedItem),
+    report('/received/detail', receivedDetailItem),
+    report('/messages', messagesItem),
+    report('/messages/detail', messagesDetailItem),
     {
       method: 'POST',
       url: '/status/message',

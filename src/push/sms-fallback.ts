@@ -1,3 +1,4 @@
+import type { PipelineDeps } from '../deps.js'
 import { isApiError } from '../errors.js'
 import { checkContent, signed } from '../sms/render.js'
 import {
@@ -8,7 +9,6 @@ import {
   sensitiveWordsOf,
 } from '../sms/send.js'
 import type { Tenant } from '../tenancy.js'
-import type { PushDeps } from './context.js'
 import type { SmsFallback } from './push-options.js'
 
 /**
@@ -18,7 +18,7 @@ import type { SmsFallback } from './push-options.js'
  * JSMS code and leaves nothing else undone.
  */
 export function sendSmsFallback(
-  deps: PushDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   sms: SmsFallback,
   mobile: string,

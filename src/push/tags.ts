@@ -1,16 +1,16 @@
-import { queryParam } from '../http/query.js'
-import type { RouteSpec } from '../http/routes.js'
-import type { PushDeps } from './context.js'
+import type { AppDeps } from '../deps.js'
+import { firstValue, type QueryValue } from '../http/query.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import {
   addTags,
   readDeviceBody,
+  readDeviceTag,
   readPlatforms,
   readRidChanges,
-  readTag,
   requireDevice,
 } from './device-fields.js'
 
-export function tagRoutes(deps: PushDeps): RouteSpec[] {
+export function tagRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
@@ -18,21 +18,20 @@ export function tagRoutes(deps: PushDeps): RouteSpec[] {
       url: '/tags',
       handler: async req => ({ tags: store.pushDevices.tags(req.tenant.app.appKey) }),
     },
-    {
+    route<{ Params: { tag: string; registration_id: string } }>({
       method: 'GET',
       url: '/tags/:tag/registration_ids/:registration_id',
       handler: async req => {
-        const p = req.params as { tag: string; registration_id: string }
-        const tag = readTag(p.tag)
-        const device = requireDevice(store, req.tenant.app.appKey, p.registration_id)
+        const tag = readDeviceTag(req.params.tag)
+        const device = requireDevice(store, req.tenant.app.appKey, req.params.registration_id)
         return { result: device.tags.includes(tag) }
       },
-    },
-    {
+    }),
+    route<{ Params: { tag: string } }>({
       method: 'POST',
       url: '/tags/:tag',
       handler: async req => {
-        const tag = readTag((req.params as { tag: string }).tag)
+        const tag = readDeviceTag(req.params.tag)
         const body = readDeviceBody(req.body)
         const appKey = req.tenant.app.appKey
         await store.write(() => {
@@ -42,13 +41,13 @@ export function tagRoutes(deps: PushDeps): RouteSpec[] {
         })
         return {}
       },
-    },
-    {
+    }),
+    route<{ Params: { tag: string }; Querystring: { platform?: QueryValue } }>({
       method: 'DELETE',
       url: '/tags/:tag',
       handler: async req => {
-        const tag = readTag((req.params as { tag: string }).tag)
-        const platforms = readPlatforms(queryParam(req.query, 'platform'))
+        const tag = readDeviceTag(req.params.tag)
+        const platforms = readPlatforms(firstValue(req.query.platform))
         const appKey = req.tenant.app.appKey
         // 200 also for a tag nobody carries (rb tests).
         await store.write(() => {
@@ -58,6 +57,6 @@ export function tagRoutes(deps: PushDeps): RouteSpec[] {
         })
         return {}
       },
-    },
+    }),
   ]
 }

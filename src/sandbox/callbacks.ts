@@ -1,18 +1,18 @@
-import { queryLimit } from '../http/query.js'
+import type { AppDeps } from '../deps.js'
+import { limitOf } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { SandboxDeps } from './context.js'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 /** Every callback of the calling app, newest first, with each delivery attempt. */
-export function callbackRoutes(deps: SandboxDeps): RouteSpec[] {
+export function callbackRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
       method: 'GET',
       url: '/callbacks',
       handler: async req => {
-        const limit = queryLimit(req.query)
+        const limit = limitOf((req.query as Record<string, unknown>).limit)
         const { app } = req.tenant
         return {
           callback_url: app.callbackUrl,

@@ -1,7 +1,7 @@
+import type { AppDeps } from '../deps.js'
+import { optionalInt } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
-import { optionalInt } from '../sms/fields.js'
-import type { SandboxDeps } from './context.js'
-import { invalidControlBody, readControlBody } from './errors.js'
+import { invalidControlBody, readControlBody } from './dialect.js'
 
 // Refusals of the clock endpoint, in the vendor's envelope: 400 with the code of an invalid body.
 const invalidMove = () =>
@@ -17,7 +17,7 @@ const tooLate = () => invalidControlBody('the clock stops at 9999-12-31T23:59:59
  * fell due up to the new time has run, in order (scheduled messages, delivery reports, reviews,
  * callback retries). Each app has its own clock, so parallel suites do not disturb each other.
  */
-export function clockRoutes(deps: SandboxDeps): RouteSpec[] {
+export function clockRoutes(deps: AppDeps): RouteSpec[] {
   const { store, scheduler } = deps
   const show = (appKey: string) => {
     const app = store.apps.get(appKey)!

@@ -1,10 +1,11 @@
+import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
+import { optionalInt, optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { deviceErrors, pushErrors, reportErrors } from '../push/errors.js'
 import { smsErrors } from '../sms/errors.js'
-import { optionalInt, optionalString } from '../sms/fields.js'
-import { readControlBody } from './errors.js'
-import type { Fault, Faults } from './faults.js'
+import { readControlBody } from './dialect.js'
+import type { Fault } from './faults.js'
 
 const invalid = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
 const MAX_DELAY_MS = 60_000
@@ -71,7 +72,7 @@ const show = (f: Fault) => ({
 })
 
 /** Fault injection for the calling app: arm, list, disarm. */
-export function faultRoutes(faults: Faults): RouteSpec[] {
+export function faultRoutes({ faults }: Pick<AppDeps, 'faults'>): RouteSpec[] {
   return [
     {
       method: 'POST',

@@ -1,5 +1,5 @@
+import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { TlsMaterial } from '../tls/index.js'
 
 /** One condition for readiness: `true`, or why not yet. */
 export interface ReadinessCheck {
@@ -7,17 +7,11 @@ export interface ReadinessCheck {
   check(): true | string | Promise<true | string>
 }
 
-export interface OpsDeps {
-  /** Evaluated at each request, so checks added after start-up (the scheduler's) count too. */
-  readiness: readonly ReadinessCheck[]
-  tls: TlsMaterial
-}
-
 /**
  * Operations endpoints, public so that container health checks and CI need no credentials:
  * liveness, readiness, and the CA certificate clients must trust for the TLS listener.
  */
-export function opsRoutes(deps: OpsDeps): RouteSpec[] {
+export function opsRoutes(deps: Pick<AppDeps, 'readiness' | 'tls'>): RouteSpec[] {
   return [
     {
       method: 'GET',

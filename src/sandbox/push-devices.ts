@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { queryParam } from '../http/query.js'
+import { firstValue } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { PushDeps } from '../push/context.js'
 import { setDeviceOnline, settle } from '../push/delivery.js'
 import { addTags, bindAlias, readTagChanges } from '../push/device-fields.js'
 import { deviceErrors } from '../push/errors.js'
@@ -33,7 +33,7 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
 /** Devices as a phone app registering with JPush would create them, and their online state. */
-export function pushDeviceRoutes(deps: PushDeps): RouteSpec[] {
+export function pushDeviceRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
@@ -109,9 +109,9 @@ export function pushDeviceRoutes(deps: PushDeps): RouteSpec[] {
       method: 'GET',
       url: '/push/messages',
       handler: async req => {
-        const alias = queryParam(req.query, 'alias')
-        const rid = queryParam(req.query, 'registration_id') || undefined
-        const msgId = queryParam(req.query, 'msg_id') || undefined
+        const alias = firstValue((req.query as Record<string, unknown>).alias)
+        const rid = firstValue((req.query as Record<string, unknown>).registration_id) || undefined
+        const msgId = firstValue((req.query as Record<string, unknown>).msg_id) || undefined
         const { app } = req.tenant
         await store.write(() => settle(deps, app, req.tenant.now()))
         const aliasRids = alias

@@ -1,7 +1,8 @@
+import type { AppDeps } from '../deps.js'
+import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
-import { optionalString, readMobile } from '../sms/fields.js'
-import type { SandboxDeps } from './context.js'
-import { invalidControlBody, readControlBody } from './errors.js'
+import { readMobile } from '../sms/fields.js'
+import { invalidControlBody, readControlBody } from './dialect.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
@@ -11,7 +12,7 @@ function isUnsubscribe(content: string): boolean {
 }
 
 /** Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY). */
-export function replyRoutes(deps: SandboxDeps): RouteSpec[] {
+export function replyRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {

@@ -1,11 +1,11 @@
+import type { AppDeps } from '../deps.js'
+import { optionalInt, optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { SmsDeps } from '../sms/context.js'
 import { smsErrors } from '../sms/errors.js'
-import { optionalInt, optionalString } from '../sms/fields.js'
 import { readPathId } from '../sms/path-id.js'
 import { signView } from '../sms/signs.js'
 import { templateView } from '../sms/templates.js'
-import { invalidControlBody, readControlBody } from './errors.js'
+import { invalidControlBody, readControlBody } from './dialect.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once, instead of
 // waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a test can also
@@ -20,11 +20,11 @@ function readDecision(body: unknown): { status: 1 | 2; reason: string | null } {
   const status = optionalInt(b.status, invalidStatus)
   if (status !== 1 && status !== 2) throw invalidStatus()
   // A reason only makes sense for a rejection.
-  const reason = status === 2 ? (optionalString(b.refuse_reason) ?? null) : null
+  const reason = status === 2 ? (optionalString(b.refuse_reason, smsErrors.invalidBody) ?? null) : null
   return { status, reason }
 }
 
-export function reviewRoutes(deps: SmsDeps): RouteSpec[] {
+export function reviewRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {

@@ -1,7 +1,7 @@
+import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { queryLimit, queryParam } from '../http/query.js'
+import { firstValue, limitOf } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { SmsDeps } from '../sms/context.js'
 import { nationalMobile } from '../sms/fields.js'
 
 // Mobiles are stored in national form (sms/fields.ts); `+` in a query string arrives as a space.
@@ -10,18 +10,18 @@ const asStored = (mobile: string) => nationalMobile(mobile) ?? mobile.trim()
 const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
 
 /** What the real service hides: the texts that went out and the codes in them. */
-export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
+export function smsInspectRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
       method: 'GET',
       url: '/sms/messages',
       handler: async req => {
-        const mobile = queryParam(req.query, 'mobile')
+        const mobile = firstValue((req.query as Record<string, unknown>).mobile)
         const messages = store.messages.search(req.tenant.app.appKey, {
           mobile: mobile ? asStored(mobile) : undefined,
-          msgId: queryParam(req.query, 'msg_id') || undefined,
-          limit: queryLimit(req.query),
+          msgId: firstValue((req.query as Record<string, unknown>).msg_id) || undefined,
+          limit: limitOf((req.query as Record<string, unknown>).limit),
         })
         return {
           messages: messages.map(m => ({
@@ -44,7 +44,7 @@ export function smsInspectRoutes(deps: SmsDeps): RouteSpec[] {
       method: 'GET',
       url: '/sms/codes/latest',
       handler: async req => {
-        const mobile = queryParam(req.query, 'mobile')
+        const mobile = firstValue((req.query as Record<string, unknown>).mobile)
         const code = mobile ? store.codes.latest(req.tenant.app.appKey, asStored(mobile)) : undefined
         if (!code) throw noCode()
         return {

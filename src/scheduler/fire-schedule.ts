@@ -1,6 +1,6 @@
 import { appNow } from '../clock.js'
+import type { PipelineDeps } from '../deps.js'
 import { type ApiError, isApiError } from '../errors.js'
-import type { SmsDeps } from '../sms/context.js'
 import { recordReport, reportStatusForError } from '../sms/report-status.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from '../sms/send.js'
 import type { Tenant } from '../tenancy.js'
@@ -11,7 +11,7 @@ import type { Tenant } from '../tenancy.js'
  * or DELETE at the due moment, or a kill half-way can never send it twice or half.
  * Returns false when there was nothing to send (already claimed, modified, deleted).
  */
-export function fireSchedule(deps: SmsDeps, appKey: string, scheduleId: string): boolean {
+export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: string): boolean {
   const { store, clock } = deps
   const app = store.apps.get(appKey)
   if (!app) return false

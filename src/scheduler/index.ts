@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Dispatcher } from 'undici'
+import type { PipelineDeps } from '../deps.js'
 import { pushTick } from '../push/delivery.js'
-import type { SmsDeps } from '../sms/context.js'
 import { advanceAppClock } from './advance.js'
 import { createCourier } from './courier.js'
 import { emitDueReports, emitReviewEvents, fireDueSchedules, settleDueReviews } from './jobs.js'
 
-export interface SchedulerDeps extends SmsDeps {
+export interface SchedulerDeps extends PipelineDeps {
   log: FastifyBaseLogger
   dispatcher?: Dispatcher | undefined
 }

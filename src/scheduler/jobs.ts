@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { appNow } from '../clock.js'
-import type { SmsDeps } from '../sms/context.js'
+import type { PipelineDeps } from '../deps.js'
 import { fireSchedule } from './fire-schedule.js'
 
 // The scheduler's due work, each a function of the store and the clock that never throws for one
@@ -10,7 +10,7 @@ const BATCH = 200
 /** Rounds per tick; whatever is left is picked up at once by the next tick. */
 const MAX_ROUNDS = 20
 
-export type JobDeps = SmsDeps & { log: FastifyBaseLogger }
+export type JobDeps = PipelineDeps & { log: FastifyBaseLogger }
 
 /** Approves the reviews whose time has come (REVIEW_DELAY_MS), app by app on its own clock. */
 export async function settleDueReviews({ store, clock }: JobDeps): Promise<void> {

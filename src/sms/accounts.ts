@@ -1,18 +1,8 @@
+import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Which credential pair the route takes: appKey:masterSecret (default) or devKey:devSecret. */
-    auth?: 'app' | 'dev'
-  }
-  interface FastifyRequest {
-    devKey?: string
-  }
-}
-
-export function accountRoutes(deps: SmsDeps): RouteSpec[] {
+export function accountRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {

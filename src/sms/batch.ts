@@ -1,8 +1,8 @@
+import type { PipelineDeps } from '../deps.js'
 import { type ApiError, isApiError } from '../errors.js'
 import type { Sign } from '../store/signs.js'
 import type { Template } from '../store/templates.js'
 import type { Tenant } from '../tenancy.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { readMobile, readTempPara } from './fields.js'
 import { SMS_LIMITS } from './limits.js'
@@ -48,7 +48,7 @@ export function recipientFailure(err: ApiError, raw: unknown): RecipientFailure 
  * same number twice in one batch (50034). Throws the recipient's ApiError.
  */
 export function readRecipient(
-  deps: SmsDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   { template, sign }: { template: Template; sign: Sign },
   raw: unknown,
@@ -69,7 +69,7 @@ export function readRecipient(
  * read: the documented `recipients`, and `failure_recipients` for the Java client (§2.5).
  */
 export async function sendBatch(
-  deps: SmsDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   batch: {
     template: Template

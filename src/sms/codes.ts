@@ -1,16 +1,9 @@
 import { randomInt } from 'node:crypto'
-import type { RouteSpec } from '../http/routes.js'
-import type { SmsDeps } from './context.js'
+import type { AppDeps } from '../deps.js'
+import { optionalInt, optionalString } from '../http/fields.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import { smsErrors } from './errors.js'
-import {
-  optionalInt,
-  optionalString,
-  readBody,
-  readMobile,
-  readSignId,
-  readTempId,
-  readTtl,
-} from './fields.js'
+import { readBody, readMobile, readSignId, readTempId, readTtl } from './fields.js'
 import { SMS_LIMITS } from './limits.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
@@ -26,7 +19,7 @@ const VOICE_TEXT: Record<number, (code: string) => string> = {
     `您的语音验证码是${code.split('').join(' ')}. Your verification code is ${code.split('').join(' ')}`,
 }
 
-export function codeRoutes(deps: SmsDeps): RouteSpec[] {
+export function codeRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
@@ -107,13 +100,13 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
         return { msg_id: msgId }
       },
     },
-    {
+    route<{ Params: { msg_id: string } }>({
       method: 'POST',
       url: '/codes/:msg_id/valid',
       // Every failure, even of auth or body parsing, carries `"is_valid": false` (jsms-api.md §1.5).
       config: { errorExtra: { is_valid: false } },
       handler: async req => {
-        const { msg_id: msgId } = req.params as { msg_id: string }
+        const { msg_id: msgId } = req.params
         const body = readBody(req.body)
         const code = optionalString(body.code, smsErrors.invalidCode)
         if (code === undefined) throw smsErrors.missingCode()
@@ -131,6 +124,6 @@ export function codeRoutes(deps: SmsDeps): RouteSpec[] {
         })
         return { is_valid: true }
       },
-    },
+    }),
   ]
 }

@@ -1,8 +1,10 @@
 import type { ApiError } from '../errors.js'
+import { isAbsent, optionalInt, optionalString } from '../http/fields.js'
 import { smsErrors } from './errors.js'
+import { SMS_LIMITS } from './limits.js'
 
-// Lenient readers for what the official clients send (jsms-api.md §1.3): `null` is absent,
-// numbers may come as strings and strings as numbers, `temp_para` may be `[]`.
+// The JSMS fields, read as leniently as the official clients need (jsms-api.md §1.3; the generic
+// readers are in http/fields.ts): `temp_para` may be `[]`, a mobile may carry its country code.
 
 export type Body = Record<string, unknown>
 
@@ -11,26 +13,6 @@ export function readBody(body: unknown, invalid: () => ApiError = smsErrors.inva
   if (body === undefined || body === null) throw smsErrors.missingBody()
   if (typeof body !== 'object' || Array.isArray(body)) throw invalid()
   return body as Body
-}
-
-const isAbsent = (v: unknown) => v === undefined || v === null || v === ''
-
-/** An integer given as a number or a numeric string; undefined when absent. */
-export function optionalInt(value: unknown, invalid: () => ApiError): number | undefined {
-  if (isAbsent(value)) return undefined
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
-  if (typeof value === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(value)) return Number(value)
-  throw invalid()
-}
-
-export function optionalString(
-  value: unknown,
-  invalid: () => ApiError = smsErrors.invalidBody,
-): string | undefined {
-  if (isAbsent(value)) return undefined
-  if (typeof value === 'string') return value
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  throw invalid()
 }
 
 // Mainland numbers as in every vendor example, optionally with the country code (86 or +86).
@@ -81,6 +63,13 @@ export function readTempPara(value: unknown): Record<string, string> {
     else throw smsErrors.templateParameterInvalid()
   }
   return out
+}
+
+/** A message's `tag`, the app's own label: at most 10 characters. */
+export function readMessageTag(value: unknown): string | undefined {
+  const tag = optionalString(value, smsErrors.invalidBody)
+  if (tag !== undefined && [...tag].length > SMS_LIMITS.maxTagLength) throw smsErrors.invalidBody()
+  return tag
 }
 
 /** Seconds of validity for a code: absent or 0 means "use the default". */

@@ -1,18 +1,10 @@
+import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readRecipients, sendBatch } from './batch.js'
-import type { SmsDeps } from './context.js'
-import { smsErrors } from './errors.js'
-import { optionalString, readBody, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
-import { SMS_LIMITS } from './limits.js'
+import { readBody, readMessageTag, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
-export function readTag(value: unknown): string | undefined {
-  const tag = optionalString(value)
-  if (tag !== undefined && [...tag].length > SMS_LIMITS.maxTagLength) throw smsErrors.invalidBody()
-  return tag
-}
-
-export function messageRoutes(deps: SmsDeps): RouteSpec[] {
+export function messageRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   return [
     {
@@ -24,7 +16,7 @@ export function messageRoutes(deps: SmsDeps): RouteSpec[] {
         const tempId = readTempId(body.temp_id)
         const signId = readSignId(body.sign_id)
         const para = readTempPara(body.temp_para)
-        const tag = readTag(body.tag)
+        const tag = readMessageTag(body.tag)
         // Verification templates are allowed here: "custom verification code" sending (§2.4).
         const template = resolveTemplate(deps, req.tenant, tempId, [1, 2, 3])
         const sign = resolveSign(deps, req.tenant, signId)
@@ -47,7 +39,7 @@ export function messageRoutes(deps: SmsDeps): RouteSpec[] {
         const body = readBody(req.body)
         const tempId = readTempId(body.temp_id)
         const signId = readSignId(body.sign_id)
-        const tag = readTag(body.tag)
+        const tag = readMessageTag(body.tag)
         const recipients = readRecipients(body.recipients)
         const template = resolveTemplate(deps, req.tenant, tempId, [2, 3])
         const sign = resolveSign(deps, req.tenant, signId)

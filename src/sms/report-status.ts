@@ -1,5 +1,5 @@
+import type { PipelineDeps } from '../deps.js'
 import type { App } from '../store/apps.js'
-import type { SmsDeps } from './context.js'
 
 // Delivery report statuses (jsms-api.md §2.8): 4001 delivered; 4002 carrier blacklist; 4003
 // handset off or suspended; 4004 number does not exist; 4005 insufficient balance; 4006 carrier
@@ -31,7 +31,7 @@ export function reportStatusForError(code: number): number {
  * callback URL, called back (SMS_REPORT) by the scheduler.
  */
 export function recordReport(
-  deps: Pick<SmsDeps, 'store' | 'config'>,
+  deps: Pick<PipelineDeps, 'store' | 'config'>,
   app: Pick<App, 'appKey' | 'callbackUrl'>,
   report: { msgId: string; mobile: string; status: number },
   now: number,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
+import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 
 // The pull APIs' limits (jsms-api.md §2.8, sms-service.md §6 and §8).
@@ -12,7 +12,7 @@ const PULL_LIMITS = {
 } as const
 
 /** GET /v1/report and GET /v1/reply: top-level arrays with camelCase fields, each record once. */
-export function reportRoutes(deps: SmsDeps): RouteSpec[] {
+export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   // Last successful poll per endpoint and appKey, on the app's clock. Kept in memory: a restart
   // lets the next poll through at once, which no client can tell from a quiet five seconds.

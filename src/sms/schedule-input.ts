@@ -1,11 +1,10 @@
+import type { PipelineDeps } from '../deps.js'
 import { isApiError } from '../errors.js'
 import type { Tenant } from '../tenancy.js'
 import { parseLocal } from '../time.js'
 import { type RecipientFailure, readRecipient, readRecipients, recipientFailure } from './batch.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
-import { type Body, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
-import { readTag } from './messages.js'
+import { type Body, readMessageTag, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
 import { renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
 // A scheduled task is validated like an immediate send when it is submitted (jsms-api.md §2.6):
@@ -29,7 +28,13 @@ function readSendTime(value: unknown, tenant: Tenant, timeZone: string): number 
   return at
 }
 
-function resolve(deps: SmsDeps, tenant: Tenant, tempId: number, signId: number | undefined, batch: boolean) {
+function resolve(
+  deps: PipelineDeps,
+  tenant: Tenant,
+  tempId: number,
+  signId: number | undefined,
+  batch: boolean,
+) {
   // Same template types as the immediate endpoints: /v1/messages takes all, the batch 2 and 3.
   const template = resolveTemplate(deps, tenant, tempId, batch ? [2, 3] : [1, 2, 3])
   const sign = resolveSign(deps, tenant, signId)
@@ -37,13 +42,13 @@ function resolve(deps: SmsDeps, tenant: Tenant, tempId: number, signId: number |
 }
 
 /** The body of POST /v1/schedule and PUT /v1/schedule/{id}. */
-export function readSingleSchedule(deps: SmsDeps, tenant: Tenant, body: Body): ScheduleInput {
+export function readSingleSchedule(deps: PipelineDeps, tenant: Tenant, body: Body): ScheduleInput {
   const sendAt = readSendTime(body.send_time, tenant, deps.config.timeZone)
   const mobile = readMobile(body.mobile)
   const tempId = readTempId(body.temp_id)
   const signId = readSignId(body.sign_id)
   const tempPara = readTempPara(body.temp_para)
-  const tag = readTag(body.tag)
+  const tag = readMessageTag(body.tag)
   const { template, sign } = resolve(deps, tenant, tempId, signId, false)
   renderTemplateMessage(deps, tenant, template, sign, tempPara)
   return { sendAt, tempId, signId, tag, recipients: [{ mobile, tempPara }], failures: [] }
@@ -53,11 +58,11 @@ export function readSingleSchedule(deps: SmsDeps, tenant: Tenant, body: Body): S
  * The body of POST /v1/schedule/batch and PUT /v1/schedule/batch/{id}. Each recipient is checked
  * on its own: the bad ones are answered in `failure_recipients` and left out of the task.
  */
-export function readBatchSchedule(deps: SmsDeps, tenant: Tenant, body: Body): ScheduleInput {
+export function readBatchSchedule(deps: PipelineDeps, tenant: Tenant, body: Body): ScheduleInput {
   const sendAt = readSendTime(body.send_time, tenant, deps.config.timeZone)
   const tempId = readTempId(body.temp_id)
   const signId = readSignId(body.sign_id)
-  const tag = readTag(body.tag)
+  const tag = readMessageTag(body.tag)
   const list = readRecipients(body.recipients)
   const resolved = resolve(deps, tenant, tempId, signId, true)
   const seen = new Set<string>()

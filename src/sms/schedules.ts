@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto'
+import type { AppDeps } from '../deps.js'
 import { emptyOk } from '../http/empty-reply.js'
-import type { RouteSpec } from '../http/routes.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import type { NewSchedule, Schedule } from '../store/schedules.js'
 import type { Tenant } from '../tenancy.js'
 import { formatLocal } from '../time.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { readBody } from './fields.js'
 import { readBatchSchedule, readSingleSchedule, type ScheduleInput } from './schedule-input.js'
 
-type Params = { schedule_id: string }
+type ScheduleIdParams = { schedule_id: string }
 
 /** Scheduled messages (jsms-api.md §2.6). The scheduler (src/scheduler) sends them when due. */
-export function scheduleRoutes(deps: SmsDeps): RouteSpec[] {
+export function scheduleRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
 
   const toRow = (tenant: Tenant, scheduleId: string, input: ScheduleInput, batch: boolean): NewSchedule => ({
@@ -54,31 +54,40 @@ export function scheduleRoutes(deps: SmsDeps): RouteSpec[] {
     return batch ? batchAnswer(scheduleId, input) : { schedule_id: scheduleId }
   }
 
-  const modify = (batch: boolean) => async (req: { body: unknown; tenant: Tenant; params: unknown }) => {
-    const { schedule_id: scheduleId } = req.params as Params
-    changeable(req.tenant, scheduleId, batch, req.tenant.now())
-    const body = readBody(req.body)
-    const input = batch
-      ? readBatchSchedule(deps, req.tenant, body)
-      : readSingleSchedule(deps, req.tenant, body)
-    await store.write(() => {
-      const now = req.tenant.now()
-      changeable(req.tenant, scheduleId, batch, now)
-      store.schedules.replace(toRow(req.tenant, scheduleId, input, batch), withIds(input), now)
-    })
-    return batch ? batchAnswer(scheduleId, input) : { schedule_id: scheduleId }
-  }
+  const modify =
+    (batch: boolean) => async (req: { body: unknown; tenant: Tenant; params: ScheduleIdParams }) => {
+      const { schedule_id: scheduleId } = req.params
+      changeable(req.tenant, scheduleId, batch, req.tenant.now())
+      const body = readBody(req.body)
+      const input = batch
+        ? readBatchSchedule(deps, req.tenant, body)
+        : readSingleSchedule(deps, req.tenant, body)
+      await store.write(() => {
+        const now = req.tenant.now()
+        changeable(req.tenant, scheduleId, batch, now)
+        store.schedules.replace(toRow(req.tenant, scheduleId, input, batch), withIds(input), now)
+      })
+      return batch ? batchAnswer(scheduleId, input) : { schedule_id: scheduleId }
+    }
 
   return [
     { method: 'POST', url: '/schedule', handler: create(false) },
     { method: 'POST', url: '/schedule/batch', handler: create(true) },
-    { method: 'PUT', url: '/schedule/:schedule_id', handler: modify(false) },
-    { method: 'PUT', url: '/schedule/batch/:schedule_id', handler: modify(true) },
-    {
+    route<{ Params: ScheduleIdParams }>({
+      method: 'PUT',
+      url: '/schedule/:schedule_id',
+      handler: modify(false),
+    }),
+    route<{ Params: ScheduleIdParams }>({
+      method: 'PUT',
+      url: '/schedule/batch/:schedule_id',
+      handler: modify(true),
+    }),
+    route<{ Params: ScheduleIdParams }>({
       method: 'GET',
       url: '/schedule/:schedule_id',
       handler: async req => {
-        const { schedule_id: scheduleId } = req.params as Params
+        const { schedule_id: scheduleId } = req.params
         const s = store.schedules.get(req.tenant.app.appKey, scheduleId)
         // A deleted task is gone for the vendor's API (the sandbox keeps it to answer 50029).
         if (!s || s.status === 'deleted') throw smsErrors.invalidScheduleId()
@@ -97,12 +106,12 @@ export function scheduleRoutes(deps: SmsDeps): RouteSpec[] {
           })),
         }
       },
-    },
-    {
+    }),
+    route<{ Params: ScheduleIdParams }>({
       method: 'DELETE',
       url: '/schedule/:schedule_id',
       handler: async (req, reply) => {
-        const { schedule_id: scheduleId } = req.params as Params
+        const { schedule_id: scheduleId } = req.params
         await store.write(() => {
           const now = req.tenant.now()
           changeable(req.tenant, scheduleId, undefined, now)
@@ -111,7 +120,7 @@ export function scheduleRoutes(deps: SmsDeps): RouteSpec[] {
         // 200 with an empty body (jsms-api.md §2.6), as every vendor DELETE answers.
         return emptyOk(reply)
       },
-    },
+    }),
   ]
 }
 

@@ -1,9 +1,9 @@
+import type { PipelineDeps } from '../deps.js'
 import type { Bucket } from '../store/apps.js'
 import type { MessageKind } from '../store/messages.js'
 import type { Sign } from '../store/signs.js'
 import type { Template, TemplateType } from '../store/templates.js'
 import type { Tenant } from '../tenancy.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { checkFrequency } from './frequency.js'
 import { billedUnits } from './limits.js'
@@ -16,7 +16,7 @@ import { recordReport, reportStatusFor } from './report-status.js'
 
 /** A template the app may send through this endpoint (50013, 50020, 50021, 50025). */
 export function resolveTemplate(
-  deps: SmsDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   tempId: number,
   allowed: TemplateType[],
@@ -32,7 +32,7 @@ export function resolveTemplate(
 }
 
 /** The signature to use: the one named (approved, 50051) or the app's default (50046). */
-export function resolveSign(deps: SmsDeps, tenant: Tenant, signId: number | undefined): Sign {
+export function resolveSign(deps: PipelineDeps, tenant: Tenant, signId: number | undefined): Sign {
   const { signs } = deps.store
   signs.settleReviews(tenant.app.appKey, tenant.now())
   if (signId === undefined) {
@@ -49,7 +49,7 @@ export function resolveSign(deps: SmsDeps, tenant: Tenant, signId: number | unde
 const lowerCasedWords = new WeakMap<object, string[]>()
 
 /** The global and the app's sensitive words, lower-cased for checkContent. */
-export function sensitiveWordsOf(deps: SmsDeps, tenant: Tenant): readonly string[] {
+export function sensitiveWordsOf(deps: PipelineDeps, tenant: Tenant): readonly string[] {
   let words = lowerCasedWords.get(tenant.app)
   if (!words) {
     words = [...deps.sensitiveWords, ...tenant.app.sensitiveWords].map(w => w.toLowerCase())
@@ -60,7 +60,7 @@ export function sensitiveWordsOf(deps: SmsDeps, tenant: Tenant): readonly string
 
 /** The signed text of a template message (50022, 50023, 50037, 50038, 50054). */
 export function renderTemplateMessage(
-  deps: SmsDeps,
+  deps: PipelineDeps,
   tenant: Tenant,
   template: Template,
   sign: Sign,
@@ -93,7 +93,7 @@ export interface Outgoing {
  * Stores and charges one message: call it inside a write job (store.write). Throws 50024, 50009
  * or 50014 without side effects when the message may not go out.
  */
-export function deliver(deps: SmsDeps, tenant: Tenant, m: Outgoing, now: number): string {
+export function deliver(deps: PipelineDeps, tenant: Tenant, m: Outgoing, now: number): string {
   const { store, config } = deps
   const { appKey } = tenant.app
   const tempType = m.template?.type ?? null

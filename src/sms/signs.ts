@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
+import type { AppDeps } from '../deps.js'
 import { emptyOk } from '../http/empty-reply.js'
-import type { RouteSpec } from '../http/routes.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import type { Sign } from '../store/signs.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { readPathId } from './path-id.js'
 import { readSignForm, SIGN_LIMITS } from './sign-form.js'
@@ -24,14 +24,13 @@ export function signView(s: Sign, usedByMessages: boolean) {
   }
 }
 
+type SignIdParams = { sign_id: string }
+const signIdOf = (params: SignIdParams) => readPathId(params.sign_id, smsErrors.invalidSignId)
+
 const multipart = { config: { body: 'multipart' as const }, bodyLimit: SIGN_LIMITS.maxBodyBytes }
 
-export function signRoutes(deps: SmsDeps): RouteSpec[] {
+export function signRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
-
-  function signIdOf(req: FastifyRequest): number {
-    return readPathId((req.params as { sign_id?: string }).sign_id, smsErrors.invalidSignId)
-  }
 
   /** An existing signature of the caller's app, its pending review settled (50102 otherwise). */
   function find(req: FastifyRequest, signId: number): Sign {
@@ -85,13 +84,13 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         return { sign_id: signId }
       },
     },
-    {
+    route<{ Params: SignIdParams }>({
       // What the form leaves out keeps its current value: PHP sends empty parts for "not given".
       method: 'POST',
       url: '/sign/:sign_id',
       ...multipart,
       handler: async req => {
-        const signId = signIdOf(req)
+        const signId = signIdOf(req.params)
         const form = await readSignForm(req)
         const { appKey } = req.tenant.app
         await store.write(() => {
@@ -108,20 +107,20 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         })
         return { sign_id: signId }
       },
-    },
-    {
+    }),
+    route<{ Params: SignIdParams }>({
       method: 'GET',
       url: '/sign/:sign_id',
       handler: async req => {
-        const s = find(req, signIdOf(req))
+        const s = find(req, signIdOf(req.params))
         return signView(s, store.signs.usedByMessages(s.appKey, s.signId))
       },
-    },
-    {
+    }),
+    route<{ Params: SignIdParams }>({
       method: 'DELETE',
       url: '/sign/:sign_id',
       handler: async (req, reply) => {
-        const signId = signIdOf(req)
+        const signId = signIdOf(req.params)
         await store.write(() => {
           const s = find(req, signId)
           if (s.isDefault) throw smsErrors.defaultSignatureCannotBeDeleted()
@@ -129,6 +128,6 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         })
         return emptyOk(reply)
       },
-    },
+    }),
   ]
 }

@@ -1,6 +1,7 @@
+import { optionalInt, optionalString } from '../http/fields.js'
 import type { TemplateInput, TemplateType } from '../store/templates.js'
 import { smsErrors } from './errors.js'
-import { type Body, optionalInt, optionalString } from './fields.js'
+import type { Body } from './fields.js'
 import { charCount, SMS_LIMITS } from './limits.js'
 import { SIGNATURE_MARKS, signed } from './render.js'
 
@@ -17,14 +18,14 @@ const LINK_VARIABLE = 'url'
 
 /** Reads and checks a template create/modify body, in the order a reviewer would reject it. */
 export function readTemplateInput(body: Body): TemplateInput {
-  const template = optionalString(body.template) ?? ''
+  const template = optionalString(body.template, smsErrors.invalidBody) ?? ''
   if (template.trim() === '') throw smsErrors.templateIsEmpty()
   if (charCount(template) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
   const type = optionalInt(body.type, smsErrors.invalidBody)
   if (type !== 1 && type !== 2 && type !== 3) throw smsErrors.invalidBody()
   if (SIGNATURE_MARKS.test(template)) throw smsErrors.templateContainsSpecialSymbol()
   const names = variablesOf(template, type)
-  const remark = optionalString(body.remark) ?? ''
+  const remark = optionalString(body.remark, smsErrors.invalidBody) ?? ''
   if (names.includes(LINK_VARIABLE) && remark.trim() === '')
     throw smsErrors.specialTemplateParameterNeedRemark()
   if (charCount(remark) > SMS_LIMITS.maxRemarkLength) throw smsErrors.remarkTooLong()

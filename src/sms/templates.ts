@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify'
+import type { AppDeps } from '../deps.js'
 import { emptyOk } from '../http/empty-reply.js'
-import type { RouteSpec } from '../http/routes.js'
+import { type RouteSpec, route } from '../http/routes.js'
 import type { Template, TemplateInput } from '../store/templates.js'
 import type { Tenant } from '../tenancy.js'
-import type { SmsDeps } from './context.js'
 import { smsErrors } from './errors.js'
 import { readBody, readTempId } from './fields.js'
 import { readPathId } from './path-id.js'
@@ -25,7 +25,9 @@ export function templateView(t: Template) {
   }
 }
 
-export function templateRoutes(deps: SmsDeps): RouteSpec[] {
+type TempIdParams = { temp_id: string }
+
+export function templateRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
 
   /** The text must fit with the app's default signature, so the app needs one (50046, 50043). */
@@ -54,10 +56,10 @@ export function templateRoutes(deps: SmsDeps): RouteSpec[] {
   }
 
   /** An existing template of the caller's app, its pending review settled (50013 otherwise). */
-  function find(req: FastifyRequest): Template {
-    const tempId = readPathId((req.params as { temp_id?: string }).temp_id, smsErrors.invalidTempId)
-    store.templates.settleReviews(req.tenant.app.appKey, req.tenant.now())
-    const t = store.templates.get(req.tenant.app.appKey, tempId)
+  function find(tenant: Tenant, pathId: string): Template {
+    const tempId = readPathId(pathId, smsErrors.invalidTempId)
+    store.templates.settleReviews(tenant.app.appKey, tenant.now())
+    const t = store.templates.get(tenant.app.appKey, tempId)
     if (!t) throw smsErrors.invalidTempId()
     return t
   }
@@ -95,27 +97,26 @@ export function templateRoutes(deps: SmsDeps): RouteSpec[] {
       url: '/templates',
       handler: async req => modify(req, readTempId(readBody(req.body).temp_id)),
     },
-    {
+    route<{ Params: TempIdParams }>({
       method: 'PUT',
       url: '/templates/:temp_id',
-      handler: async req =>
-        modify(req, readPathId((req.params as { temp_id?: string }).temp_id, smsErrors.invalidTempId)),
-    },
-    {
+      handler: async req => modify(req, readPathId(req.params.temp_id, smsErrors.invalidTempId)),
+    }),
+    route<{ Params: TempIdParams }>({
       method: 'GET',
       url: '/templates/:temp_id',
-      handler: async req => templateView(find(req)),
-    },
-    {
+      handler: async req => templateView(find(req.tenant, req.params.temp_id)),
+    }),
+    route<{ Params: TempIdParams }>({
       method: 'DELETE',
       url: '/templates/:temp_id',
       handler: async (req, reply) => {
-        const { tempId } = find(req)
+        const { tempId } = find(req.tenant, req.params.temp_id)
         await store.write(() => {
           if (!store.templates.remove(req.tenant.app.appKey, tempId)) throw smsErrors.invalidTempId()
         })
         return emptyOk(reply)
       },
-    },
+    }),
   ]
 }

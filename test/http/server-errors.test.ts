@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { toApiError } from '../../src/http/error-handler.js'
-import { smsFrameworkErrors } from '../../src/sms/index.js'
+import { smsDialect } from '../../src/sms/dialect.js'
 import { basic, defaultAuth } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 
@@ -70,17 +70,15 @@ describe('a database failure during authentication', () => {
 describe('toApiError', () => {
   it('takes only known client errors for 4xx: an unknown error with a 4xx statusCode is a server error', () => {
     const labelled = Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR', statusCode: 401 })
-    expect(toApiError(labelled, smsFrameworkErrors).toBody()).toEqual({
+    expect(toApiError(labelled, smsDialect).toBody()).toEqual({
       error: { code: 50019, message: 'server error' },
     })
-    expect(toApiError(Object.assign(new Error('x'), { statusCode: 400 }), smsFrameworkErrors).status).toBe(
-      500,
-    )
+    expect(toApiError(Object.assign(new Error('x'), { statusCode: 400 }), smsDialect).status).toBe(500)
     const lying = Object.assign(new Error('length'), {
       code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
       statusCode: 400,
     })
-    expect(toApiError(lying, smsFrameworkErrors).toBody()).toEqual({
+    expect(toApiError(lying, smsDialect).toBody()).toEqual({
       error: { code: 50007, message: 'invalid body' },
     })
   })

@@ -1,37 +1,20 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../deps.js'
 import { ApiError, isApiError } from '../errors.js'
 import { ProvisioningRefused } from '../limits/provisioning.js'
 import { isWellFormedCredential } from '../seed/provision.js'
-import { authenticateApp, safeEqual, type TenancyDeps, type Tenant } from '../tenancy.js'
-import type { SmsDeps } from './context.js'
-import { smsErrors } from './errors.js'
-
-export interface AuthErrors {
-  authFailed(): ApiError
-  appInBlack(): ApiError
-  illegalIp(): ApiError
-  invalidAccount(): ApiError
-  notEnabled?: () => ApiError
-  /** An appKey that is not even well-formed (JPush 1008 / 7008); authFailed when absent. */
-  malformedKey?: () => ApiError
-}
-
-export const smsAuthErrors: AuthErrors = {
-  authFailed: smsErrors.authFailed,
-  appInBlack: smsErrors.appInBlack,
-  illegalIp: smsErrors.illegalIp,
-  invalidAccount: smsErrors.invalidAccount,
-  notEnabled: smsErrors.noSmsCodeAuth,
-}
+import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
+import type { Dialect } from './dialect.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
-function checkTenant(deps: Pick<SmsDeps, 'store'>, tenant: Tenant, ip: string, errors: AuthErrors): void {
+function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
   const { app } = tenant
-  if (app.blacklisted) throw errors.appInBlack()
-  if (deps.store.apps.developer(app.devKey)?.frozen) throw errors.invalidAccount()
-  if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip))) throw errors.illegalIp()
-  if (errors.notEnabled && !app.smsEnabled) throw errors.notEnabled()
+  if (app.blacklisted) throw dialect.blacklisted()
+  if (deps.store.apps.developer(app.devKey)?.frozen) throw dialect.frozenDeveloper()
+  if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip)))
+    throw dialect.ipNotWhitelisted()
+  if (dialect.serviceNotEnabled && !app.smsEnabled) throw dialect.serviceNotEnabled()
 }
 
 /** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
@@ -47,30 +30,30 @@ export interface AuthHooks {
   refused?(req: FastifyRequest, err: Error): Error
 }
 
-export type AuthDeps = SmsDeps & Pick<TenancyDeps, 'provisioning'>
+type AuthDeps = Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>
 
 /**
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
- * error handler renders. A missing header is `missing auth` (400 50001), wrong credentials
- * `auth failed` (401 50002). Routes marked `auth: 'dev'` take devKey:devSecret.
+ * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
+ * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
+ * Routes marked `auth: 'dev'` take devKey:devSecret.
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
   deps: AuthDeps,
-  errors: AuthErrors,
-  options: { standing?: boolean; hooks?: AuthHooks } = {},
+  dialect: Dialect,
+  { standing, hooks = {} }: { standing: boolean; hooks?: AuthHooks | undefined },
 ): Promise<void> {
-  const { standing = true, hooks = {} } = options
   await app.register(basicAuth, {
     authenticate: false,
     validate: async (username, password, req) => {
       try {
         if (req.routeOptions.config?.auth === 'dev')
-          return developerLogin(deps, username, password, req, errors)
-        const tenant = appLogin(deps, username, password, req, errors)
+          return developerLogin(deps, username, password, req, dialect)
+        const tenant = appLogin(deps, username, password, req, dialect)
         req.tenant = tenant
         hooks.authenticated?.(req, tenant)
-        if (standing) checkTenant(deps, tenant, req.ip, errors)
+        if (standing) checkStanding(deps, tenant, req.ip, dialect)
       } catch (err) {
         throw markServerFailure(err)
       }
@@ -91,12 +74,12 @@ function developerLogin(
   devKey: string,
   devSecret: string,
   req: FastifyRequest,
-  errors: AuthErrors,
+  dialect: Dialect,
 ) {
   const dev = deps.store.apps.developer(devKey)
   const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
-  if (!dev || !ok) throw errors.authFailed()
-  if (dev.frozen) throw errors.invalidAccount()
+  if (!dev || !ok) throw dialect.authFailed()
+  if (dev.frozen) throw dialect.frozenDeveloper()
   req.devKey = dev.devKey
 }
 
@@ -106,7 +89,7 @@ function appLogin(
   appKey: string,
   secret: string,
   req: FastifyRequest,
-  errors: AuthErrors,
+  dialect: Dialect,
 ): Tenant {
   let tenant: Tenant | undefined
   try {
@@ -114,12 +97,11 @@ function appLogin(
   } catch (err) {
     if (!(err instanceof ProvisioningRefused)) throw err
     if (err.log) req.log.warn({ appKey, client: req.ip }, err.message)
-    const failed = errors.authFailed()
+    const failed = dialect.authFailed()
     throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`)
   }
   if (tenant) return tenant
-  const malformed = errors.malformedKey && !isWellFormedCredential(appKey)
-  throw malformed ? errors.malformedKey!() : errors.authFailed()
+  throw isWellFormedCredential(appKey) ? dialect.authFailed() : dialect.malformedKey()
 }
 
 /**

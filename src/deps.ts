@@ -1,0 +1,34 @@
+import type { Clock } from './clock.js'
+import type { Config } from './config.js'
+import type { ProvisioningGuard } from './limits/provisioning.js'
+import type { Faults } from './sandbox/faults.js'
+import type { ReadinessCheck } from './sandbox/ops.js'
+import type { Scheduler } from './scheduler/index.js'
+import type { Store } from './store/index.js'
+import type { TlsMaterial } from './tls/index.js'
+
+/**
+ * The app's dependencies, built once by buildApp and handed to every surface and route table as
+ * an option, never a global. A module that needs less names its part with `Pick<AppDeps, …>`.
+ */
+export interface AppDeps {
+  store: Store
+  clock: Clock
+  config: Config
+  /** The global sensitive-word list (defaults plus the seed file's); each app adds its own. */
+  sensitiveWords: readonly string[]
+  /** The caps on auto-provisioning: one guard, shared by every surface that authenticates. */
+  provisioning: ProvisioningGuard
+  /** Failures a test arms through /_sandbox/faults, applied by the vendor surfaces. */
+  faults: Faults
+  scheduler: Scheduler
+  /** GET /_sandbox/ready: every check must pass; evaluated at each request. */
+  readiness: readonly ReadinessCheck[]
+  tls: TlsMaterial
+}
+
+/**
+ * What the SMS and push pipelines use (sending, delivery, reports): the scheduler runs them too,
+ * and is itself built from this part of the bag.
+ */
+export type PipelineDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'sensitiveWords'>

@@ -1,0 +1,42 @@
+import type { WindowState } from '../limits/fixed-window.js'
+import type { Tenant } from '../tenancy.js'
+
+// Everything the sandbox adds to Fastify's types, in one place.
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Starts the close's rules now, before `close()` gets to its hooks: prepareGracefulClose calls
+     * it so that an answer finishing in between already carries `Connection: close` (drain.ts).
+     */
+    beginDrain(): void
+  }
+
+  interface FastifyRequest {
+    /** The app the request speaks for (auth.ts); set on every authenticated route. */
+    tenant: Tenant
+    /** The developer of a route that takes devKey:devSecret (`auth: 'dev'`). */
+    devKey?: string
+    /** The /v3 rate window the request counted in (push/rate-limit.ts). */
+    pushRate?: WindowState
+  }
+
+  interface FastifyContextConfig {
+    /** Which credential pair the route takes: appKey:masterSecret (default) or devKey:devSecret. */
+    auth?: 'app' | 'dev'
+    /** Skip authentication (health, method-not-allowed answers). */
+    public?: boolean
+    /** How the body is read: JSON (the default) or the raw bytes of a multipart form. */
+    body?: 'json' | 'multipart'
+    /**
+     * Dotted paths of body fields holding ids longer than a double keeps (17-digit JPush msg_ids):
+     * a bare JSON number there reaches the handler as its exact digits (json-text.ts).
+     */
+    exactIntegers?: readonly string[]
+    /**
+     * Top-level fields added to every failure of the route, wherever it was detected (auth, body
+     * parsing, handler): the JSMS verify route answers `"is_valid": false` (jsms-api.md §1.5).
+     */
+    errorExtra?: Record<string, unknown>
+  }
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppDeps } from '../deps.js'
+import { useFaults } from '../sandbox/faults.js'
+import { type AuthHooks, registerBasicAuth } from './auth.js'
+import type { Dialect } from './dialect.js'
+import { sendApiError, vendorErrorHandler } from './error-handler.js'
+import { acceptAnyBody } from './json-body.js'
+import { defineRoutes, type RouteTable } from './routes.js'
+import type { Envelopes } from './surfaces.js'
+
+/** A vendor host sharing a surface's prefix (jpush-api.md §1.1: device and report under /v3). */
+export interface RouteGroup {
+  dialect: Dialect
+  /** The first path segments under the prefix that are this host's. */
+  paths: readonly string[]
+  routes: RouteTable[]
+}
+
+export interface MountOptions {
+  /**
+   * Check the app's standing (blacklist, frozen developer, IP whitelist, service) after its
+   * credentials. Default true; the control plane lets such an app still look inside.
+   */
+  standing?: boolean
+  /** Apply the faults armed through /_sandbox/faults. Default true. */
+  faults?: boolean
+  /** Other vendor hosts under the same prefix, each with its own dialect. */
+  groups?: RouteGroup[]
+  /**
+   * The surface's own hooks, on its whole prefix (404s included); what they return joins
+   * authentication (the /v3 rate windows, push/rate-limit.ts).
+   */
+  hooks?: (surface: FastifyInstance, deps: AppDeps) => AuthHooks
+}
+
+/**
+ * `mount(prefix, dialect, routes, options)`: one API surface, always in the same five steps, each
+ * failure named by the surface's dialect:
+ * 1. the catch-all body parser (json-body.ts): JSON whatever the Content-Type, or a form's bytes;
+ * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
+ * 3. HTTP Basic auth (auth.ts), with or without the app's standing;
+ * 4. the armed faults (sandbox/faults.ts), after auth and before the handler;
+ * 5. its routes, with the 405s of their paths derived (routes.ts).
+ * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
+ */
+export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelopes) {
+  return async function mount(
+    prefix: string,
+    dialect: Dialect,
+    routes: RouteTable[],
+    { standing = true, faults = true, groups = [], hooks }: MountOptions = {},
+  ): Promise<void> {
+    envelopes.add(prefix, dialect)
+    for (const group of groups)
+      for (const path of group.paths) envelopes.add(`${prefix}/${path}`, group.dialect)
+
+    async function mountGroup(scope: FastifyInstance, own: Dialect, tables: RouteTable[], auth?: AuthHooks) {
+      acceptAnyBody(scope, own)
+      scope.setErrorHandler(vendorErrorHandler(own))
+      await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
+      if (faults) useFaults(scope, deps.faults)
+      defineRoutes(
+        scope,
+        tables.flatMap(table => table(deps)),
+        own,
+      )
+    }
+
+    await app.register(
+      async surface => {
+        surface.setErrorHandler(vendorErrorHandler(dialect))
+        surface.setNotFoundHandler((_req, reply) => sendApiError(reply, dialect.notFound()))
+        const auth = hooks?.(surface, deps)
+        if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
+        // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
+        // the prefix's unknown paths are the surface's.
+        for (const group of [{ dialect, routes }, ...groups])
+          await surface.register(async scope => mountGroup(scope, group.dialect, group.routes, auth))
+      },
+      { prefix },
+    )
+  }
+}
+
+export type Mount = ReturnType<typeof mounter>

@@ -1,0 +1,71 @@
+import { ApiError } from '../errors.js'
+import type { Dialect } from '../http/dialect.js'
+import { deviceErrors, pushErrors, reportErrors } from './errors.js'
+
+// The v3 surface is three vendor hosts on one prefix here (jpush-api.md §1.1): push, device and
+// report. They share the standing codes (2002–2008) and the 404, not the auth or body codes.
+
+const shared = {
+  notFound: () => new ApiError(404, 1003, 'API not found'),
+  bodyTooLarge: () => pushErrors.tooBig('body'),
+  blacklisted: pushErrors.blacklisted,
+  ipNotWhitelisted: pushErrors.illegalIp,
+  frozenDeveloper: pushErrors.noPermission,
+  rateLimited: pushErrors.rateLimited,
+}
+
+/** The push host. A body that is not JSON is 1003 (§5.11, UNKNOWN). */
+export const pushDialect: Dialect = {
+  ...shared,
+  methodNotAllowed: pushErrors.onlyPost,
+  missingAuth: pushErrors.authFailed,
+  authFailed: pushErrors.authFailed,
+  malformedKey: pushErrors.appKeyInvalid,
+  invalidBody: (reason = 'The request body is not valid JSON') => pushErrors.invalid(reason),
+  serverError: pushErrors.internal,
+}
+
+/** The device host: devices, tags, aliases (§7). */
+export const deviceDialect: Dialect = {
+  ...shared,
+  methodNotAllowed: () => deviceErrors.invalid('Request method not supported').withStatus(405),
+  missingAuth: deviceErrors.missingAuth,
+  authFailed: deviceErrors.authFailed,
+  malformedKey: deviceErrors.appKeyInvalid,
+  invalidBody: (reason = 'Invalid JSON body') => deviceErrors.invalid(reason),
+  serverError: deviceErrors.internal,
+}
+
+/** The report host (§6). */
+export const reportDialect: Dialect = {
+  ...shared,
+  methodNotAllowed: () => reportErrors.invalid('Request method not supported').withStatus(405),
+  missingAuth: reportErrors.authFailed,
+  authFailed: reportErrors.authFailed,
+  malformedKey: reportErrors.authFailed,
+  invalidBody: reason => (reason ? reportErrors.invalid(reason) : reportErrors.notJson()),
+  serverError: reportErrors.internal,
+}
+
+export type PushGroup = 'push' | 'device' | 'report'
+
+export const pushDialects: Record<PushGroup, Dialect> = {
+  push: pushDialect,
+  device: deviceDialect,
+  report: reportDialect,
+}
+
+/** The first path segment of the device and report hosts (jpush-api.md §1.1); the rest is push. */
+export const HOST_PATHS = {
+  device: ['devices', 'tags', 'aliases'],
+  report: ['received', 'status', 'messages', 'users'],
+} as const
+
+/** Which group (and so which quota and which codes) a /v3 path belongs to (jpush-api.md §1.1). */
+export function groupOf(url: string): PushGroup {
+  const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
+  const first = /^\/v3\/([^/]*)/.exec(path)?.[1] ?? ''
+  for (const group of ['device', 'report'] as const)
+    if ((HOST_PATHS[group] as readonly string[]).includes(first)) return group
+  return 'push'
+}

@@ -6,6 +6,7 @@ import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
 import { acceptAnyBody } from './json-body.js'
 import { defineRoutes, type RouteTable } from './routes.js'
+import { useSchemas } from './schema.js'
 import type { Envelopes } from './surfaces.js'
 
 /** A vendor host sharing a surface's prefix (jpush-api.md §1.1: device and report under /v3). */
@@ -37,6 +38,7 @@ export interface MountOptions {
  * `mount(prefix, dialect, routes, options)`: one API surface, always in the same five steps, each
  * failure named by the surface's dialect:
  * 1. the catch-all body parser (json-body.ts): JSON whatever the Content-Type, or a form's bytes;
+ *    routes that declare zod schemas (the control plane's) are validated by them (schema.ts);
  * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing;
  * 4. the armed faults (sandbox/faults.ts), after auth and before the handler;
@@ -56,6 +58,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
 
     async function mountGroup(scope: FastifyInstance, own: Dialect, tables: RouteTable[], auth?: AuthHooks) {
       acceptAnyBody(scope, own)
+      useSchemas(scope, own)
       scope.setErrorHandler(vendorErrorHandler(own))
       await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
       if (faults) useFaults(scope, deps.faults)

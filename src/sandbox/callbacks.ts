@@ -1,22 +1,49 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { limitOf } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
+import { queryLimit, schemaRoute } from '../http/schema.js'
+import { iso, isoOrNull } from './schemas.js'
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+const schemas = {
+  query: z.object({ limit: queryLimit }),
+  callbacks: z.object({
+    callback_url: z.string().nullable(),
+    callbacks: z.array(
+      z.object({
+        id: z.number(),
+        type: z.string(),
+        /** The body posted to the app's URL. */
+        data: z.record(z.string(), z.unknown()),
+        state: z.string(),
+        attempts: z.array(
+          z.object({
+            attempt: z.number(),
+            url: z.string(),
+            at: z.string(),
+            status_code: z.number().nullable(),
+            error: z.string().nullable(),
+          }),
+        ),
+        next_attempt_at: z.string().nullable(),
+        created_at: z.string(),
+      }),
+    ),
+  }),
+}
 
 /** Every callback of the calling app, newest first, with each delivery attempt. */
-export function callbackRoutes(deps: AppDeps): RouteSpec[] {
+export function callbackRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
   const { store } = deps
   return [
-    {
+    schemaRoute({
       method: 'GET',
       url: '/callbacks',
+      schema: { querystring: schemas.query, response: { 200: schemas.callbacks } },
       handler: async req => {
-        const limit = limitOf((req.query as Record<string, unknown>).limit)
         const { app } = req.tenant
         return {
           callback_url: app.callbackUrl,
-          callbacks: store.callbacks.list(app.appKey, limit).map(c => ({
+          callbacks: store.callbacks.list(app.appKey, req.query.limit).map(c => ({
             id: c.id,
             type: c.type,
             data: c.data,
@@ -28,11 +55,11 @@ export function callbackRoutes(deps: AppDeps): RouteSpec[] {
               status_code: a.statusCode,
               error: a.error,
             })),
-            next_attempt_at: iso(c.nextAttemptAt),
+            next_attempt_at: isoOrNull(c.nextAttemptAt),
             created_at: iso(c.createdAt),
           })),
         }
       },
-    },
+    }),
   ]
 }

@@ -1,7 +1,9 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { optionalInt } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
-import { invalidControlBody, readControlBody } from './dialect.js'
+import { readBy, schemaRoute } from '../http/schema.js'
+import { invalidControlBody } from './dialect.js'
 
 // Refusals of the clock endpoint, in the vendor's envelope: 400 with the code of an invalid body.
 const invalidMove = () =>
@@ -12,46 +14,56 @@ const backwards = () => invalidControlBody('the clock only moves forward')
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 const tooLate = () => invalidControlBody('the clock stops at 9999-12-31T23:59:59.999Z')
 
+/** `set`: an ISO-8601 time (at least `yyyy-mm-ddT`), as epoch milliseconds. */
+function readSet(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined
+  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN
+  if (Number.isNaN(ms)) throw invalidMove()
+  return ms
+}
+
+const schemas = {
+  /** Exactly one of the two. */
+  move: z.object({
+    advance_ms: readBy(v => optionalInt(v, invalidMove)),
+    set: readBy(readSet),
+  }),
+  clock: z.object({ now: z.number(), offset_ms: z.number() }),
+}
+
 /**
  * The calling app's clock: read it, or move it forward. A move answers only after everything that
  * fell due up to the new time has run, in order (scheduled messages, delivery reports, reviews,
  * callback retries). Each app has its own clock, so parallel suites do not disturb each other.
  */
-export function clockRoutes(deps: AppDeps): RouteSpec[] {
+export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>): RouteSpec[] {
   const { store, scheduler } = deps
   const show = (appKey: string) => {
     const app = store.apps.get(appKey)!
     return { now: deps.clock.now() + app.clockOffsetMs, offset_ms: app.clockOffsetMs }
   }
   return [
-    {
+    schemaRoute({
       method: 'GET',
       url: '/clock',
+      schema: { response: { 200: schemas.clock } },
       handler: async req => show(req.tenant.app.appKey),
-    },
-    {
+    }),
+    schemaRoute({
       method: 'POST',
       url: '/clock',
+      schema: { body: schemas.move, response: { 200: schemas.clock } },
       handler: async req => {
-        const body = readControlBody(req.body)
+        const { advance_ms: advance, set } = req.body
         const { appKey } = req.tenant.app
         const now = show(appKey).now
-        const advance = optionalInt(body.advance_ms, invalidMove)
-        const set = body.set
-        if ((advance === undefined) === (set === undefined || set === null)) throw invalidMove()
-        let target: number
-        if (advance !== undefined) {
-          if (advance < 0) throw backwards()
-          target = now + advance
-        } else {
-          target = typeof set === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(set) ? Date.parse(set) : Number.NaN
-          if (Number.isNaN(target)) throw invalidMove()
-          if (target < now) throw backwards()
-        }
+        if ((advance === undefined) === (set === undefined)) throw invalidMove()
+        const target = advance !== undefined ? now + advance : set!
+        if ((advance ?? 0) < 0 || target < now) throw backwards()
         if (target > LATEST) throw tooLate()
         await scheduler.advance(appKey, target)
         return show(appKey)
       },
-    },
+    }),
   ]
 }

@@ -1,13 +1,15 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { optionalInt, optionalString } from '../http/fields.js'
+import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
+import { readBy, schemaRoute } from '../http/schema.js'
 import { deviceErrors, pushErrors, reportErrors } from '../push/errors.js'
 import { smsErrors } from '../sms/errors.js'
-import { readControlBody } from './dialect.js'
-import type { Fault } from './faults.js'
+import { invalidControlBody as invalid } from './dialect.js'
+import type { Fault, NewFault } from './faults.js'
+import { intField } from './schemas.js'
 
-const invalid = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
 const MAX_DELAY_MS = 60_000
 const MAX_TIMES = 1_000_000
 // Faults live in memory, per app: bounded so that no tenant can grow the process (or a listing).
@@ -25,23 +27,56 @@ for (const table of [smsErrors, pushErrors, reportErrors, deviceErrors] as Array
   }
 }
 
-function readFault(body: Record<string, unknown>): Omit<Fault, 'id'> {
-  const path = optionalString(body.path, () => invalid('"path" must be a string')) ?? '*'
+function readPath(value: unknown): string {
+  const path = optionalString(value, () => invalid('"path" must be a string')) ?? '*'
   if (path !== '*' && !/^\/(v1|v3)(\/|$)/.test(path))
     throw invalid('"path" must be "*" or a path under /v1 or /v3')
   if (path.length > FAULT_LIMITS.pathLength)
     throw invalid(`"path" must be at most ${FAULT_LIMITS.pathLength} characters`)
-  const method =
-    optionalString(body.method, () => invalid('"method" must be a string'))?.toUpperCase() ?? null
+  return path
+}
+
+function readMethod(value: unknown): string | null {
+  const method = optionalString(value, () => invalid('"method" must be a string'))?.toUpperCase() ?? null
   if (method !== null && !METHODS.includes(method))
     throw invalid(`"method" must be one of ${METHODS.join(', ')}`)
-  const code = optionalInt(body.code, () => invalid('"code" must be an integer'))
-  const status = optionalInt(body.status, () => invalid('"status" must be an integer'))
-  const message = optionalString(body.message, () => invalid('"message" must be a string'))
+  return method
+}
+
+function readMessage(value: unknown): string | undefined {
+  const message = optionalString(value, () => invalid('"message" must be a string'))
   if (message !== undefined && message.length > FAULT_LIMITS.messageLength)
     throw invalid(`"message" must be at most ${FAULT_LIMITS.messageLength} characters`)
-  const delayMs = optionalInt(body.delay_ms, () => invalid('"delay_ms" must be an integer')) ?? 0
-  const times = optionalInt(body.times, () => invalid('"times" must be an integer')) ?? 1
+  return message
+}
+
+const schemas = {
+  /** Each field's type first, in this order; then the rules between them (toFault). */
+  fault: z.object({
+    path: readBy(readPath),
+    method: readBy(readMethod),
+    code: intField('"code" must be an integer'),
+    status: intField('"status" must be an integer'),
+    message: readBy(readMessage),
+    delay_ms: intField('"delay_ms" must be an integer'),
+    times: intField('"times" must be an integer'),
+  }),
+  armed: z.object({
+    id: z.number(),
+    method: z.string().nullable(),
+    path: z.string(),
+    code: z.number().nullable(),
+    status: z.number().nullable(),
+    message: z.string().nullable(),
+    delay_ms: z.number(),
+    remaining: z.number(),
+  }),
+}
+
+function toFault(body: z.output<typeof schemas.fault>): NewFault {
+  const { method, path, code, status, message } = body
+  const delayMs = body.delay_ms ?? 0
+  const times = body.times ?? 1
   if (delayMs < 0 || delayMs > MAX_DELAY_MS) throw invalid(`"delay_ms" must be 0..${MAX_DELAY_MS}`)
   if (times < 1 || times > MAX_TIMES) throw invalid(`"times" must be 1..${MAX_TIMES}`)
   if (status !== undefined && (status < 400 || status > 599)) throw invalid('"status" must be 400..599')
@@ -60,7 +95,7 @@ function readFault(body: Record<string, unknown>): Omit<Fault, 'id'> {
   return { method, path, error, delayMs, remaining: times }
 }
 
-const show = (f: Fault) => ({
+const show = (f: Fault): z.input<typeof schemas.armed> => ({
   id: f.id,
   method: f.method,
   path: f.path,
@@ -74,11 +109,12 @@ const show = (f: Fault) => ({
 /** Fault injection for the calling app: arm, list, disarm. */
 export function faultRoutes({ faults }: Pick<AppDeps, 'faults'>): RouteSpec[] {
   return [
-    {
+    schemaRoute({
       method: 'POST',
       url: '/faults',
+      schema: { body: schemas.fault, response: { 200: schemas.armed } },
       handler: async req => {
-        const fault = readFault(readControlBody(req.body))
+        const fault = toFault(req.body)
         const { appKey } = req.tenant.app
         if (faults.list(appKey).length >= FAULT_LIMITS.perApp)
           throw invalid(
@@ -86,16 +122,18 @@ export function faultRoutes({ faults }: Pick<AppDeps, 'faults'>): RouteSpec[] {
           )
         return show(faults.arm(appKey, fault))
       },
-    },
-    {
+    }),
+    schemaRoute({
       method: 'GET',
       url: '/faults',
+      schema: { response: { 200: z.object({ faults: z.array(schemas.armed) }) } },
       handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(show) }),
-    },
-    {
+    }),
+    schemaRoute({
       method: 'DELETE',
       url: '/faults',
+      schema: { response: { 200: z.object({ cleared: z.number() }) } },
       handler: async req => ({ cleared: faults.clear(req.tenant.app.appKey) }),
-    },
+    }),
   ]
 }

@@ -1,5 +1,7 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { schemaRoute } from '../http/schema.js'
 
 /** One condition for readiness: `true`, or why not yet. */
 export interface ReadinessCheck {
@@ -7,22 +9,27 @@ export interface ReadinessCheck {
   check(): true | string | Promise<true | string>
 }
 
+/** Each check by name: `ok`, or why not. */
+const readiness = z.object({ status: z.string(), checks: z.record(z.string(), z.string()) })
+
 /**
  * Operations endpoints, public so that container health checks and CI need no credentials:
  * liveness, readiness, and the CA certificate clients must trust for the TLS listener.
  */
 export function opsRoutes(deps: Pick<AppDeps, 'readiness' | 'tls'>): RouteSpec[] {
   return [
-    {
+    schemaRoute({
       method: 'GET',
       url: '/health',
       config: { public: true },
-      handler: async () => ({ status: 'ok' }),
-    },
-    {
+      schema: { response: { 200: z.object({ status: z.literal('ok') }) } },
+      handler: async () => ({ status: 'ok' as const }),
+    }),
+    schemaRoute({
       method: 'GET',
       url: '/ready',
       config: { public: true },
+      schema: { response: { 200: readiness, 503: readiness } },
       handler: async (_req, reply) => {
         const checks: Record<string, string> = {}
         let ready = true
@@ -33,7 +40,8 @@ export function opsRoutes(deps: Pick<AppDeps, 'readiness' | 'tls'>): RouteSpec[]
         }
         return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks })
       },
-    },
+    }),
+    // PEM text, not JSON: no answer schema.
     {
       method: 'GET',
       url: '/ca.pem',

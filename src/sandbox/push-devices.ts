@@ -1,26 +1,26 @@
 import { randomBytes } from 'node:crypto'
-import type { AppDeps } from '../deps.js'
+import { z } from 'zod'
+import type { PipelineDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { firstValue } from '../http/query.js'
+import { isAbsent } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
+import { queryText, readBy, schemaRoute } from '../http/schema.js'
 import { setDeviceOnline, settle } from '../push/delivery.js'
 import { addTags, bindAlias, readTagChanges } from '../push/device-fields.js'
 import { deviceErrors } from '../push/errors.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from '../push/notification.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../push/values.js'
 import type { Device, PushPlatform } from '../store/push-devices.js'
+import { isoOrNull } from './schemas.js'
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
-const absent = (v: unknown) => v === undefined || v === null || v === ''
-
-const deviceView = (d: Device) => ({
+const deviceView = (d: Device): z.input<typeof schemas.device> => ({
   registration_id: d.registrationId,
   platform: d.platform,
   alias: d.alias,
   tags: d.tags,
   mobile: d.mobile,
   online: d.online,
-  last_online_time: iso(d.lastOnlineAt),
+  last_online_time: isoOrNull(d.lastOnlineAt),
 })
 
 const PLATFORM_DIGIT: Record<PushPlatform, string> = {
@@ -32,32 +32,101 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
 }
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
+const isPlatform = (v: unknown): v is PushPlatform =>
+  (NOTIFICATION_PLATFORMS as readonly unknown[]).includes(v)
+
+// A device's fields as the device API reads them: anything wrong is 7002 (never String() of a
+// value that is not a scalar). A body that is not an object is taken as an empty one.
+const fields = {
+  platform(v: unknown): PushPlatform {
+    if (!isPlatform(v)) throw deviceErrors.invalid('platform is invalid')
+    return v
+  },
+  /** Strings, or numbers taken as their text; absent: one is made for the platform. */
+  registrationId(v: unknown): string | undefined {
+    if (v === undefined) return undefined
+    const rid = scalarText(v)
+    if (rid === undefined || !isWellFormedRid(rid)) throw deviceErrors.invalid('registration_id is invalid')
+    return rid
+  },
+  alias(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const alias = scalarText(v) ?? ''
+    if (!isValidTagOrAlias(alias)) throw deviceErrors.invalid('alias is invalid')
+    return alias
+  },
+  tags: (v: unknown): string[] => (v === undefined ? [] : readTagChanges({ add: v }).add),
+  mobile(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const mobile = scalarText(v)
+    if (mobile === undefined) throw deviceErrors.invalid('mobile is invalid')
+    return mobile
+  },
+  online(v: unknown): boolean | undefined {
+    if (v !== undefined && typeof v !== 'boolean') throw deviceErrors.invalid('online must be a boolean')
+    return v
+  },
+}
+
+const objectOrEmpty = (v: unknown) => (isObject(v) ? v : {})
+
+const schemas = {
+  newDevice: z.preprocess(
+    objectOrEmpty,
+    z.object({
+      platform: readBy(fields.platform),
+      registration_id: readBy(fields.registrationId),
+      alias: readBy(fields.alias),
+      tags: readBy(fields.tags),
+      mobile: readBy(fields.mobile),
+      /** Online unless `false`. */
+      online: readBy(v => v !== false),
+    }),
+  ),
+  rid: z.object({ registration_id: z.string() }),
+  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online) })),
+  device: z.object({
+    registration_id: z.string(),
+    platform: z.string(),
+    alias: z.string().nullable(),
+    tags: z.array(z.string()),
+    mobile: z.string().nullable(),
+    online: z.boolean(),
+    last_online_time: z.string().nullable(),
+  }),
+  messagesQuery: z.object({ alias: queryText, registration_id: queryText, msg_id: queryText }),
+  messages: z.object({
+    messages: z.array(
+      z.object({
+        msg_id: z.string(),
+        registration_id: z.string(),
+        platform: z.string(),
+        notification: z.unknown(),
+        message: z.unknown(),
+        received_at: z.string().nullable(),
+        sms_msg_id: z.string().nullable(),
+      }),
+    ),
+  }),
+}
+
 /** Devices as a phone app registering with JPush would create them, and their online state. */
-export function pushDeviceRoutes(deps: AppDeps): RouteSpec[] {
+export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
-    {
+    schemaRoute({
       method: 'GET',
       url: '/push/devices',
+      schema: { response: { 200: z.object({ devices: z.array(schemas.device) }) } },
       handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceView) }),
-    },
-    {
+    }),
+    schemaRoute({
       method: 'POST',
       url: '/push/devices',
+      schema: { body: schemas.newDevice, response: { 200: schemas.device } },
       handler: async req => {
-        const b = isObject(req.body) ? req.body : {}
-        const platform = b.platform as PushPlatform
-        if (!NOTIFICATION_PLATFORMS.includes(platform)) throw deviceErrors.invalid('platform is invalid')
-        // Strings, or numbers taken as their text; anything else is 7002 (never String() of it).
-        const rid = b.registration_id === undefined ? newRid(platform) : scalarText(b.registration_id)
-        if (rid === undefined || !isWellFormedRid(rid))
-          throw deviceErrors.invalid('registration_id is invalid')
-        const alias = absent(b.alias) ? null : (scalarText(b.alias) ?? '')
-        if (alias !== null && !isValidTagOrAlias(alias)) throw deviceErrors.invalid('alias is invalid')
-        const tags = b.tags === undefined ? [] : readTagChanges({ add: b.tags }).add
-        const mobile = absent(b.mobile) ? null : scalarText(b.mobile)
-        if (mobile === undefined) throw deviceErrors.invalid('mobile is invalid')
-        const online = b.online !== false
+        const { platform, alias, tags, mobile, online } = req.body
+        const rid = req.body.registration_id ?? newRid(platform)
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
         const device = await store.write(() => {
@@ -82,36 +151,39 @@ export function pushDeviceRoutes(deps: AppDeps): RouteSpec[] {
         })
         return deviceView(device)
       },
-    },
-    ...(['PATCH', 'POST'] as const).map(
-      (method): RouteSpec => ({
+    }),
+    ...(['PATCH', 'POST'] as const).map(method =>
+      schemaRoute({
         method,
         url: '/push/devices/:registration_id',
+        schema: {
+          params: schemas.rid,
+          body: schemas.change,
+          response: { 200: schemas.device.extend({ delivered: z.number() }) },
+        },
         handler: async req => {
-          const { registration_id: rid } = req.params as { registration_id: string }
-          const b = isObject(req.body) ? req.body : {}
-          if (b.online !== undefined && typeof b.online !== 'boolean')
-            throw deviceErrors.invalid('online must be a boolean')
+          const { registration_id: rid } = req.params
+          const { online } = req.body
           const { app } = req.tenant
           const now = req.tenant.now()
           const result = await store.write(() => {
             if (!store.pushDevices.get(app.appKey, rid))
               throw new ApiError(404, 7002, 'no such registration_id')
-            const delivered =
-              typeof b.online === 'boolean' ? setDeviceOnline(deps, app, rid, b.online, now) : 0
+            const delivered = online === undefined ? 0 : setDeviceOnline(deps, app, rid, online, now)
             return { device: store.pushDevices.get(app.appKey, rid)!, delivered }
           })
           return { ...deviceView(result.device), delivered: result.delivered }
         },
       }),
     ),
-    {
+    schemaRoute({
       method: 'GET',
       url: '/push/messages',
+      schema: { querystring: schemas.messagesQuery, response: { 200: schemas.messages } },
       handler: async req => {
-        const alias = firstValue((req.query as Record<string, unknown>).alias)
-        const rid = firstValue((req.query as Record<string, unknown>).registration_id) || undefined
-        const msgId = firstValue((req.query as Record<string, unknown>).msg_id) || undefined
+        const { alias } = req.query
+        const rid = req.query.registration_id || undefined
+        const msgId = req.query.msg_id || undefined
         const { app } = req.tenant
         await store.write(() => settle(deps, app, req.tenant.now()))
         const aliasRids = alias
@@ -130,12 +202,12 @@ export function pushDeviceRoutes(deps: AppDeps): RouteSpec[] {
               platform: d.platform,
               notification: notification[d.platform] ?? null,
               message: payload.message ?? null,
-              received_at: iso(d.deliveredAt),
+              received_at: isoOrNull(d.deliveredAt),
               sms_msg_id: d.smsMsgId,
             }
           }),
         }
       },
-    },
+    }),
   ]
 }

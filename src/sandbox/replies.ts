@@ -1,8 +1,10 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
+import { readBy, schemaRoute } from '../http/schema.js'
 import { readMobile } from '../sms/fields.js'
-import { invalidControlBody, readControlBody } from './dialect.js'
+import { invalidControlBody } from './dialect.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
@@ -11,19 +13,35 @@ function isUnsubscribe(content: string): boolean {
   return UNSUBSCRIBE_KEYWORDS.includes(content.trim().toLowerCase())
 }
 
+const noContent = () => invalidControlBody('"content" must be a non-empty string')
+
+function readContent(value: unknown): string {
+  const content = optionalString(value, noContent)
+  if (content === undefined || content.trim() === '') throw noContent()
+  return content
+}
+
+const schemas = {
+  /** The mobile as /v1 reads it (50004 missing, 50006 invalid). */
+  reply: z.object({ mobile: readBy(readMobile), content: readBy(readContent) }),
+  replied: z.object({
+    mobile: z.string(),
+    content: z.string(),
+    reply_time: z.string(),
+    unsubscribed: z.boolean(),
+  }),
+}
+
 /** Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY). */
-export function replyRoutes(deps: AppDeps): RouteSpec[] {
+export function replyRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
   const { store } = deps
   return [
-    {
+    schemaRoute({
       method: 'POST',
       url: '/sms/replies',
+      schema: { body: schemas.reply, response: { 200: schemas.replied } },
       handler: async req => {
-        const body = readControlBody(req.body)
-        const mobile = readMobile(body.mobile)
-        const noContent = () => invalidControlBody('"content" must be a non-empty string')
-        const content = optionalString(body.content, noContent)
-        if (content === undefined || content.trim() === '') throw noContent()
+        const { mobile, content } = req.body
         const unsubscribed = isUnsubscribe(content)
         const reply = await store.write(() => {
           const now = req.tenant.now()
@@ -37,6 +55,6 @@ export function replyRoutes(deps: AppDeps): RouteSpec[] {
         })
         return { mobile, content, reply_time: new Date(reply.replyAt).toISOString(), unsubscribed }
       },
-    },
+    }),
   ]
 }

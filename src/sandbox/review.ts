@@ -1,11 +1,14 @@
+import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { optionalInt, optionalString } from '../http/fields.js'
+import { optionalInt } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
+import { readBy, schemaRoute } from '../http/schema.js'
 import { smsErrors } from '../sms/errors.js'
 import { readPathId } from '../sms/path-id.js'
 import { signView } from '../sms/signs.js'
 import { templateView } from '../sms/templates.js'
-import { invalidControlBody, readControlBody } from './dialect.js'
+import { invalidControlBody } from './dialect.js'
+import { textField } from './schemas.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once, instead of
 // waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a test can also
@@ -13,49 +16,81 @@ import { invalidControlBody, readControlBody } from './dialect.js'
 
 const unknownTemplate = () => smsErrors.invalidTempId().withStatus(404)
 const unknownSign = () => smsErrors.invalidSignId().withStatus(404)
+const invalidStatus = () => invalidControlBody('"status" must be 1 (approve) or 2 (reject)')
 
-function readDecision(body: unknown): { status: 1 | 2; reason: string | null } {
-  const b = readControlBody(body)
-  const invalidStatus = () => invalidControlBody('"status" must be 1 (approve) or 2 (reject)')
-  const status = optionalInt(b.status, invalidStatus)
+function readStatus(value: unknown): 1 | 2 {
+  const status = optionalInt(value, invalidStatus)
   if (status !== 1 && status !== 2) throw invalidStatus()
-  // A reason only makes sense for a rejection.
-  const reason = status === 2 ? (optionalString(b.refuse_reason, smsErrors.invalidBody) ?? null) : null
-  return { status, reason }
+  return status
 }
 
-export function reviewRoutes(deps: AppDeps): RouteSpec[] {
+const schemas = {
+  template: z.object({ temp_id: readBy(v => readPathId(v, unknownTemplate)) }),
+  sign: z.object({ sign_id: readBy(v => readPathId(v, unknownSign)) }),
+  decision: z.object({
+    status: readBy(readStatus),
+    /** Kept only with a rejection. */
+    refuse_reason: textField('"refuse_reason" must be a string'),
+  }),
+  decidedTemplate: z.object({
+    temp_id: z.number(),
+    template: z.string(),
+    type: z.number(),
+    ttl: z.number(),
+    remark: z.string(),
+    status: z.number(),
+    refuse_reason: z.string().nullable(),
+  }),
+  decidedSign: z.object({
+    sign_id: z.number(),
+    sign: z.string(),
+    status: z.number(),
+    is_default: z.number(),
+    use_status: z.number(),
+    refuse_reason: z.string().nullable(),
+  }),
+}
+
+export function reviewRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
   const { store } = deps
+  // A reason only makes sense for a rejection.
+  const reasonOf = (d: { status: 1 | 2; refuse_reason: string | undefined }) =>
+    d.status === 2 ? (d.refuse_reason ?? null) : null
   return [
-    {
+    schemaRoute({
       method: 'POST',
       url: '/sms/templates/:temp_id/review',
+      schema: {
+        params: schemas.template,
+        body: schemas.decision,
+        response: { 200: schemas.decidedTemplate },
+      },
       handler: async req => {
-        const tempId = readPathId((req.params as { temp_id?: string }).temp_id, unknownTemplate)
-        const { status, reason } = readDecision(req.body)
+        const { temp_id: tempId } = req.params
         const { appKey } = req.tenant.app
         const decided = await store.write(() => {
-          if (!store.templates.decide(appKey, tempId, status, reason, req.tenant.now()))
+          if (!store.templates.decide(appKey, tempId, req.body.status, reasonOf(req.body), req.tenant.now()))
             throw unknownTemplate()
           return store.templates.get(appKey, tempId)!
         })
         return { ...templateView(decided), refuse_reason: decided.refuseReason }
       },
-    },
-    {
+    }),
+    schemaRoute({
       method: 'POST',
       url: '/sms/signs/:sign_id/review',
+      schema: { params: schemas.sign, body: schemas.decision, response: { 200: schemas.decidedSign } },
       handler: async req => {
-        const signId = readPathId((req.params as { sign_id?: string }).sign_id, unknownSign)
-        const { status, reason } = readDecision(req.body)
+        const { sign_id: signId } = req.params
         const { appKey } = req.tenant.app
         const decided = await store.write(() => {
-          if (!store.signs.decide(appKey, signId, status, reason, req.tenant.now())) throw unknownSign()
+          if (!store.signs.decide(appKey, signId, req.body.status, reasonOf(req.body), req.tenant.now()))
+            throw unknownSign()
           return store.signs.get(appKey, signId)!
         })
         const used = store.signs.usedByMessages(appKey, signId)
         return { ...signView(decided, used), refuse_reason: decided.refuseReason }
       },
-    },
+    }),
   ]
 }

@@ -1,4 +1,3 @@
-import type { ApiError } from '../errors.js'
 import { isAbsent, optionalInt, optionalString } from '../http/fields.js'
 import { smsErrors } from './errors.js'
 import { SMS_LIMITS } from './limits.js'
@@ -8,10 +7,10 @@ import { SMS_LIMITS } from './limits.js'
 
 export type Body = Record<string, unknown>
 
-/** A JSON object body; `invalid` names anything else (the control plane answers it 400). */
-export function readBody(body: unknown, invalid: () => ApiError = smsErrors.invalidBody): Body {
+/** A JSON object body: none is 50003, anything else 50007. */
+export function readBody(body: unknown): Body {
   if (body === undefined || body === null) throw smsErrors.missingBody()
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalid()
+  if (typeof body !== 'object' || Array.isArray(body)) throw smsErrors.invalidBody()
   return body as Body
 }
 

@@ -2,18 +2,17 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { PipelineDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { isAbsent } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
-import { queryText, readBy, schemaRoute } from '../http/schema.js'
+import { schemaRoute } from '../http/schema.js'
 import { setDeviceOnline, settle } from '../push/delivery.js'
-import { addTags, bindAlias, readTagChanges } from '../push/device-fields.js'
-import { deviceErrors } from '../push/errors.js'
-import { NOTIFICATION_PLATFORMS, parseNotification } from '../push/notification.js'
-import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../push/values.js'
+import { addTags, bindAlias } from '../push/device-fields.js'
+import { parseNotification } from '../push/notification.js'
+import { isObject } from '../push/values.js'
 import type { Device, PushPlatform } from '../store/push-devices.js'
+import { pushDeviceSchemas } from './push-device-schemas.js'
 import { isoOrNull } from './schemas.js'
 
-const deviceView = (d: Device): z.input<typeof schemas.device> => ({
+const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({
   registration_id: d.registrationId,
   platform: d.platform,
   alias: d.alias,
@@ -32,84 +31,6 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
 }
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
-const isPlatform = (v: unknown): v is PushPlatform =>
-  (NOTIFICATION_PLATFORMS as readonly unknown[]).includes(v)
-
-// A device's fields as the device API reads them: anything wrong is 7002 (never String() of a
-// value that is not a scalar). A body that is not an object is taken as an empty one.
-const fields = {
-  platform(v: unknown): PushPlatform {
-    if (!isPlatform(v)) throw deviceErrors.invalid('platform is invalid')
-    return v
-  },
-  /** Strings, or numbers taken as their text; absent: one is made for the platform. */
-  registrationId(v: unknown): string | undefined {
-    if (v === undefined) return undefined
-    const rid = scalarText(v)
-    if (rid === undefined || !isWellFormedRid(rid)) throw deviceErrors.invalid('registration_id is invalid')
-    return rid
-  },
-  alias(v: unknown): string | null {
-    if (isAbsent(v)) return null
-    const alias = scalarText(v) ?? ''
-    if (!isValidTagOrAlias(alias)) throw deviceErrors.invalid('alias is invalid')
-    return alias
-  },
-  tags: (v: unknown): string[] => (v === undefined ? [] : readTagChanges({ add: v }).add),
-  mobile(v: unknown): string | null {
-    if (isAbsent(v)) return null
-    const mobile = scalarText(v)
-    if (mobile === undefined) throw deviceErrors.invalid('mobile is invalid')
-    return mobile
-  },
-  online(v: unknown): boolean | undefined {
-    if (v !== undefined && typeof v !== 'boolean') throw deviceErrors.invalid('online must be a boolean')
-    return v
-  },
-}
-
-const objectOrEmpty = (v: unknown) => (isObject(v) ? v : {})
-
-const schemas = {
-  newDevice: z.preprocess(
-    objectOrEmpty,
-    z.object({
-      platform: readBy(fields.platform),
-      registration_id: readBy(fields.registrationId),
-      alias: readBy(fields.alias),
-      tags: readBy(fields.tags),
-      mobile: readBy(fields.mobile),
-      /** Online unless `false`. */
-      online: readBy(v => v !== false),
-    }),
-  ),
-  rid: z.object({ registration_id: z.string() }),
-  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online) })),
-  device: z.object({
-    registration_id: z.string(),
-    platform: z.string(),
-    alias: z.string().nullable(),
-    tags: z.array(z.string()),
-    mobile: z.string().nullable(),
-    online: z.boolean(),
-    last_online_time: z.string().nullable(),
-  }),
-  messagesQuery: z.object({ alias: queryText, registration_id: queryText, msg_id: queryText }),
-  messages: z.object({
-    messages: z.array(
-      z.object({
-        msg_id: z.string(),
-        registration_id: z.string(),
-        platform: z.string(),
-        notification: z.unknown(),
-        message: z.unknown(),
-        received_at: z.string().nullable(),
-        sms_msg_id: z.string().nullable(),
-      }),
-    ),
-  }),
-}
-
 /** Devices as a phone app registering with JPush would create them, and their online state. */
 export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
@@ -117,13 +38,13 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/devices',
-      schema: { response: { 200: z.object({ devices: z.array(schemas.device) }) } },
+      schema: { response: { 200: z.object({ devices: z.array(pushDeviceSchemas.device) }) } },
       handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceView) }),
     }),
     schemaRoute({
       method: 'POST',
       url: '/push/devices',
-      schema: { body: schemas.newDevice, response: { 200: schemas.device } },
+      schema: { body: pushDeviceSchemas.newDevice, response: { 200: pushDeviceSchemas.device } },
       handler: async req => {
         const { platform, alias, tags, mobile, online } = req.body
         const rid = req.body.registration_id ?? newRid(platform)
@@ -157,9 +78,9 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
         method,
         url: '/push/devices/:registration_id',
         schema: {
-          params: schemas.rid,
-          body: schemas.change,
-          response: { 200: schemas.device.extend({ delivered: z.number() }) },
+          params: pushDeviceSchemas.rid,
+          body: pushDeviceSchemas.change,
+          response: { 200: pushDeviceSchemas.device.extend({ delivered: z.number() }) },
         },
         handler: async req => {
           const { registration_id: rid } = req.params
@@ -179,7 +100,7 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/messages',
-      schema: { querystring: schemas.messagesQuery, response: { 200: schemas.messages } },
+      schema: { querystring: pushDeviceSchemas.messagesQuery, response: { 200: pushDeviceSchemas.messages } },
       handler: async req => {
         const { alias } = req.query
         const rid = req.query.registration_id || undefined

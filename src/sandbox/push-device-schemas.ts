@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { isAbsent } from '../http/fields.js'
+import { queryText, readBy } from '../http/schema.js'
+import { readTagChanges } from '../push/device-fields.js'
+import { deviceErrors } from '../push/errors.js'
+import { NOTIFICATION_PLATFORMS } from '../push/notification.js'
+import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../push/values.js'
+import type { PushPlatform } from '../store/push-devices.js'
+
+// What the control plane's device routes (push-devices.ts) take and answer.
+
+const isPlatform = (v: unknown): v is PushPlatform =>
+  (NOTIFICATION_PLATFORMS as readonly unknown[]).includes(v)
+
+// A device's fields as the device API reads them: anything wrong is 7002 (never String() of a
+// value that is not a scalar). A body that is not an object is taken as an empty one.
+const fields = {
+  platform(v: unknown): PushPlatform {
+    if (!isPlatform(v)) throw deviceErrors.invalid('platform is invalid')
+    return v
+  },
+  /** Strings, or numbers taken as their text; absent: one is made for the platform. */
+  registrationId(v: unknown): string | undefined {
+    if (v === undefined) return undefined
+    const rid = scalarText(v)
+    if (rid === undefined || !isWellFormedRid(rid)) throw deviceErrors.invalid('registration_id is invalid')
+    return rid
+  },
+  alias(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const alias = scalarText(v) ?? ''
+    if (!isValidTagOrAlias(alias)) throw deviceErrors.invalid('alias is invalid')
+    return alias
+  },
+  tags: (v: unknown): string[] => (v === undefined ? [] : readTagChanges({ add: v }).add),
+  mobile(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const mobile = scalarText(v)
+    if (mobile === undefined) throw deviceErrors.invalid('mobile is invalid')
+    return mobile
+  },
+  online(v: unknown): boolean | undefined {
+    if (v !== undefined && typeof v !== 'boolean') throw deviceErrors.invalid('online must be a boolean')
+    return v
+  },
+}
+
+const objectOrEmpty = (v: unknown) => (isObject(v) ? v : {})
+
+export const pushDeviceSchemas = {
+  newDevice: z.preprocess(
+    objectOrEmpty,
+    z.object({
+      platform: readBy(fields.platform),
+      registration_id: readBy(fields.registrationId),
+      alias: readBy(fields.alias),
+      tags: readBy(fields.tags),
+      mobile: readBy(fields.mobile),
+      /** Online unless `false`. */
+      online: readBy(v => v !== false),
+    }),
+  ),
+  rid: z.object({ registration_id: z.string() }),
+  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online) })),
+  device: z.object({
+    registration_id: z.string(),
+    platform: z.string(),
+    alias: z.string().nullable(),
+    tags: z.array(z.string()),
+    mobile: z.string().nullable(),
+    online: z.boolean(),
+    last_online_time: z.string().nullable(),
+  }),
+  messagesQuery: z.object({ alias: queryText, registration_id: queryText, msg_id: queryText }),
+  messages: z.object({
+    messages: z.array(
+      z.object({
+        msg_id: z.string(),
+        registration_id: z.string(),
+        platform: z.string(),
+        notification: z.unknown(),
+        message: z.unknown(),
+        received_at: z.string().nullable(),
+        sms_msg_id: z.string().nullable(),
+      }),
+    ),
+  }),
+}

@@ -84,5 +84,3 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
     )
   }
 }
-
-export type Mount = ReturnType<typeof mounter>

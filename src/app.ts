@@ -93,15 +93,18 @@ export async function buildApp(
   // Failures a test arms through /_sandbox/faults, applied by the two API surfaces.
   const faults = createFaults()
 
-  // Any request may have added due work (a task, a message and its report, a review): re-arm.
+  // After every answer the scheduler looks again at its timer (a comparison: the earliest due time
+  // is known in memory), so a clock moved by a test in-process is noticed.
   app.addHook('onResponse', (_req, _reply, done) => {
     scheduler.poke()
     done()
   })
+  // Each surface runs it right after Basic auth: the app's due work, caught up before the handler.
+  const { catchUp } = scheduler
   registerRoot(app)
-  await app.register(smsApi, { prefix: '/v1', ...deps, faults })
-  await app.register(pushApi, { prefix: '/v3', ...deps, faults })
-  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls, faults })
+  await app.register(smsApi, { prefix: '/v1', ...deps, faults, catchUp })
+  await app.register(pushApi, { prefix: '/v3', ...deps, faults, catchUp })
+  await app.register(sandboxApi, { prefix: '/_sandbox', ...deps, scheduler, readiness, tls, faults, catchUp })
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {

@@ -3,6 +3,7 @@ import { useVendorErrors, vendorErrorHandler } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes, type RouteSpec } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
+import type { CatchUp } from '../scheduler/catch-up.js'
 import { type AuthDeps, type AuthHooks, registerBasicAuth } from '../sms/auth.js'
 import { aliasRoutes } from './aliases.js'
 import type { PushDeps } from './context.js'
@@ -31,12 +32,16 @@ const methodNotAllowed: Record<PushGroup, () => Error> = {
  * port here): its own body parser, error codes and auth codes, then its routes.
  */
 function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
-  return async (app: FastifyInstance, deps: AuthDeps & { faults?: Faults; rate: AuthHooks }) => {
+  return async (
+    app: FastifyInstance,
+    deps: AuthDeps & { faults?: Faults; rate: AuthHooks; catchUp: CatchUp },
+  ) => {
     const names = groupFrameworkErrors[name]
     acceptAnyBody(app, { invalidBody: names.invalidBody })
     // Not useVendorErrors: the groups share /v3, whose one not-found handler pushApi sets.
     app.setErrorHandler(vendorErrorHandler(names))
     await registerBasicAuth(app, deps, groupAuthErrors[name], { hooks: deps.rate })
+    app.addHook('preHandler', deps.catchUp)
     useFaults(app, deps.faults)
     defineRoutes(app, routes(deps), methodNotAllowed[name])
   }
@@ -45,7 +50,7 @@ function group(name: PushGroup, routes: (deps: PushDeps) => RouteSpec[]) {
 /** The JPush v3 surface (push-service.md, jpush-api.md), mounted at /v3. */
 export async function pushApi(
   app: FastifyInstance,
-  options: AuthDeps & { prefix?: string; faults?: Faults },
+  options: AuthDeps & { prefix?: string; faults?: Faults; catchUp: CatchUp },
 ): Promise<void> {
   const { prefix: _mounted, ...rest } = options // the groups sit at /v3 itself
   const deps = { ...rest, rate: useRateLimit(app, rest) }

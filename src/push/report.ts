@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify'
 import type { RouteSpec } from '../http/routes.js'
 import { dayKey } from '../time.js'
 import type { PushDeps } from './context.js'
-import { settle } from './delivery.js'
 import { reportErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { countPushes } from './report-counts.js'
@@ -36,9 +35,7 @@ export function reportRoutes(deps: PushDeps): RouteSpec[] {
     <T>(view: (c: ReturnType<typeof countPushes>[number]) => T): RouteSpec['handler'] =>
     async req => {
       const ids = readMsgIds(deps, req)
-      const now = req.tenant.now()
-      await store.write(() => settle(deps, req.tenant.app, now))
-      return countPushes(deps, req.tenant.app.appKey, ids, now).map(view)
+      return countPushes(deps, req.tenant.app.appKey, ids, req.tenant.now()).map(view)
     }
   return [
     { method: 'GET', url: '/received', handler: report(receivedItem) },
@@ -70,9 +67,10 @@ export function reportRoutes(deps: PushDeps): RouteSpec[] {
         }
         const { app } = req.tenant
         const now = req.tenant.now()
-        await store.write(() => settle(deps, app, now))
         const day = typeof date === 'string' ? date : dayKey(now, deps.config.timeZone)
-        const deliveries = new Map(store.pushes.deliveries(app.appKey, msgId).map(d => [d.registrationId, d]))
+        const deliveries = new Map(
+          store.pushDeliveries.ofPush(app.appKey, msgId).map(d => [d.registrationId, d]),
+        )
         const out: Record<string, { status: number }> = {}
         for (const rid of rids) {
           const d = deliveries.get(rid)

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
+import type { CatchUp } from '../scheduler/catch-up.js'
 import { type AuthDeps, registerBasicAuth, smsAuthErrors } from '../sms/auth.js'
 import { smsErrors } from '../sms/errors.js'
 import { callbackRoutes } from './callbacks.js'
@@ -21,11 +22,12 @@ import { smsInspectRoutes } from './sms-inspect.js'
  */
 export async function sandboxApi(
   app: FastifyInstance,
-  deps: SandboxDeps & OpsDeps & Pick<AuthDeps, 'provisioning'>,
+  deps: SandboxDeps & OpsDeps & Pick<AuthDeps, 'provisioning'> & { catchUp: CatchUp },
 ): Promise<void> {
   acceptAnyBody(app, sandboxFrameworkErrors)
   useVendorErrors(app, sandboxFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors, { standing: false })
+  app.addHook('preHandler', deps.catchUp)
   defineRoutes(
     app,
     [

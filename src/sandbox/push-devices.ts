@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js'
 import { queryParam } from '../http/query.js'
 import type { RouteSpec } from '../http/routes.js'
 import type { PushDeps } from '../push/context.js'
-import { setDeviceOnline, settle } from '../push/delivery.js'
+import { setDeviceOnline } from '../push/delivery.js'
 import { addTags, bindAlias, readTagChanges } from '../push/device-fields.js'
 import { deviceErrors } from '../push/errors.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from '../push/notification.js'
@@ -113,11 +113,10 @@ export function pushDeviceRoutes(deps: PushDeps): RouteSpec[] {
         const rid = queryParam(req.query, 'registration_id') || undefined
         const msgId = queryParam(req.query, 'msg_id') || undefined
         const { app } = req.tenant
-        await store.write(() => settle(deps, app, req.tenant.now()))
         const aliasRids = alias
           ? new Set(store.pushDevices.byAlias(app.appKey, alias).map(d => d.registrationId))
           : null
-        const received = store.pushes
+        const received = store.pushDeliveries
           .search(app.appKey, { rid, msgId })
           .filter(d => d.status === 'delivered' && (!aliasRids || aliasRids.has(d.registrationId)))
         return {

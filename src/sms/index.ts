@@ -3,6 +3,7 @@ import { useVendorErrors } from '../http/error-handler.js'
 import { acceptAnyBody } from '../http/json-body.js'
 import { defineRoutes } from '../http/routes.js'
 import { type Faults, useFaults } from '../sandbox/faults.js'
+import type { CatchUp } from '../scheduler/catch-up.js'
 import { accountRoutes } from './accounts.js'
 import { type AuthDeps, registerBasicAuth, smsAuthErrors } from './auth.js'
 import { codeRoutes } from './codes.js'
@@ -24,10 +25,14 @@ export const smsFrameworkErrors = {
 }
 
 /** The JSMS v1 surface (sms-service.md §4), mounted at /v1. */
-export async function smsApi(app: FastifyInstance, deps: AuthDeps & { faults?: Faults }): Promise<void> {
+export async function smsApi(
+  app: FastifyInstance,
+  deps: AuthDeps & { faults?: Faults; catchUp: CatchUp },
+): Promise<void> {
   acceptAnyBody(app, smsErrors)
   useVendorErrors(app, smsFrameworkErrors)
   await registerBasicAuth(app, deps, smsAuthErrors)
+  app.addHook('preHandler', deps.catchUp)
   useFaults(app, deps.faults)
   defineRoutes(
     app,

@@ -33,9 +33,8 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
     return readPathId((req.params as { sign_id?: string }).sign_id, smsErrors.invalidSignId)
   }
 
-  /** An existing signature of the caller's app, its pending review settled (50102 otherwise). */
+  /** An existing signature of the caller's app (50102 otherwise). */
   function find(req: FastifyRequest, signId: number): Sign {
-    store.signs.settleReviews(req.tenant.app.appKey, req.tenant.now())
     const s = store.signs.get(req.tenant.app.appKey, signId)
     if (!s) throw smsErrors.invalidSignId()
     return s
@@ -46,8 +45,7 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
    * 50103 (sms-service.md §7, "another signature is pending review"). Modifying the pending one
    * itself replaces its content and restarts its review.
    */
-  function checkNoOtherInAudit(appKey: string, now: number, signId = -1): void {
-    store.signs.settleReviews(appKey, now)
+  function checkNoOtherInAudit(appKey: string, signId = -1): void {
     if (store.signs.pendingOther(appKey, signId)) throw smsErrors.otherSignaturesInAudit()
   }
 
@@ -63,7 +61,7 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         const { appKey } = req.tenant.app
         const signId = await store.write(() => {
           const now = req.tenant.now()
-          checkNoOtherInAudit(appKey, now)
+          checkNoOtherInAudit(appKey)
           const id = store.sequences.next('sign_id')
           store.signs.insert(
             {
@@ -97,7 +95,7 @@ export function signRoutes(deps: SmsDeps): RouteSpec[] {
         await store.write(() => {
           const now = req.tenant.now()
           const current = find(req, signId)
-          checkNoOtherInAudit(appKey, now, signId)
+          checkNoOtherInAudit(appKey, signId)
           const input = {
             sign: form.sign ?? current.sign,
             type: form.type ?? current.type,

@@ -4,13 +4,7 @@ import type { DueIndex } from './due-index.js'
 import { cachedStatements, createRowCache } from './row-cache.js'
 
 export type { Balances, Bucket } from './balances.js'
-
-/** Credentials and standing only: balances change with every send, so they are read apart. */
-export interface Developer {
-  devKey: string
-  devSecret: string
-  frozen: boolean
-}
+export type { Developer } from './developers.js'
 
 export interface App {
   appKey: string
@@ -45,12 +39,6 @@ interface AppRow {
   created_at: number
 }
 
-interface DevRow {
-  dev_key: string
-  dev_secret: string
-  frozen: number
-}
-
 const toApp = (r: AppRow): App => ({
   appKey: r.app_key,
   masterSecret: r.master_secret,
@@ -63,12 +51,6 @@ const toApp = (r: AppRow): App => ({
   settings: JSON.parse(r.settings),
   clockOffsetMs: r.clock_offset_ms,
   createdAt: r.created_at,
-})
-
-const toDev = (r: DevRow): Developer => ({
-  devKey: r.dev_key,
-  devSecret: r.dev_secret,
-  frozen: r.frozen === 1,
 })
 
 const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, createdAt = 0) => ({
@@ -87,17 +69,14 @@ const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, 
 })
 
 /**
- * Apps and developers: read on every request (Basic auth, standing), so cached (row-cache.ts);
- * every statement that changes them forgets the cached copy when it runs. Balances live in the
- * same rows but change with every send: they are never cached (balances.ts).
+ * Apps: read on every request (Basic auth, standing), so cached (row-cache.ts); every statement
+ * that changes them forgets the cached copy when it runs. Balances live in the same rows but
+ * change with every send: they are never cached (balances.ts).
  */
 export function createAppStore(db: Db, due: DueIndex) {
   const apps = createRowCache<string, App>(db)
-  const developers = createRowCache<string, Developer>(db)
   const appRows = cachedStatements(db, apps)
-  const devRows = cachedStatements(db, developers)
   const getApp = appRows.read<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
-  const getDev = devRows.read<[string], DevRow>('SELECT * FROM developers WHERE dev_key = ?')
   const countApps = appRows.read<[], { n: number }>('SELECT count(*) AS n FROM apps')
   const insertApp = appRows.write<ReturnType<typeof appParams>>(
     `INSERT INTO apps (app_key, master_secret, dev_key, blacklisted, sms_enabled, ip_whitelist,
@@ -105,12 +84,6 @@ export function createAppStore(db: Db, due: DueIndex) {
      VALUES (@appKey, @masterSecret, @devKey, @blacklisted, @smsEnabled, @ipWhitelist, @sensitiveWords,
        @callbackUrl, @settings, @clockOffsetMs, @balance, @voice, @industry, @market, @createdAt)`,
     p => p.appKey,
-  )
-  const upsertDev = devRows.write<{ devKey: string; devSecret: string; frozen: number } & Balances>(
-    `INSERT INTO developers (dev_key, dev_secret, frozen, balance, voice, industry, market)
-     VALUES (@devKey, @devSecret, @frozen, @balance, @voice, @industry, @market)
-     ON CONFLICT (dev_key) DO UPDATE SET dev_secret = excluded.dev_secret, frozen = excluded.frozen`,
-    p => p.devKey,
   )
   const updateSettings = appRows.write<ReturnType<typeof appParams>>(
     `UPDATE apps SET master_secret = @masterSecret, dev_key = @devKey, blacklisted = @blacklisted,
@@ -133,24 +106,9 @@ export function createAppStore(db: Db, due: DueIndex) {
       const row = getApp.get(appKey)
       return row && apps.remember(appKey, toApp(row))
     },
-    developer(devKey: string): Developer | undefined {
-      const hit = developers.get(devKey)
-      if (hit) return hit
-      const row = getDev.get(devKey)
-      return row && developers.remember(devKey, toDev(row))
-    },
     /** How many apps the database holds (the default, the seed file's, the auto-provisioned). */
     count(): number {
       return countApps.get()?.n ?? 0
-    },
-    /** Creates the developer if new (with `balances`); an existing one keeps its balances. */
-    saveDeveloper(d: Developer & { balances?: Balances }): void {
-      upsertDev.run({
-        devKey: d.devKey,
-        devSecret: d.devSecret,
-        frozen: d.frozen ? 1 : 0,
-        ...toBalances(d.balances ?? NO_BALANCES),
-      })
     },
     insert(app: NewApp, createdAt: number): void {
       insertApp.run(appParams(app, app.balances, createdAt))

@@ -3,6 +3,7 @@ import { createBalanceStore } from './balances.js'
 import { createCallbackStore } from './callbacks.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
+import { createDeveloperStore } from './developers.js'
 import { createDueIndex } from './due-index.js'
 import { createDueTimes } from './due-times.js'
 import { createHealth, type HealthLog, watchStatements } from './health.js'
@@ -32,7 +33,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
   const inTransaction = db.transaction((fn: () => unknown) => fn())
   // Told by the statements that create due work (due-index.ts); process time = app time - offset.
   const due = createDueIndex(db, appKey => apps.get(appKey)?.clockOffsetMs ?? 0)
-  const apps = { ...createAppStore(db, due), ...createBalanceStore(db) }
+  // One `apps` for the rows of apps and developers: credentials and settings (cached), balances (not).
+  const apps = { ...createAppStore(db, due), ...createDeveloperStore(db), ...createBalanceStore(db) }
   return {
     db,
     apps,

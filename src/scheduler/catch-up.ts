@@ -13,10 +13,11 @@ import type { JobDeps } from './jobs.js'
  * Why catch up, rather than derive the state at read time (a review whose time has passed reads as
  * approved): some of this work is not a view of the data but an event with effects of its own. A
  * push fallback sends an SMS (charged, reported, rate-limited), the first approved signature
- * becomes the app's default (which a send then uses), and each decision owes a callback. Deriving would
- * need a second, read-time copy of each rule, and the stored state would still have to catch up.
- * Run once, in the write queue (durable before the handler goes on), it is the scheduler's own
- * work run a little earlier for this app; claims make it run once whoever gets there first.
+ * becomes the app's default (which a send then uses), and each decision owes a callback. Deriving
+ * would need a second, read-time copy of each rule, and the stored state would still have to
+ * catch up. Run once, in the write queue (durable before the handler goes on), it is the
+ * scheduler's own work run a little earlier for this app; each item's state (under review,
+ * pending, undecided) makes it run once, whoever gets there first.
  *
  * Cost: a comparison with the app's bound in memory (store/due-index.ts); SQLite is asked only for
  * an app's first request and after a catch-up. The check is skipped once the scheduler stopped

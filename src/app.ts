@@ -113,7 +113,8 @@ export async function buildApp(
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
-  // Any request may have added due work (a task, a message and its report, a review): re-arm.
+  // After every answer the scheduler looks again at its timer (a comparison: the earliest due time
+  // is known in memory), so a clock moved by a test in-process is noticed.
   app.addHook('onResponse', (_req, _reply, done) => {
     scheduler.poke()
     done()

@@ -40,7 +40,8 @@ export interface MountOptions {
  * 1. the catch-all body parser (json-body.ts): JSON whatever the Content-Type, or a form's bytes;
  *    routes that declare zod schemas (the control plane's) are validated by them (schema.ts);
  * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
- * 3. HTTP Basic auth (auth.ts), with or without the app's standing;
+ * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then the app's due work
+ *    caught up to its now (scheduler/catch-up.ts), so no handler settles anything on its own;
  * 4. the armed faults (sandbox/faults.ts), after auth and before the handler;
  * 5. its routes, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
@@ -61,6 +62,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
       useSchemas(scope, own)
       scope.setErrorHandler(vendorErrorHandler(own))
       await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
+      scope.addHook('preHandler', deps.scheduler.catchUp)
       if (faults) useFaults(scope, deps.faults)
       defineRoutes(
         scope,

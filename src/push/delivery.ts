@@ -1,4 +1,3 @@
-import { appNow } from '../clock.js'
 import type { PipelineDeps } from '../deps.js'
 import type { App } from '../store/apps.js'
 import { tenantOf } from '../tenancy.js'
@@ -8,26 +7,27 @@ import { sendSmsFallback } from './sms-fallback.js'
 // What happens to a push after it is accepted, as time passes on the app's clock: offline
 // devices get it when they come online within time_to_live, and sms_message texts the device's
 // mobile when the push had not reached it within delay_time. Everything here runs inside a write
-// job and is driven three ways: lazily by each /v3 and /_sandbox/push request of the app, when a
-// device comes online, and by `pushTick` for the scheduler.
+// job. `settle` is the push entry of the due-work list (scheduler/due-work.ts): run by the
+// scheduler at its due time and by the catch-up before each request of the app, so a device that
+// comes online has already been texted if its fallback fell due before.
 
 /** Sends due SMS fallbacks, then expires what outlived its time_to_live. */
 export function settle(deps: PipelineDeps, app: App, now: number): void {
-  const { pushes } = deps.store
+  const { pushes, pushDeliveries: deliveries } = deps.store
   const tenant = tenantOf(deps.clock, app)
-  for (const d of pushes.smsDue(app.appKey, now)) {
+  for (const d of deliveries.smsDue(app.appKey, now)) {
     const push = pushes.get(app.appKey, d.msgId)
     const device = deps.store.pushDevices.get(app.appKey, d.registrationId)
     const raw = push?.payload.sms_message
     if (!push || !device?.mobile || raw === undefined) {
-      pushes.setSms(d.msgId, d.registrationId, { smsMsgId: null, smsError: 0 })
+      deliveries.setSms(d.msgId, d.registrationId, { smsMsgId: null, smsError: 0 })
       continue
     }
     // Sent at the moment it fell due, not at the moment the sandbox noticed.
     const result = sendSmsFallback(deps, tenant, parseSmsMessage(raw), device.mobile, d.smsDueAt ?? now)
-    pushes.setSms(d.msgId, d.registrationId, result)
+    deliveries.setSms(d.msgId, d.registrationId, result)
   }
-  pushes.expire(app.appKey, now)
+  deliveries.expire(app.appKey, now)
 }
 
 /** A device comes online (delivering what waits for it) or goes offline. Returns pushes delivered. */
@@ -38,26 +38,25 @@ export function setDeviceOnline(
   online: boolean,
   now: number,
 ): number {
-  const { pushDevices, pushes } = deps.store
-  settle(deps, app, now)
+  const { pushDevices, pushDeliveries } = deps.store
   const device = pushDevices.get(app.appKey, rid)
   if (!device) return 0
   if (device.online === online) return 0
   pushDevices.setOnline(app.appKey, rid, online, now)
-  return online ? pushes.deliverPending(app.appKey, rid, now) : 0
+  return online ? pushDeliveries.deliverPending(app.appKey, rid, now) : 0
 }
 
 /**
  * The scheduler's entry point: settles every app that has pending deliveries or undecided
- * fallbacks, each on its own clock. Never throws for one app's sake; returns how many apps it
+ * fallbacks, each on its own clock at the scheduler's process time `now`. Returns how many apps it
  * looked at.
  */
-export async function pushTick(deps: PipelineDeps): Promise<number> {
+export async function pushTick(deps: PipelineDeps, now = deps.clock.now()): Promise<number> {
   return deps.store.write(() => {
-    const keys = deps.store.pushes.appsWithWork()
+    const keys = deps.store.pushDeliveries.appsWithWork()
     for (const key of keys) {
       const app = deps.store.apps.get(key)
-      if (app) settle(deps, app, appNow(deps.clock, app))
+      if (app) settle(deps, app, now + app.clockOffsetMs)
     }
     return keys.length
   })

@@ -2,7 +2,6 @@ import type { PipelineDeps } from '../deps.js'
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
-import { settle } from './delivery.js'
 import { pushErrors } from './errors.js'
 import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
 import type { PushRequest } from './payload.js'
@@ -30,7 +29,6 @@ export function dispatchPush(
   const { store, config } = deps
   const { app } = tenant
   const now = tenant.now()
-  settle(deps, app, now)
   if (req.cid && !validateOnly) {
     const first = store.pushes.byCid(app.appKey, req.cid, now - PUSH_LIMITS.cidLifetimeMs)
     if (first) return { sendno: first.sendno, msgId: first.msgId }
@@ -61,7 +59,7 @@ export function dispatchPush(
   if (validateOnly) return { sendno, msgId }
 
   const ttl = req.options.timeToLive
-  store.pushes.insertPush({
+  store.pushes.insert({
     msgId,
     appKey: app.appKey,
     sendno,
@@ -86,10 +84,14 @@ export function dispatchPush(
       smsMsgId: null,
       smsError: null,
     }
-    store.pushes.insertDelivery(delivery)
+    store.pushDeliveries.insert(delivery)
     // delay_time 0: the text goes out with the push, whatever happens to the push.
     if (fallback && d.mobile && fallback.delayTime === 0) {
-      store.pushes.setSms(msgId, d.registrationId, sendSmsFallback(deps, tenant, fallback, d.mobile, now))
+      store.pushDeliveries.setSms(
+        msgId,
+        d.registrationId,
+        sendSmsFallback(deps, tenant, fallback, d.mobile, now),
+      )
     }
   }
   return { sendno, msgId }

@@ -1,6 +1,7 @@
 import type { PipelineDeps } from '../deps.js'
+import type { Delivery } from '../store/push-deliveries.js'
 import type { PushPlatform } from '../store/push-devices.js'
-import type { Delivery, Push } from '../store/push-messages.js'
+import type { Push } from '../store/pushes.js'
 import { PUSH_LIMITS } from './limits.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from './notification.js'
 import { isObject } from './values.js'
@@ -52,7 +53,7 @@ function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string
 
 export function countPushes(deps: PipelineDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
   return msgIds.map(id =>
-    countPush(deps.store.pushes.get(appKey, id), deps.store.pushes.deliveries(appKey, id), id, now),
+    countPush(deps.store.pushes.get(appKey, id), deps.store.pushDeliveries.ofPush(appKey, id), id, now),
   )
 }
 

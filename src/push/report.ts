@@ -3,7 +3,6 @@ import type { AppDeps } from '../deps.js'
 import type { QueryValue } from '../http/query.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import { dayKey } from '../time.js'
-import { settle } from './delivery.js'
 import { reportErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { countPushes } from './report-counts.js'
@@ -45,7 +44,6 @@ export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
       handler: async req => {
         const ids = readMsgIds(deps, req)
         const now = req.tenant.now()
-        await store.write(() => settle(deps, req.tenant.app, now))
         return countPushes(deps, req.tenant.app.appKey, ids, now).map(view)
       },
     })
@@ -79,9 +77,10 @@ export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
         }
         const { app } = req.tenant
         const now = req.tenant.now()
-        await store.write(() => settle(deps, app, now))
         const day = typeof date === 'string' ? date : dayKey(now, deps.config.timeZone)
-        const deliveries = new Map(store.pushes.deliveries(app.appKey, msgId).map(d => [d.registrationId, d]))
+        const deliveries = new Map(
+          store.pushDeliveries.ofPush(app.appKey, msgId).map(d => [d.registrationId, d]),
+        )
         const out: Record<string, { status: number }> = {}
         for (const rid of rids) {
           const d = deliveries.get(rid)

@@ -4,7 +4,7 @@ import type { PipelineDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
-import { setDeviceOnline, settle } from '../push/delivery.js'
+import { setDeviceOnline } from '../push/delivery.js'
 import { addTags, bindAlias } from '../push/device-fields.js'
 import { parseNotification } from '../push/notification.js'
 import { isObject } from '../push/values.js'
@@ -106,11 +106,10 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
         const rid = req.query.registration_id || undefined
         const msgId = req.query.msg_id || undefined
         const { app } = req.tenant
-        await store.write(() => settle(deps, app, req.tenant.now()))
         const aliasRids = alias
           ? new Set(store.pushDevices.byAlias(app.appKey, alias).map(d => d.registrationId))
           : null
-        const received = store.pushes
+        const received = store.pushDeliveries
           .search(app.appKey, { rid, msgId })
           .filter(d => d.status === 'delivered' && (!aliasRids || aliasRids.has(d.registrationId)))
         return {

@@ -1,10 +1,13 @@
 import { appNow, type Clock } from '../clock.js'
 import type { Store } from '../store/index.js'
+import { type DueWork, earliestDue } from './due-work.js'
 
 interface AdvanceDeps {
   store: Store
   clock: Clock
   scheduler: { tick(): Promise<void>; settled(appKey?: string): Promise<void>; poke(): void }
+  /** The list of due work the scheduler runs (due-work.ts): the steps stop at each of its items. */
+  work: readonly DueWork[]
 }
 
 /** Safety net against a due item that no tick can clear. */
@@ -12,19 +15,6 @@ const MAX_STEPS = 100_000
 
 // One clock move per app at a time: a second move waits for the first to finish.
 const moving = new WeakMap<Store, Map<string, Promise<void>>>()
-
-/** App time of the earliest due item of one app (review results of any app count as due now). */
-function nextDueOfApp(store: Store, appKey: string, now: number): number | undefined {
-  if (store.reviews.hasEvents()) return now
-  const times = [
-    store.schedules.nextDueOfApp(appKey),
-    store.reports.nextDueOfApp(appKey),
-    store.reviews.nextDueOfApp(appKey),
-    store.callbacks.nextDueOfApp(appKey),
-    store.pushes.nextDueOfApp(appKey),
-  ].filter((t): t is number => t !== undefined)
-  return times.length === 0 ? undefined : Math.min(...times)
-}
 
 /**
  * Moves the app's clock to `target` (app time, never backwards: the caller checks) by stepping it
@@ -47,7 +37,11 @@ export function advanceAppClock(deps: AdvanceDeps, appKey: string, target: numbe
   return run
 }
 
-async function step({ store, clock, scheduler }: AdvanceDeps, appKey: string, target: number): Promise<void> {
+async function step(
+  { store, clock, scheduler, work }: AdvanceDeps,
+  appKey: string,
+  target: number,
+): Promise<void> {
   const setAppTime = (t: number) => store.apps.setClockOffset(appKey, t - clock.now())
   const nowOfApp = () => {
     const app = store.apps.get(appKey)
@@ -57,7 +51,7 @@ async function step({ store, clock, scheduler }: AdvanceDeps, appKey: string, ta
   let lastOverdue: number | undefined
   for (let i = 0; i < MAX_STEPS; i++) {
     const now = nowOfApp()
-    const due = nextDueOfApp(store, appKey, now)
+    const due = earliestDue(work, store, appKey)
     if (due === undefined || due > target) break
     if (due > now) setAppTime(due)
     else if (due === lastOverdue)

@@ -118,3 +118,5 @@ function describe(err: unknown): string {
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout'
   return [e.code, e.message].filter(Boolean).join(': ') || String(err)
 }
+
+export type Courier = ReturnType<typeof createCourier>

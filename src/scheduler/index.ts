@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Dispatcher } from 'undici'
 import type { PipelineDeps } from '../deps.js'
-import { pushTick } from '../push/delivery.js'
 import { advanceAppClock } from './advance.js'
+import { createCatchUp } from './catch-up.js'
 import { createCourier } from './courier.js'
-import { emitDueReports, emitReviewEvents, fireDueSchedules, settleDueReviews } from './jobs.js'
+import { createDueWork, earliestDue } from './due-work.js'
 
 export interface SchedulerDeps extends PipelineDeps {
   log: FastifyBaseLogger
@@ -20,22 +20,18 @@ const MAX_SLEEP_MS = 3600_000
 const RETRY_AFTER_FAILURE_MS = 1_000
 
 /**
- * The in-process due-work loop. Everything it does is read from SQLite (pending tasks, reports,
- * reviews, callbacks), so it survives restarts and an overdue task fires right after start. Idle,
- * it costs one timer set for the earliest due item (re-armed after every request and clock move),
- * not a poll. `tick()` never overlaps itself; `stop()` waits for the work in flight.
+ * The in-process due-work loop over the list of due work (due-work.ts). Everything it does is read
+ * from SQLite (pending tasks, reports, reviews, callbacks), so it survives restarts and an overdue
+ * task fires right after start. Idle, it costs one timer set for the earliest due item, known in
+ * memory (store/due-index.ts: told by the writes that create due work, asked of SQLite again only
+ * after a tick or a clock move), so re-arming after every answer is a comparison, not a query.
+ * `tick()` never overlaps itself; `stop()` waits for the work in flight.
  */
 export function createScheduler(deps: SchedulerDeps) {
   const { store, clock, log } = deps
   const courier = createCourier(deps)
-  const jobs = [
-    ['reviews', settleDueReviews],
-    ['schedules', fireDueSchedules],
-    ['reports', emitDueReports],
-    ['review results', emitReviewEvents],
-    ['callbacks', () => courier.dispatchDue()],
-    ['push', () => pushTick(deps)],
-  ] as const
+  const work = createDueWork(courier)
+  const jobDeps = { ...deps, log }
   let state: 'idle' | 'running' | 'stopped' = 'idle'
   let timer: NodeJS.Timeout | undefined
   let current: Promise<void> | undefined
@@ -43,30 +39,25 @@ export function createScheduler(deps: SchedulerDeps) {
   let armPending = false
   let failed = false
 
+  /** Every entry of the list, in order, with what was due at one moment. */
   async function runOnce(): Promise<void> {
     failed = false
-    for (const [name, job] of jobs) {
+    const now = clock.now()
+    for (const w of work) {
       try {
-        await job({ ...deps, log })
+        await w.run(jobDeps, now)
       } catch (err) {
         failed = true
-        log.error({ err, job: name }, 'scheduler job failed')
+        log.error({ err, job: w.name }, 'scheduler job failed')
       }
     }
+    // What was due may be done now: the next arm asks SQLite what remains.
+    store.due.ran()
   }
 
   /** Process time of the earliest due item of any app. */
   function nextDue(): number | undefined {
-    if (store.reviews.hasEvents()) return clock.now()
-    const times = [
-      store.schedules.nextDue(),
-      store.reports.nextDue(),
-      store.reviews.nextDue(),
-      store.callbacks.nextDue(),
-      store.pushes.nextDue(),
-    ]
-    const known = times.filter((t): t is number => t !== undefined)
-    return known.length === 0 ? undefined : Math.min(...known)
+    return store.due.earliest(() => earliestDue(work, store))
   }
 
   function arm(): void {
@@ -109,6 +100,8 @@ export function createScheduler(deps: SchedulerDeps) {
 
   const scheduler = {
     tick,
+    /** The catch-up hook every API surface registers right after Basic auth (catch-up.ts). */
+    catchUp: createCatchUp(jobDeps, work, () => state === 'running'),
     /** For readiness: started and not stopped. */
     get running(): boolean {
       return state === 'running'
@@ -122,7 +115,10 @@ export function createScheduler(deps: SchedulerDeps) {
         log.warn({ callbacks: redone }, 'callbacks interrupted by the last shutdown will be resent')
       await tick()
     },
-    /** Something may have become due sooner (a request wrote, a clock moved): look again. */
+    /**
+     * Something may have become due sooner (the due index says so, a request answered, a clock
+     * moved): look again. Cheap: the earliest due time is known in memory.
+     */
     poke(): void {
       if (state !== 'running' || armPending) return
       armPending = true
@@ -139,7 +135,7 @@ export function createScheduler(deps: SchedulerDeps) {
     },
     /** Moves one app's clock forward, running everything that falls due on the way, in order. */
     advance(appKey: string, target: number): Promise<void> {
-      return advanceAppClock({ store, clock, scheduler }, appKey, target)
+      return advanceAppClock({ store, clock, scheduler, work }, appKey, target)
     },
     async stop(): Promise<void> {
       if (state === 'stopped') return
@@ -150,6 +146,7 @@ export function createScheduler(deps: SchedulerDeps) {
       await courier.close()
     },
   }
+  store.due.watch({ perApp: work.filter(w => w.catchUp).map(w => w.name), sooner: scheduler.poke })
   return scheduler
 }
 

@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { appNow } from '../clock.js'
 import type { PipelineDeps } from '../deps.js'
+import type { App } from '../store/apps.js'
 import { fireSchedule } from './fire-schedule.js'
 
-// The scheduler's due work, each a function of the store and the clock that never throws for one
-// bad item: a failure is logged and the item is set aside so the loop cannot spin on it.
+// The work of the due-work list (due-work.ts): each kind run for every app at the scheduler's
+// process time `now` (each app on its own clock: now + its offset), and for one app at its own time
+// when a request catches up. None throws for one bad item: a failure is logged and the item is set
+// aside so the loop cannot spin on it.
 
 const BATCH = 200
 /** Rounds per tick; whatever is left is picked up at once by the next tick. */
@@ -12,50 +14,62 @@ const MAX_ROUNDS = 20
 
 export type JobDeps = PipelineDeps & { log: FastifyBaseLogger }
 
-/** Approves the reviews whose time has come (REVIEW_DELAY_MS), app by app on its own clock. */
-export async function settleDueReviews({ store, clock }: JobDeps): Promise<void> {
-  const apps = store.reviews.dueApps(clock.now())
+/** Approves the app's reviews whose time has come (REVIEW_DELAY_MS). */
+export function settleReviewsOf({ store }: JobDeps, app: App, now: number): void {
+  store.templates.settleReviews(app.appKey, now)
+  store.signs.settleReviews(app.appKey, now)
+}
+
+/** Every app with a review due on its own clock, each in its own write job. */
+export async function settleDueReviews(deps: JobDeps, now: number): Promise<void> {
+  const { store } = deps
   await Promise.all(
-    apps.map(appKey =>
+    store.reviews.dueApps(now).map(appKey =>
       store.write(() => {
         const app = store.apps.get(appKey)
-        if (!app) return
-        const now = appNow(clock, app)
-        // The review_events triggers record what these approve, for the SMS_TEMPLATE/SMS_SIGN callbacks.
-        store.templates.settleReviews(appKey, now)
-        store.signs.settleReviews(appKey, now)
+        if (app) settleReviewsOf(deps, app, now + app.clockOffsetMs)
       }),
     ),
   )
 }
 
-/** Fires every due task, earliest first, each in its own write job. */
-export async function fireDueSchedules(deps: JobDeps): Promise<void> {
-  const { store, clock, log } = deps
+/**
+ * Sends one due task, or sets it aside when sending fails for a fault of the sandbox (it is then
+ * marked as sent with errors, never retried in a loop). Call it inside a write job: the firing is
+ * a savepoint of its own, so a failure half-way leaves no trace but the mark.
+ */
+export function fireOrAbandon(deps: JobDeps, appKey: string, scheduleId: string): void {
+  try {
+    deps.store.transaction(() => fireSchedule(deps, appKey, scheduleId))
+  } catch (err) {
+    deps.log.error({ err, schedule_id: scheduleId }, 'scheduled message failed; marked as sent with errors')
+    deps.store.schedules.abandon(scheduleId, deps.clock.now())
+  }
+}
+
+/** Fires every due task of every app, earliest first, each in its own write job. */
+export async function fireDueSchedules(deps: JobDeps, now: number): Promise<void> {
+  const { store, log } = deps
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const due = store.schedules.due(clock.now(), BATCH)
+    const due = store.schedules.due(now, BATCH)
     if (due.length === 0) return
     await Promise.all(
       due.map(({ appKey, scheduleId }) =>
         store
-          .write(() => fireSchedule(deps, appKey, scheduleId))
-          .catch(async err => {
-            log.error(
-              { err, schedule_id: scheduleId },
-              'scheduled message failed; marked as sent with errors',
-            )
-            await store.write(() => store.schedules.abandon(scheduleId, clock.now())).catch(() => {})
-          }),
+          .write(() => fireOrAbandon(deps, appKey, scheduleId))
+          .catch(err =>
+            log.error({ err, schedule_id: scheduleId }, 'scheduled message could not be set aside'),
+          ),
       ),
     )
   }
 }
 
 /** Reports that arrived, for apps that take callbacks: into the outbox as SMS_REPORT. */
-export async function emitDueReports({ store, clock }: JobDeps): Promise<void> {
+export async function emitDueReports({ store }: JobDeps, now: number): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const n = await store.write(() => {
-      const due = store.reports.takeDueNotifications(clock.now(), BATCH)
+      const due = store.reports.takeDueNotifications(now, BATCH)
       for (const r of due) {
         const data = { msgId: r.msgId, status: r.status, receiveTime: r.reportAt, phone: r.mobile }
         store.callbacks.enqueue(r.appKey, 'SMS_REPORT', data, r.reportAt)

@@ -21,9 +21,7 @@ export function resolveTemplate(
   tempId: number,
   allowed: TemplateType[],
 ): Template {
-  const { templates } = deps.store
-  templates.settleReviews(tenant.app.appKey, tenant.now())
-  const t = templates.get(tenant.app.appKey, tempId)
+  const t = deps.store.templates.get(tenant.app.appKey, tempId)
   if (!t) throw smsErrors.invalidTempId()
   if (t.status === 0) throw smsErrors.templateAuditing()
   if (t.status === 2) throw smsErrors.templateNotPass()
@@ -34,7 +32,6 @@ export function resolveTemplate(
 /** The signature to use: the one named (approved, 50051) or the app's default (50046). */
 export function resolveSign(deps: PipelineDeps, tenant: Tenant, signId: number | undefined): Sign {
   const { signs } = deps.store
-  signs.settleReviews(tenant.app.appKey, tenant.now())
   if (signId === undefined) {
     const sign = signs.getDefault(tenant.app.appKey)
     if (sign?.status !== 1) throw smsErrors.signatureNotSet()

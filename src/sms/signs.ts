@@ -32,9 +32,8 @@ const multipart = { config: { body: 'multipart' as const }, bodyLimit: SIGN_LIMI
 export function signRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
 
-  /** An existing signature of the caller's app, its pending review settled (50102 otherwise). */
+  /** An existing signature of the caller's app (50102 otherwise). */
   function find(req: FastifyRequest, signId: number): Sign {
-    store.signs.settleReviews(req.tenant.app.appKey, req.tenant.now())
     const s = store.signs.get(req.tenant.app.appKey, signId)
     if (!s) throw smsErrors.invalidSignId()
     return s
@@ -45,8 +44,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
    * 50103 (sms-service.md §7, "another signature is pending review"). Modifying the pending one
    * itself replaces its content and restarts its review.
    */
-  function checkNoOtherInAudit(appKey: string, now: number, signId = -1): void {
-    store.signs.settleReviews(appKey, now)
+  function checkNoOtherInAudit(appKey: string, signId = -1): void {
     if (store.signs.pendingOther(appKey, signId)) throw smsErrors.otherSignaturesInAudit()
   }
 
@@ -62,7 +60,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
         const { appKey } = req.tenant.app
         const signId = await store.write(() => {
           const now = req.tenant.now()
-          checkNoOtherInAudit(appKey, now)
+          checkNoOtherInAudit(appKey)
           const id = store.sequences.next('sign_id')
           store.signs.insert(
             {
@@ -96,7 +94,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
         await store.write(() => {
           const now = req.tenant.now()
           const current = find(req, signId)
-          checkNoOtherInAudit(appKey, now, signId)
+          checkNoOtherInAudit(appKey, signId)
           const input = {
             sign: form.sign ?? current.sign,
             type: form.type ?? current.type,

@@ -10,8 +10,9 @@ import { readPathId } from './path-id.js'
 import { checkSignedLength, readTemplateInput } from './template-rules.js'
 
 // Template management, jsms-api.md §2.9. New and modified templates wait `reviewDelayMs` of the
-// app's clock under review (status 0) and are then approved lazily, by whoever reads them next;
-// the sandbox control plane can approve or reject at once.
+// app's clock under review (status 0) and are then approved (scheduler/due-work.ts: by the
+// scheduler, and by the catch-up before each request of the app, so every handler here sees the
+// state the clock implies); the sandbox control plane can approve or reject at once.
 
 /** The GET shape (Java `TempSMSResult`): exactly the documented fields. */
 export function templateView(t: Template) {
@@ -32,7 +33,6 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
 
   /** The text must fit with the app's default signature, so the app needs one (50046, 50043). */
   function checkAgainstDefaultSign(tenant: Tenant, input: TemplateInput): void {
-    store.signs.settleReviews(tenant.app.appKey, tenant.now())
     const sign = store.signs.getDefault(tenant.app.appKey)
     if (sign?.status !== 1) throw smsErrors.signatureNotSet()
     checkSignedLength(input.template, sign.sign)
@@ -44,7 +44,6 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
     const { appKey } = req.tenant.app
     await store.write(() => {
       const now = req.tenant.now()
-      store.templates.settleReviews(appKey, now)
       const current = store.templates.get(appKey, tempId)
       if (!current) throw smsErrors.invalidTempId()
       if (current.status !== 2) throw smsErrors.modifyTemplateNotAllow()
@@ -55,10 +54,9 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
     return { temp_id: tempId }
   }
 
-  /** An existing template of the caller's app, its pending review settled (50013 otherwise). */
+  /** An existing template of the caller's app, (50013 otherwise). */
   function find(tenant: Tenant, pathId: string): Template {
     const tempId = readPathId(pathId, smsErrors.invalidTempId)
-    store.templates.settleReviews(tenant.app.appKey, tenant.now())
     const t = store.templates.get(tenant.app.appKey, tempId)
     if (!t) throw smsErrors.invalidTempId()
     return t

@@ -1,4 +1,6 @@
 import type { Db } from './db.js'
+import type { DueIndex } from './due-index.js'
+import { prepareWrite } from './statements.js'
 
 export type CallbackType = 'SMS_REPORT' | 'SMS_REPLY' | 'SMS_TEMPLATE' | 'SMS_SIGN'
 export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
@@ -61,10 +63,12 @@ const toAttempt = (r: AttemptRow): CallbackAttempt => ({
 })
 
 /** The callback outbox and the log of every delivery attempt. */
-export function createCallbackStore(db: Db) {
-  const insert = db.prepare<{ appKey: string; type: string; data: string; at: number }, { id: number }>(
+export function createCallbackStore(db: Db, due: DueIndex) {
+  const insert = prepareWrite<{ appKey: string; type: string; data: string; at: number }, { id: number }>(
+    db,
     `INSERT INTO callbacks (app_key, type, data, state, next_attempt_at, created_at)
      VALUES (@appKey, @type, @data, 'pending', @at, @at) RETURNING id`,
+    p => due.note('callbacks', p.appKey, p.at),
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
   const claim = db.prepare<{ now: number; limit: number }, Row>(
@@ -78,26 +82,27 @@ export function createCallbackStore(db: Db) {
     `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
      VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
   )
-  const settle = db.prepare(
-    'UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt WHERE id = @id',
+  // A retry is due work from its next attempt.
+  const settle = prepareWrite<{ id: number; appKey: string; state: string; nextAttemptAt: number | null }>(
+    db,
+    'UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt WHERE id = @id AND app_key = @appKey',
+    p => {
+      if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
+    },
   )
-  // A process killed while a request was on the wire: that attempt never finished, so it is redone.
-  const reset = db.prepare(
+  // A process killed while a request was on the wire: that attempt never finished, so it is redone
+  // (from its creation: earlier than anything the due index was told).
+  const reset = prepareWrite(
+    db,
     `UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_at = created_at
      WHERE state = 'sending'`,
+    () => due.remap(),
   )
   const list = db.prepare<[string, number], Row>(
     'SELECT * FROM callbacks WHERE app_key = ? ORDER BY id DESC LIMIT ?',
   )
   const attempts = db.prepare<[number], AttemptRow>(
     'SELECT * FROM callback_attempts WHERE callback_id = ? ORDER BY attempt',
-  )
-  const nextDue = db.prepare<[], { t: number | null }>(
-    `SELECT MIN(c.next_attempt_at - a.clock_offset_ms) AS t FROM callbacks c JOIN apps a ON a.app_key = c.app_key
-     WHERE c.state = 'pending'`,
-  )
-  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
-    `SELECT MIN(next_attempt_at) AS t FROM callbacks WHERE state = 'pending' AND app_key = ?`,
   )
 
   return {
@@ -115,19 +120,13 @@ export function createCallbackStore(db: Db) {
     ): void {
       insertAttempt.run({ id: c.id, ...a })
       const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
-      settle.run({ id: c.id, state, nextAttemptAt: outcome.next ?? null })
+      settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null })
     },
     resetInterrupted(): number {
       return reset.run().changes
     },
     list(appKey: string, limit: number): Array<Callback & { log: CallbackAttempt[] }> {
       return list.all(appKey, limit).map(r => ({ ...toCallback(r), log: attempts.all(r.id).map(toAttempt) }))
-    },
-    nextDue(): number | undefined {
-      return nextDue.get()?.t ?? undefined
-    },
-    nextDueOfApp(appKey: string): number | undefined {
-      return nextDueOfApp.get(appKey)?.t ?? undefined
     },
   }
 }

@@ -1,11 +1,16 @@
 import { createAppStore } from './apps.js'
+import { createBalanceStore } from './balances.js'
 import { createCallbackStore } from './callbacks.js'
 import { createCodeStore } from './codes.js'
 import type { Db } from './db.js'
+import { createDeveloperStore } from './developers.js'
+import { createDueIndex } from './due-index.js'
+import { createDueTimes } from './due-times.js'
 import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
+import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
-import { createPushMessageStore } from './push-messages.js'
+import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
 import { createReviewStore } from './reviews.js'
@@ -26,22 +31,30 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
   const writer = createWriter(db, wal, health)
   // Built once (see writer.ts): BEGIN…COMMIT, or a savepoint when already in a transaction.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
+  // Told by the statements that create due work (due-index.ts); process time = app time - offset.
+  const due = createDueIndex(db, appKey => apps.get(appKey)?.clockOffsetMs ?? 0)
+  // One `apps` for the rows of apps and developers: credentials and settings (cached), balances (not).
+  const apps = { ...createAppStore(db, due), ...createDeveloperStore(db), ...createBalanceStore(db) }
   return {
     db,
-    apps: createAppStore(db),
-    templates: createTemplateStore(db),
-    signs: createSignStore(db),
+    apps,
+    templates: createTemplateStore(db, due),
+    signs: createSignStore(db, due),
     messages: createMessageStore(db),
     codes: createCodeStore(db),
     unsubscribed: createUnsubscribedStore(db),
     sequences: createSequences(db),
     pushDevices: createPushDeviceStore(db),
-    pushes: createPushMessageStore(db),
-    schedules: createScheduleStore(db),
-    reports: createReportStore(db),
+    pushes: createPushStore(db),
+    pushDeliveries: createPushDeliveryStore(db, due),
+    schedules: createScheduleStore(db, due),
+    reports: createReportStore(db, due),
     replies: createReplyStore(db),
-    callbacks: createCallbackStore(db),
+    callbacks: createCallbackStore(db, due),
     reviews: createReviewStore(db),
+    /** When due work next falls due: known in memory (`due`), asked of SQLite (`dueTimes`). */
+    due,
+    dueTimes: createDueTimes(db),
     /** Whether writes can survive (health.ts): readiness asks it, the writer obeys it. */
     health,
     /** Group-committed write: see writer.ts. */

@@ -1,4 +1,6 @@
 import type { Db } from './db.js'
+import type { DueIndex } from './due-index.js'
+import { prepareWrite } from './statements.js'
 
 export interface Report {
   msgId: string
@@ -27,10 +29,15 @@ const toReport = (r: Row): Report => ({
 const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.localeCompare(b.msgId)
 
 /** Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). */
-export function createReportStore(db: Db) {
-  const insert = db.prepare(
+export function createReportStore(db: Db, due: DueIndex) {
+  // A report to call back (SMS_REPORT) is due work from its report_at.
+  const insert = prepareWrite<Report & { notify: number }>(
+    db,
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
      VALUES (@msgId, @appKey, @mobile, @status, @reportAt, @notify) ON CONFLICT DO NOTHING`,
+    r => {
+      if (r.notify === 1) due.note('reports', r.appKey, r.reportAt)
+    },
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -47,13 +54,6 @@ export function createReportStore(db: Db) {
        ORDER BY r.report_at LIMIT @limit)
      RETURNING *`,
   )
-  const nextDue = db.prepare<[], { t: number | null }>(
-    `SELECT MIN(r.report_at - a.clock_offset_ms) AS t FROM reports r JOIN apps a ON a.app_key = r.app_key
-     WHERE r.notify = 1`,
-  )
-  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
-    'SELECT MIN(report_at) AS t FROM reports WHERE notify = 1 AND app_key = ?',
-  )
 
   return {
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
@@ -67,12 +67,6 @@ export function createReportStore(db: Db) {
     /** Reports of any app whose time has come and that still have to be called back. */
     takeDueNotifications(now: number, limit: number): Report[] {
       return takeDue.all({ now, limit }).map(toReport).sort(byTime)
-    },
-    nextDue(): number | undefined {
-      return nextDue.get()?.t ?? undefined
-    },
-    nextDueOfApp(appKey: string): number | undefined {
-      return nextDueOfApp.get(appKey)?.t ?? undefined
     },
   }
 }

@@ -21,7 +21,7 @@ interface EventRow {
 
 /**
  * Template and signature reviews seen from the scheduler: which apps have a review whose time has
- * come, and the results recorded by the triggers of migration 002 (review_events), taken once.
+ * come, and the results the review workflow recorded (reviewable.ts), each taken once.
  */
 export function createReviewStore(db: Db) {
   const dueApps = db.prepare<{ now: number }, { app_key: string }>(
@@ -31,21 +31,6 @@ export function createReviewStore(db: Db) {
      SELECT s.app_key FROM signs s JOIN apps a ON a.app_key = s.app_key
        WHERE s.status = 0 AND s.review_at IS NOT NULL AND s.review_at <= @now + a.clock_offset_ms`,
   )
-  const nextDue = db.prepare<[], { t: number | null }>(
-    `SELECT MIN(t) AS t FROM (
-       SELECT MIN(x.review_at - a.clock_offset_ms) AS t FROM templates x JOIN apps a ON a.app_key = x.app_key
-         WHERE x.status = 0 AND x.review_at IS NOT NULL
-       UNION ALL
-       SELECT MIN(x.review_at - a.clock_offset_ms) FROM signs x JOIN apps a ON a.app_key = x.app_key
-         WHERE x.status = 0 AND x.review_at IS NOT NULL)`,
-  )
-  const nextDueOfApp = db.prepare<[string, string], { t: number | null }>(
-    `SELECT MIN(t) AS t FROM (
-       SELECT MIN(review_at) AS t FROM templates WHERE app_key = ? AND status = 0 AND review_at IS NOT NULL
-       UNION ALL
-       SELECT MIN(review_at) FROM signs WHERE app_key = ? AND status = 0 AND review_at IS NOT NULL)`,
-  )
-  const hasEvents = db.prepare<[], { n: number }>('SELECT 1 AS n FROM review_events LIMIT 1')
   const takeEvents = db.prepare<{ limit: number }, EventRow>(
     'DELETE FROM review_events WHERE id IN (SELECT id FROM review_events ORDER BY id LIMIT @limit) RETURNING *',
   )
@@ -54,15 +39,6 @@ export function createReviewStore(db: Db) {
     /** Apps with at least one review due on their own clock. */
     dueApps(now: number): string[] {
       return dueApps.all({ now }).map(r => r.app_key)
-    },
-    nextDue(): number | undefined {
-      return nextDue.get()?.t ?? undefined
-    },
-    nextDueOfApp(appKey: string): number | undefined {
-      return nextDueOfApp.get(appKey, appKey)?.t ?? undefined
-    },
-    hasEvents(): boolean {
-      return hasEvents.get() !== undefined
     },
     takeEvents(limit: number): ReviewEvent[] {
       return takeEvents

@@ -1,12 +1,14 @@
 import type { Db } from './db.js'
+import { type Effect, type Params, prepareRead, prepareWrite } from './statements.js'
 
 // Committed rows kept in memory, for the reads every request makes (the app and its developer for
 // Basic auth, the template and signature of a send, whether a review is due): a primary-key
 // SELECT still costs a read transaction in SQLite, several µs each (docs/performance.md). Sound
-// because every write goes through src/store on the one connection, and the store module that
-// writes a row forgets its cached copy in the same call. A value read inside a transaction is
-// never remembered (it may be uncommitted, then rolled back); a write forgets before it runs, so
-// a rollback leaves nothing stale behind. Values are frozen: callers share them.
+// because every write goes through src/store on the one connection, and a module that caches rows
+// prepares every statement through `cachedStatements`: a statement that writes names the key it
+// makes stale and forgets it each time it runs, a read cannot write. A value read inside a
+// transaction is never remembered (it may be uncommitted, then rolled back); a write forgets
+// before it runs, so a rollback leaves nothing stale behind. Values are frozen: callers share them.
 
 /** Bounded: thousands of auto-provisioned CI apps must not grow the process without end. */
 const LIMIT = 10_000
@@ -67,6 +69,25 @@ export function createAppMemo(db: Db): AppMemo {
     },
   }
 }
+
+/**
+ * How a module whose rows are cached prepares its statements (test/store/caches.test.ts checks
+ * that such modules prepare nothing else). `read` refuses a statement that writes; `write` takes
+ * the key of the cached value the statement changes and forgets it whenever the statement runs.
+ */
+export function cachedStatements<K>(db: Db, cache: { forget(key: K): void }) {
+  return {
+    read: <P extends unknown[] | object = unknown[], R = unknown>(source: string) =>
+      prepareRead<P, R>(db, source),
+    write: <P extends unknown[] | object = unknown[], R = unknown>(
+      source: string,
+      keyOf: (...params: Params<P>) => K,
+      ...effects: Effect<P>[]
+    ) => prepareWrite<P, R>(db, source, (...params) => cache.forget(keyOf(...params)), ...effects),
+  }
+}
+
+export type CachedStatements<K> = ReturnType<typeof cachedStatements<K>>
 
 function deepFreeze(value: object): void {
   if (Object.isFrozen(value)) return

@@ -1,5 +1,7 @@
 import type { Db } from './db.js'
+import type { DueIndex } from './due-index.js'
 import { createScheduleRecipients, type NewRecipient, type ScheduleRecipient } from './schedule-recipients.js'
+import { prepareWrite } from './statements.js'
 
 export type { ScheduleRecipient }
 
@@ -49,17 +51,25 @@ const toSchedule = (r: Row): Schedule => ({
   sentAt: r.sent_at,
 })
 
-export function createScheduleStore(db: Db) {
+// `batch` is bound as 0/1 by the insert; the update leaves it.
+type Params = Omit<NewSchedule, 'batch'> & { batch: number | boolean; now: number }
+
+export function createScheduleStore(db: Db, dueIndex: DueIndex) {
+  const pending = (p: Params) => dueIndex.note('schedules', p.appKey, p.sendAt)
   const get = db.prepare<[string, string], Row>(
     'SELECT * FROM schedules WHERE app_key = ? AND schedule_id = ?',
   )
-  const insert = db.prepare(
+  const insert = prepareWrite<Params>(
+    db,
     `INSERT INTO schedules (schedule_id, app_key, batch, temp_id, sign_id, tag, send_at, status, created_at, updated_at)
      VALUES (@scheduleId, @appKey, @batch, @tempId, @signId, @tag, @sendAt, 'pending', @now, @now)`,
+    pending,
   )
-  const update = db.prepare(
+  const update = prepareWrite<Params>(
+    db,
     `UPDATE schedules SET temp_id = @tempId, sign_id = @signId, tag = @tag, send_at = @sendAt, updated_at = @now
      WHERE schedule_id = @scheduleId AND status = 'pending'`,
+    pending,
   )
   const setDeleted = db.prepare(
     `UPDATE schedules SET status = 'deleted', updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
@@ -78,14 +88,6 @@ export function createScheduleStore(db: Db) {
      WHERE s.status = 'pending' AND s.send_at <= @now + a.clock_offset_ms
      ORDER BY s.send_at - a.clock_offset_ms, s.created_at LIMIT @limit`,
   )
-  const nextDue = db.prepare<[], { t: number | null }>(
-    `SELECT MIN(s.send_at - a.clock_offset_ms) AS t FROM schedules s JOIN apps a ON a.app_key = s.app_key
-     WHERE s.status = 'pending'`,
-  )
-  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
-    `SELECT MIN(send_at) AS t FROM schedules WHERE app_key = ? AND status = 'pending'`,
-  )
-
   const recipients = createScheduleRecipients(db)
 
   return {
@@ -123,14 +125,6 @@ export function createScheduleStore(db: Db) {
     },
     due(now: number, limit: number): Array<{ scheduleId: string; appKey: string }> {
       return due.all({ now, limit }).map(r => ({ scheduleId: r.schedule_id, appKey: r.app_key }))
-    },
-    /** Process time of the earliest pending task of any app. */
-    nextDue(): number | undefined {
-      return nextDue.get()?.t ?? undefined
-    },
-    /** App time of the earliest pending task of one app. */
-    nextDueOfApp(appKey: string): number | undefined {
-      return nextDueOfApp.get(appKey)?.t ?? undefined
     },
   }
 }

@@ -1,4 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { openDatabase } from '../../src/store/db.js'
+import { cachedStatements, createAppMemo } from '../../src/store/row-cache.js'
 import { postForm, pythonForm } from '../fixtures/sign-forms.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 
@@ -108,5 +113,44 @@ describe('cached rows', () => {
     expect(() => (cached.ipWhitelist as string[]).push('10.0.0.1')).toThrow(TypeError)
     expect(Object.isFrozen(app.store.templates.get(APP_KEY, 2))).toBe(true)
     expect((await notify(app)).status).toBe(200)
+  })
+})
+
+describe('invalidation tied to the writing statements', () => {
+  it('refuses a writing statement prepared as a read of cached rows, and forgets on every declared write', () => {
+    const db = openDatabase(':memory:')
+    const memo = createAppMemo(db)
+    const sql = cachedStatements(db, memo)
+    expect(() => sql.read("UPDATE templates SET status = 1 WHERE app_key = 'a'")).toThrow(/writes/)
+    expect(() => sql.read("DELETE FROM signs WHERE app_key = 'a'")).toThrow(/writes/)
+    db.exec(`INSERT INTO developers (dev_key, dev_secret) VALUES ('d', 's');
+      INSERT INTO apps (app_key, master_secret, dev_key, created_at) VALUES ('a', 's', 'd', 0);
+      INSERT INTO templates (app_key, temp_id, template, type, status, created_at, updated_at)
+        VALUES ('a', 1, 'x', 2, 0, 0, 0)`)
+    const status = sql.read<[string], { status: number }>(
+      'SELECT status FROM templates WHERE app_key = ? AND temp_id = 1',
+    )
+    const read = () => memo.read('a', 1, key => status.get(key)!.status)
+    expect(read()).toBe(0)
+    // A writer added later, called from anywhere: the statement itself forgets what it changes.
+    const approve = sql.write<[string]>('UPDATE templates SET status = 1 WHERE app_key = ?', key => key)
+    approve.run('a')
+    expect(read()).toBe(1)
+    db.close()
+  })
+
+  it('store modules that cache rows prepare every statement through cachedStatements', () => {
+    const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'store')
+    const cached = readdirSync(dir)
+      .filter(f => f.endsWith('.ts') && f !== 'row-cache.ts')
+      .map(f => ({ f, text: readFileSync(join(dir, f), 'utf8') }))
+      // Their own caches, or the per-app cache of the review workflow (templates, signatures).
+      .filter(({ text }) => /from '\.\/(row-cache|reviewable)\.js'/.test(text))
+    expect(cached.map(c => c.f).sort()).toEqual(
+      expect.arrayContaining(['apps.ts', 'reviewable.ts', 'signs.ts', 'templates.ts']),
+    )
+    for (const { f, text } of cached) {
+      expect(text, f).not.toMatch(/\bdb\.prepare\b|prepareWrite\(|\.forget\(/)
+    }
   })
 })

@@ -1,20 +1,11 @@
 import type { Db } from './db.js'
+import type { DueIndex } from './due-index.js'
 import type { PushPlatform } from './push-devices.js'
-
-export interface Push {
-  msgId: string
-  appKey: string
-  sendno: string
-  cid: string | null
-  payload: Record<string, unknown>
-  broadcast: boolean
-  dayKey: string
-  timeToLive: number
-  createdAt: number
-}
+import { prepareWrite } from './statements.js'
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'expired'
 
+/** One push to one device: pending until it is online, delivered, or expired after time_to_live. */
 export interface Delivery {
   msgId: string
   appKey: string
@@ -26,18 +17,6 @@ export interface Delivery {
   smsDueAt: number | null
   smsMsgId: string | null
   smsError: number | null
-}
-
-interface PushRow {
-  msg_id: string
-  app_key: string
-  sendno: string
-  cid: string | null
-  payload: string
-  broadcast: number
-  day_key: string
-  time_to_live: number
-  created_at: number
 }
 
 interface DeliveryRow {
@@ -52,18 +31,6 @@ interface DeliveryRow {
   sms_msg_id: string | null
   sms_error: number | null
 }
-
-const toPush = (r: PushRow): Push => ({
-  msgId: r.msg_id,
-  appKey: r.app_key,
-  sendno: r.sendno,
-  cid: r.cid,
-  payload: JSON.parse(r.payload),
-  broadcast: r.broadcast === 1,
-  dayKey: r.day_key,
-  timeToLive: r.time_to_live,
-  createdAt: r.created_at,
-})
 
 const toDelivery = (r: DeliveryRow): Delivery => ({
   msgId: r.msg_id,
@@ -82,27 +49,33 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
 const SMS_DUE = `sms_due_at IS NOT NULL AND sms_due_at <= @now AND sms_msg_id IS NULL AND sms_error IS NULL
   AND (delivered_at IS NULL OR delivered_at > sms_due_at)`
 
-export function createPushMessageStore(db: Db) {
-  const insertPush = db.prepare(
-    `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at)
-     VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt)`,
-  )
-  const getPush = db.prepare<{ appKey: string; msgId: string }, PushRow>(
-    'SELECT * FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
-  )
-  const latest = db.prepare<[string], PushRow>(
-    'SELECT * FROM pushes WHERE app_key = ? ORDER BY created_at DESC, msg_id DESC LIMIT 1',
-  )
-  const byCid = db.prepare<{ appKey: string; cid: string; since: number }, PushRow>(
-    'SELECT * FROM pushes WHERE app_key = @appKey AND cid = @cid AND created_at >= @since ORDER BY created_at LIMIT 1',
-  )
-  const broadcasts = db.prepare<{ appKey: string; dayKey: string }, { n: number }>(
-    'SELECT count(*) AS n FROM pushes WHERE app_key = @appKey AND day_key = @dayKey AND broadcast = 1',
-  )
-  const insertDelivery = db.prepare(
+type DeliveryParams = [
+  msgId: string,
+  appKey: string,
+  rid: string,
+  platform: string,
+  status: DeliveryStatus,
+  expiresAt: number,
+  deliveredAt: number | null,
+  smsDueAt: number | null,
+  smsMsgId: string | null,
+  smsError: number | null,
+]
+
+/** What each targeted device got of each push, and its SMS fallback (sms_message). */
+export function createPushDeliveryStore(db: Db, due: DueIndex) {
+  // Positional, not named: a broadcast inserts one row per device (100 000 and more).
+  const insert = prepareWrite<DeliveryParams>(
+    db,
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // Due push work (due-times.ts): the expiry of a pending delivery, the fallback of one not delivered.
+    (_msgId, appKey, _rid, _platform, status, expiresAt, deliveredAt, smsDueAt, smsMsgId, smsError) => {
+      if (status === 'pending') due.note('push', appKey, expiresAt)
+      if (smsDueAt !== null && deliveredAt === null && smsMsgId === null && smsError === null)
+        due.note('push', appKey, smsDueAt)
+    },
   )
   const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
     'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
@@ -133,52 +106,10 @@ export function createPushMessageStore(db: Db) {
      UNION SELECT app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
        WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL`,
   )
-  // Due push work for the scheduler: an undecided fallback of a push not yet delivered, or a
-  // pending delivery reaching its time_to_live. Process time subtracts the app's clock offset.
-  // Asked after every request: each part reads its partial index (the few undecided rows), never
-  // the app's index of every delivery it ever had.
-  const DUE_TIMES = `SELECT sms_due_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
-       WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL AND delivered_at IS NULL
-     UNION ALL SELECT expires_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_pending_due
-       WHERE status = 'pending'`
-  const nextDue = db.prepare<[], { t: number | null }>(
-    `SELECT MIN(d.t - a.clock_offset_ms) AS t FROM (${DUE_TIMES}) d JOIN apps a ON a.app_key = d.app_key`,
-  )
-  const nextDueOfApp = db.prepare<[string], { t: number | null }>(
-    `SELECT MIN(t) AS t FROM (${DUE_TIMES}) WHERE app_key = ?`,
-  )
 
   return {
-    /** Process time of the earliest due push work of any app. */
-    nextDue(): number | undefined {
-      return nextDue.get()?.t ?? undefined
-    },
-    /** App time of the earliest due push work of one app. */
-    nextDueOfApp(appKey: string): number | undefined {
-      return nextDueOfApp.get(appKey)?.t ?? undefined
-    },
-    insertPush(p: Push): void {
-      insertPush.run({ ...p, payload: JSON.stringify(p.payload), broadcast: p.broadcast ? 1 : 0 })
-    },
-    get(appKey: string, msgId: string): Push | undefined {
-      const row = getPush.get({ appKey, msgId })
-      return row && toPush(row)
-    },
-    latest(appKey: string): Push | undefined {
-      const row = latest.get(appKey)
-      return row && toPush(row)
-    },
-    /** The first push made with this cid since `since` (a cid is good for one day). */
-    byCid(appKey: string, cid: string, since: number): Push | undefined {
-      const row = byCid.get({ appKey, cid, since })
-      return row && toPush(row)
-    },
-    broadcastsOn(appKey: string, dayKey: string): number {
-      return broadcasts.get({ appKey, dayKey })?.n ?? 0
-    },
-    /** Positional, not named: a broadcast inserts one row per device (100 000 and more). */
-    insertDelivery(d: Delivery): void {
-      insertDelivery.run(
+    insert(d: Delivery): void {
+      insert.run(
         d.msgId,
         d.appKey,
         d.registrationId,
@@ -191,7 +122,7 @@ export function createPushMessageStore(db: Db) {
         d.smsError,
       )
     },
-    deliveries(appKey: string, msgId: string): Delivery[] {
+    ofPush(appKey: string, msgId: string): Delivery[] {
       return ofPush.all({ appKey, msgId }).map(toDelivery)
     },
     search(appKey: string, q: { rid?: string | undefined; msgId?: string | undefined }): Delivery[] {

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify'
+import { appNow } from '../clock.js'
+import type { Tenant } from '../tenancy.js'
+import { type DueWork, earliestDue } from './due-work.js'
+import type { JobDeps } from './jobs.js'
+
+/**
+ * "Time has passed" for one request: before its handler, the app's due work whose outcome requests
+ * read (reviews decided, pushes expired or texted: the entries of due-work.ts with a `catchUp`) is
+ * run up to the app's now, in one write job, if the due index says any is due. So every handler,
+ * reading or writing, sees the state the clock implies, and none settles anything on its own.
+ *
+ * Why catch up, rather than derive the state at read time (a review whose time has passed reads as
+ * approved): some of this work is not a view of the data but an event with effects of its own. A
+ * push fallback sends an SMS (charged, reported, rate-limited), the first approved signature
+ * becomes the app's default (which a send then uses), and each decision owes a callback. Deriving
+ * would need a second, read-time copy of each rule, and the stored state would still have to
+ * catch up. Run once, in the write queue (durable before the handler goes on), it is the
+ * scheduler's own work run a little earlier for this app; each item's state (under review,
+ * pending, undecided) makes it run once, whoever gets there first.
+ *
+ * Cost: a comparison with the app's bound in memory (store/due-index.ts); SQLite is asked only for
+ * an app's first request and after a catch-up. The check is skipped once the scheduler stopped
+ * (a stopped scheduler does nothing; the sandbox is closing). A catch-up that cannot be written
+ * (the database refuses writes) fails the request: it cannot show what time implies.
+ */
+export function createCatchUp(deps: JobDeps, work: readonly DueWork[], running: () => boolean) {
+  const { store, clock } = deps
+  const mine = work.filter(w => w.catchUp)
+  const ask = (appKey: string) => earliestDue(mine, store, appKey)
+
+  /** A preHandler hook: register it right after Basic auth (it reads `req.tenant`). */
+  return async function catchUp(req: FastifyRequest): Promise<void> {
+    const tenant = req.tenant as Tenant | undefined
+    if (!tenant || !running()) return
+    const { appKey } = tenant.app
+    const due = store.due.earliestOf(appKey, ask)
+    if (due === undefined || due > tenant.now()) return
+    await store.write(() => {
+      const app = store.apps.get(appKey)
+      if (!app) return
+      const now = appNow(clock, app)
+      for (const w of mine) w.catchUp?.(deps, app, now)
+    })
+    store.due.ranFor(appKey)
+  }
+}
+
+export type CatchUp = ReturnType<typeof createCatchUp>

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest'
+import type { SandboxApp } from '../../src/app.js'
+import { openDatabase } from '../../src/store/db.js'
+import { createDueIndex, DUE_KINDS, type DueKind } from '../../src/store/due-index.js'
+import { APP_KEY, call, createTestApp } from '../helpers.js'
+import { listRoutes } from '../reliability/routes.js'
+
+// "Time has passed" in one place (src/scheduler/due-work.ts): reads never write, a request catches
+// up its app's due work once before its handler, and the next due time is known in memory.
+
+/** Counts the write jobs queued from now on. */
+function countWrites(app: SandboxApp): () => number {
+  let n = 0
+  const write = app.store.write
+  app.store.write = job => {
+    n++
+    return write(job)
+  }
+  return () => n
+}
+
+/** Counts what SQLite is asked about due times: over every app, and for one app. */
+function countDueQueries(app: SandboxApp) {
+  const asked = { everyApp: 0, oneApp: 0 }
+  const times = app.store.dueTimes
+  for (const kind of DUE_KINDS) {
+    const ask = times[kind]
+    times[kind] = appKey => {
+      if (appKey === undefined) asked.everyApp++
+      else asked.oneApp++
+      return ask(appKey)
+    }
+  }
+  return asked
+}
+
+const turn = () => new Promise(resolve => setImmediate(resolve))
+
+/** A template put back under review (rejected, then modified): due for approval after 60 s. */
+async function templateUnderReview(app: SandboxApp, headers: Record<string, string> = {}) {
+  await call(app, 'POST', '/_sandbox/sms/templates/2/review', { status: 2, refuse_reason: 'x' }, headers)
+  const put = await call(
+    app,
+    'PUT',
+    '/v1/templates/2',
+    { template: '新{{order}}，{{days}}', type: 2 },
+    headers,
+  )
+  expect(put.status).toBe(200)
+}
+
+describe('reads never write', () => {
+  it('no GET of any surface queues a write job of its own (pulls excepted: they hand records out once)', async () => {
+    const { app } = await createTestApp()
+    await app.ready()
+    await app.scheduler.stop() // no tick in between, and nothing due to catch up
+    const writes = countWrites(app)
+    // GET /v1/report and /v1/reply hand each record out once (jsms-api.md §2.8): that mark is the read.
+    const pulls = new Set(['/v1/report', '/v1/reply'])
+    const gets = listRoutes(app).filter(r => r.methods.includes('GET') && !pulls.has(r.url))
+    expect(gets.length).toBeGreaterThan(20)
+    for (const { url } of gets) {
+      const before = writes()
+      const res = await call(app, 'GET', url.replace(/:[a-z_]+/g, '1'))
+      expect(res.status, url).not.toBe(500)
+      expect(writes() - before, `GET ${url}`).toBe(0)
+    }
+  })
+
+  it('a request catches up what fell due for its app before its handler, whatever the route reads', async () => {
+    const { app, clock } = await createTestApp({ reviewDelayMs: 60_000 })
+    await templateUnderReview(app)
+    clock.advance(60_000)
+    // Whoever gets there first (this request, or a tick of the scheduler), it is approved once.
+    let approved = 0
+    const settle = app.store.templates.settleReviews
+    app.store.templates.settleReviews = (appKey, now) => {
+      const done = settle(appKey, now)
+      approved += done.length
+      return done
+    }
+    // A route that never looks at templates: the app's review is approved all the same.
+    expect((await call(app, 'GET', '/v1/accounts/app')).status).toBe(200)
+    expect(app.store.templates.get(APP_KEY, 2)!.status).toBe(1)
+    expect((await call(app, 'GET', '/v1/templates/2')).body.status).toBe(1)
+    expect((await call(app, 'GET', '/v3/received')).status).toBe(200)
+    expect(approved).toBe(1)
+  })
+})
+
+describe('the next due time, known in memory', () => {
+  it('re-arming after answers asks SQLite nothing; a clock move asks again', async () => {
+    const { app } = await createTestApp()
+    await call(app, 'GET', '/v1/accounts/app')
+    await turn()
+    const asked = countDueQueries(app)
+    for (let i = 0; i < 20; i++) {
+      await call(app, 'GET', '/v1/accounts/app')
+      await call(app, 'POST', '/v1/messages', {
+        mobile: `1380013${8100 + i}`,
+        temp_id: 2,
+        temp_para: { order: 'A', days: '1' },
+      })
+      await turn() // the re-arm after each answer runs
+    }
+    expect(asked).toEqual({ everyApp: 0, oneApp: 0 })
+    await call(app, 'POST', '/_sandbox/clock', { advance_ms: 1000 })
+    await turn()
+    expect(asked.everyApp).toBeGreaterThan(0)
+  })
+
+  it('a write that brings due work forward is known at once, without asking SQLite', async () => {
+    const { app, clock } = await createTestApp({ reviewDelayMs: 60_000 })
+    await call(app, 'GET', '/v1/accounts/app')
+    await turn()
+    const asked = countDueQueries(app)
+    const now = clock.now()
+    expect(app.store.due.earliest(() => undefined)).toBeUndefined()
+    const created = await call(app, 'POST', '/v1/templates', { template: '订单{{order}}已发货', type: 2 })
+    expect(created.status).toBe(200)
+    expect(app.store.due.earliest(() => Number.NaN)).toBe(now + 60_000)
+    expect(app.store.due.earliestOf(APP_KEY, () => Number.NaN)).toBe(now + 60_000)
+    expect(asked).toEqual({ everyApp: 0, oneApp: 0 })
+  })
+})
+
+describe('the due index', () => {
+  const setup = (offsets: Record<string, number> = {}) => {
+    const db = openDatabase(':memory:')
+    const due = createDueIndex(db, key => offsets[key] ?? 0)
+    return { db, due }
+  }
+
+  it('keeps lower bounds: told of sooner work, never of work done; asks again after work ran', () => {
+    const { db, due } = setup({ b: 1000 })
+    let answer: number | undefined = 500
+    expect(due.earliest(() => answer)).toBe(500)
+    due.note('schedules', 'a', 300)
+    expect(due.earliest(() => answer)).toBe(300)
+    due.note('schedules', 'a', 900) // later than known: no change
+    due.note('reports', 'b', 1200) // app time 1200 on a clock 1000 ahead: process time 200
+    expect(due.earliest(() => answer)).toBe(200)
+    answer = 700
+    due.ran()
+    expect(due.earliest(() => answer)).toBe(700)
+    due.remap()
+    answer = undefined
+    expect(due.earliest(() => answer)).toBeUndefined()
+    db.close()
+  })
+
+  it('keeps per app only the kinds requests catch up, and nothing read inside a transaction', () => {
+    const { db, due } = setup()
+    due.watch({ perApp: ['reviews', 'push'] satisfies DueKind[], sooner: () => {} })
+    expect(due.earliestOf('a', () => 1000)).toBe(1000)
+    due.note('reports', 'a', 10) // the scheduler's alone
+    expect(due.earliestOf('a', () => Number.NaN)).toBe(1000)
+    due.note('push', 'a', 20)
+    expect(due.earliestOf('a', () => Number.NaN)).toBe(20)
+    due.ranFor('a')
+    db.transaction(() => expect(due.earliestOf('a', () => 5)).toBe(5))()
+    expect(due.earliestOf('a', () => 6)).toBe(6)
+    db.close()
+  })
+})

@@ -24,6 +24,7 @@ import { sandboxDialect } from './sandbox/dialect.js'
 import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
+import { pushClickRoutes } from './sandbox/push-clicks.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
@@ -152,6 +153,7 @@ export async function buildApp(
       replyRoutes,
       callbackRoutes,
       pushDeviceRoutes,
+      pushClickRoutes,
       opsRoutes,
       faultRoutes,
     ],

@@ -8,6 +8,8 @@ import { createDueIndex } from './due-index.js'
 import { createDueTimes } from './due-times.js'
 import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
+import { createPushActivityStore } from './push-activity.js'
+import { createPushClickStore } from './push-clicks.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
 import { createPushStore } from './pushes.js'
@@ -47,6 +49,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries: createPushDeliveryStore(db, due),
+    pushClicks: createPushClickStore(db),
+    pushActivity: createPushActivityStore(db),
     schedules: createScheduleStore(db, due),
     reports: createReportStore(db, due),
     replies: createReplyStore(db),

@@ -18,6 +18,7 @@ import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
 import { tagRoutes } from './push/tags.js'
+import { pushUserRoutes } from './push/users.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
@@ -137,7 +138,7 @@ export async function buildApp(
   await mount('/v3', pushDialect, [pushRoutes], {
     groups: [
       { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
-      { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes] },
+      { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes, pushUserRoutes] },
     ],
     hooks: usePushRateLimit,
   })

@@ -13,7 +13,7 @@ import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
-import { deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
+import { BEIJING_PATHS, deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
 import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
@@ -134,11 +134,22 @@ export async function buildApp(
     scheduleRoutes,
     smsReportRoutes,
   ])
-  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes.
+  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes;
+  // the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
   await mount('/v3', pushDialect, [pushRoutes], {
     groups: [
-      { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
-      { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes, pushUserRoutes] },
+      {
+        dialect: deviceDialect,
+        paths: HOST_PATHS.device,
+        aliases: BEIJING_PATHS.device,
+        routes: [deviceRoutes, tagRoutes, aliasRoutes],
+      },
+      {
+        dialect: reportDialect,
+        paths: HOST_PATHS.report,
+        aliases: BEIJING_PATHS.report,
+        routes: [pushReportRoutes, pushUserRoutes],
+      },
     ],
     hooks: usePushRateLimit,
   })

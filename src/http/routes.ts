@@ -33,6 +33,19 @@ export const route = <Takes extends RouteGenericInterface>(spec: RouteSpec<Takes
 /** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */
 export type RouteTable = (deps: AppDeps) => RouteSpec[]
 
+/**
+ * Each route, and again at its alias path when its first segment has one (`{ tags: 'device/tags' }`:
+ * `/tags/:tag` is also `/device/tags/:tag`). The alias is the same route (handler, config), so it
+ * is the same operation everywhere: its group, its codes, its limits.
+ */
+export function withAliases(routes: RouteSpec[], aliases: Readonly<Record<string, string>>): RouteSpec[] {
+  return routes.flatMap(r => {
+    const [, first = '', rest = ''] = /^\/([^/]*)(.*)$/.exec(r.url) ?? []
+    const to = Object.hasOwn(aliases, first) ? aliases[first] : undefined
+    return to === undefined ? [r] : [r, { ...r, url: `/${to}${rest}` }]
+  })
+}
+
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /**

@@ -61,11 +61,30 @@ export const HOST_PATHS = {
   report: ['received', 'status', 'messages', 'users'],
 } as const
 
+/**
+ * The Beijing data centre (bjapi.push.jiguang.cn) serves both hosts under one more segment
+ * (jpush-api.md §1.1; the clients' `BJ` zones: py common.py ZONES, php Client.php $zones):
+ * `/v3/device/{rid}`, `/v3/device/status`, `/v3/device/tags/…`, `/v3/device/aliases/…`,
+ * `/v3/report/received` and the other report paths. Its push paths are the default host's.
+ */
+export const BEIJING_ROOT = { device: 'device', report: 'report' } as const
+
+/** Each first segment of HOST_PATHS and the segments that replace it at the Beijing data centre. */
+export const BEIJING_PATHS = {
+  device: beijing('device', p => (p === 'devices' ? BEIJING_ROOT.device : `${BEIJING_ROOT.device}/${p}`)),
+  report: beijing('report', p => `${BEIJING_ROOT.report}/${p}`),
+}
+
+function beijing(group: 'device' | 'report', to: (path: string) => string): Readonly<Record<string, string>> {
+  return Object.fromEntries(HOST_PATHS[group].map(p => [p, to(p)]))
+}
+
 /** Which group (and so which quota and which codes) a /v3 path belongs to (jpush-api.md §1.1). */
 export function groupOf(url: string): PushGroup {
   const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
   const first = /^\/v3\/([^/]*)/.exec(path)?.[1] ?? ''
   for (const group of ['device', 'report'] as const)
-    if ((HOST_PATHS[group] as readonly string[]).includes(first)) return group
+    if ((HOST_PATHS[group] as readonly string[]).includes(first) || BEIJING_ROOT[group] === first)
+      return group
   return 'push'
 }

@@ -17,10 +17,11 @@ const VICTIM_ADDRESS = '10.1.0.1'
 const FLOOD = { push: 600, device: 600, report: 2400 }
 const EXTRA = 100 * SCALE
 
+// The Beijing data centre's shapes (/v3/device/…, /v3/report/…) are the same groups (§1.1).
 const groupOf = (url: string) =>
-  /^\/v3\/(devices|tags|aliases)/.test(url)
+  /^\/v3\/(devices|tags|aliases|device)\b/.test(url)
     ? 'device'
-    : /^\/v3\/(received|status|messages|users)/.test(url)
+    : /^\/v3\/(received|status|messages|users|report)\b/.test(url)
       ? 'report'
       : 'push'
 

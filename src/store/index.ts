@@ -10,6 +10,8 @@ import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushScheduleFirings } from './push-schedule-firings.js'
+import { createPushScheduleStore } from './push-schedules.js'
 import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
@@ -47,6 +49,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries: createPushDeliveryStore(db, due),
+    pushSchedules: { ...createPushScheduleStore(db, due), ...createPushScheduleFirings(db, due) },
     schedules: createScheduleStore(db, due),
     reports: createReportStore(db, due),
     replies: createReplyStore(db),

@@ -13,10 +13,11 @@ import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
-import { deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
+import { deviceDialect, HOST_PATHS, pushDialect, reportDialect, scheduleDialect } from './push/dialect.js'
 import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
+import { pushScheduleRoutes } from './push/schedules.js'
 import { tagRoutes } from './push/tags.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
@@ -25,6 +26,7 @@ import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
@@ -132,11 +134,13 @@ export async function buildApp(
     scheduleRoutes,
     smsReportRoutes,
   ])
-  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes.
+  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes, and
+  // so does the Schedule API (§8).
   await mount('/v3', pushDialect, [pushRoutes], {
     groups: [
       { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
       { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes] },
+      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
     ],
     hooks: usePushRateLimit,
   })
@@ -152,6 +156,7 @@ export async function buildApp(
       replyRoutes,
       callbackRoutes,
       pushDeviceRoutes,
+      pushScheduleInspectRoutes,
       opsRoutes,
       faultRoutes,
     ],

@@ -13,10 +13,11 @@ import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
-import { BEIJING_PATHS, deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
+import { BEIJING_PATHS, deviceDialect, HOST_PATHS, pushDialect, reportDialect, scheduleDialect } from './push/dialect.js'
 import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
+import { pushScheduleRoutes } from './push/schedules.js'
 import { tagRoutes } from './push/tags.js'
 import { pushUserRoutes } from './push/users.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
@@ -27,6 +28,7 @@ import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push-clicks.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
@@ -134,8 +136,8 @@ export async function buildApp(
     scheduleRoutes,
     smsReportRoutes,
   ])
-  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes;
-  // the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
+  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
+  // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
   await mount('/v3', pushDialect, [pushRoutes], {
     groups: [
       {
@@ -150,6 +152,7 @@ export async function buildApp(
         aliases: BEIJING_PATHS.report,
         routes: [pushReportRoutes, pushUserRoutes],
       },
+      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
     ],
     hooks: usePushRateLimit,
   })
@@ -166,6 +169,7 @@ export async function buildApp(
       callbackRoutes,
       pushDeviceRoutes,
       pushClickRoutes,
+      pushScheduleInspectRoutes,
       opsRoutes,
       faultRoutes,
     ],

@@ -40,8 +40,13 @@ const groups = z.record(z.string(), z.array(z.string()))
 /** Per-app knobs of the push API: a typo here stops the start instead of being ignored. */
 const settings = z
   .object({
-    rate_limits: z.object({ push: perMinute, device: perMinute, report: perMinute }).partial().strict(),
+    rate_limits: z
+      .object({ push: perMinute, device: perMinute, report: perMinute, schedule: perMinute })
+      .partial()
+      .strict(),
     broadcasts_per_day: z.number().int().positive(),
+    /** Schedule tasks not yet over (jpush-api.md §8: 100; VIP up to 2000). */
+    schedules_limit: z.number().int().positive(),
     segments: groups,
     abtests: groups,
   })

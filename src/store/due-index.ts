@@ -1,11 +1,19 @@
 import type { Db } from './db.js'
 
 /** The kinds of due work, named as their entries in the scheduler's list (scheduler/due-work.ts). */
-export type DueKind = 'reviews' | 'schedules' | 'reports' | 'review results' | 'callbacks' | 'push'
+export type DueKind =
+  | 'reviews'
+  | 'schedules'
+  | 'push schedules'
+  | 'reports'
+  | 'review results'
+  | 'callbacks'
+  | 'push'
 
 export const DUE_KINDS: readonly DueKind[] = [
   'reviews',
   'schedules',
+  'push schedules',
   'reports',
   'review results',
   'callbacks',

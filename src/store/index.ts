@@ -12,6 +12,8 @@ import { createPushActivityStore } from './push-activity.js'
 import { createPushClickStore } from './push-clicks.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushScheduleFirings } from './push-schedule-firings.js'
+import { createPushScheduleStore } from './push-schedules.js'
 import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
@@ -51,6 +53,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDeliveries: createPushDeliveryStore(db, due),
     pushClicks: createPushClickStore(db),
     pushActivity: createPushActivityStore(db),
+    pushSchedules: { ...createPushScheduleStore(db, due), ...createPushScheduleFirings(db, due) },
     schedules: createScheduleStore(db, due),
     reports: createReportStore(db, due),
     replies: createReplyStore(db),

@@ -13,7 +13,14 @@ import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
-import { BEIJING_PATHS, deviceDialect, HOST_PATHS, pushDialect, reportDialect, scheduleDialect } from './push/dialect.js'
+import {
+  BEIJING_PATHS,
+  deviceDialect,
+  HOST_PATHS,
+  pushDialect,
+  reportDialect,
+  scheduleDialect,
+} from './push/dialect.js'
 import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'

@@ -68,6 +68,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
         scope,
         tables.flatMap(table => table(deps)),
         own,
+        { standing },
       )
     }
 

@@ -11,6 +11,7 @@ import { registerRoot } from './http/root.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
+import { registerOpenApi } from './openapi/document.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
 import {
@@ -30,6 +31,7 @@ import { pushUserRoutes } from './push/users.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
+import { docsRoutes } from './sandbox/docs.js'
 import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
@@ -118,6 +120,9 @@ export async function buildApp(
     readiness,
   }
 
+  // The OpenAPI document (GET /_sandbox/openapi.json) collects every route registered after it.
+  await registerOpenApi(app)
+
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order
   envelopes.clientErrors.watch(app.server)
@@ -179,6 +184,7 @@ export async function buildApp(
       pushScheduleInspectRoutes,
       opsRoutes,
       faultRoutes,
+      docsRoutes,
     ],
     { standing: false, faults: false },
   )

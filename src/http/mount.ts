@@ -83,6 +83,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
           aliases,
         ),
         own,
+        { standing },
       )
     }
 

@@ -25,8 +25,16 @@ function readSet(value: unknown): number | undefined {
 const schemas = {
   /** Exactly one of the two. */
   move: z.object({
-    advance_ms: readBy(v => optionalInt(v, invalidMove)),
-    set: readBy(readSet),
+    advance_ms: readBy(v => optionalInt(v, invalidMove), {
+      type: 'integer',
+      minimum: 0,
+      description: 'Move the clock forward by this many milliseconds.',
+    }),
+    set: readBy(readSet, {
+      type: 'string',
+      format: 'date-time',
+      description: 'Move the clock to this time.',
+    }),
   }),
   clock: z.object({ now: z.number(), offset_ms: z.number() }),
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { replyDocs, reportDocs } from './docs/schedules.js'
 import { smsErrors } from './errors.js'
 
 // The pull APIs' limits (jsms-api.md §2.8, sms-service.md §6 and §8).
@@ -34,6 +35,7 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/report',
+      docs: reportDocs,
       handler: async req => {
         const now = admit(req, 'report')
         const { appKey } = req.tenant.app
@@ -51,6 +53,7 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/reply',
+      docs: replyDocs,
       handler: async req => {
         const now = admit(req, 'reply')
         const { appKey } = req.tenant.app

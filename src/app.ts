@@ -18,6 +18,7 @@ import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
 import { tagRoutes } from './push/tags.js'
+import { pushVariantRoutes } from './push/variants.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
@@ -25,6 +26,7 @@ import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { pushGroupRoutes } from './sandbox/push-group.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
@@ -133,7 +135,7 @@ export async function buildApp(
     smsReportRoutes,
   ])
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes.
-  await mount('/v3', pushDialect, [pushRoutes], {
+  await mount('/v3', pushDialect, [pushRoutes, pushVariantRoutes], {
     groups: [
       { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
       { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes] },
@@ -152,6 +154,7 @@ export async function buildApp(
       replyRoutes,
       callbackRoutes,
       pushDeviceRoutes,
+      pushGroupRoutes,
       opsRoutes,
       faultRoutes,
     ],

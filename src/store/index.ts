@@ -10,6 +10,9 @@ import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushFileStore } from './push-files.js'
+import { createPushGroupStore } from './push-groups.js'
+import { createPushWithdrawalStore } from './push-withdrawals.js'
 import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
@@ -47,6 +50,10 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries: createPushDeliveryStore(db, due),
+    // The push variants of jpush-api.md §5.14.
+    pushFiles: createPushFileStore(db),
+    pushGroups: createPushGroupStore(db),
+    pushWithdrawals: createPushWithdrawalStore(db),
     schedules: createScheduleStore(db, due),
     reports: createReportStore(db, due),
     replies: createReplyStore(db),

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js'
 import { type RouteSpec, route } from '../http/routes.js'
+import { pushDialect } from './dialect.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 
@@ -33,5 +34,15 @@ export function withdrawRoutes(deps: AppDeps): RouteSpec[] {
         return {}
       },
     }),
+    // Without this, every POST under /v3/push/ would be this path's 405 ("only POST"): the push
+    // host's POST endpoints the sandbox does not emulate (templates, plans) are unknown paths.
+    {
+      method: 'POST',
+      url: '/push/:msg_id',
+      config: { public: true },
+      handler: async () => {
+        throw pushDialect.notFound()
+      },
+    },
   ]
 }

@@ -104,3 +104,11 @@ describe('withdraw', () => {
     expect([res.statusCode, res.body]).toEqual([200, '{}'])
   })
 })
+
+it('a POST to a push path the sandbox does not emulate is an unknown path (404 1003), not a 405', async () => {
+  const { app } = await createTestApp()
+  for (const path of ['/v3/push/template', '/v3/push/template/schedule', '/v3/images/byurls']) {
+    const res = await call(app, 'POST', path, {})
+    expect([res.status, res.body], path).toEqual([404, { error: { code: 1003, message: 'API not found' } }])
+  }
+})

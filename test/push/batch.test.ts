@@ -67,9 +67,10 @@ describe('batch single push', () => {
 
   it('an entry that fails is its own error; the others are pushed', async () => {
     const { app } = await createTestApp()
-    const [ok, noPlatform, noTarget, badTarget, unknownRid, noContent, wrongCid] = await cids(app, 6).then(
-      list => [...list, `${newKey()}-6f1d2c3b-4a5e-4f60-8b7a-9c0d1e2f3a4b`],
-    )
+    const [ok, noPlatform, noTarget, badTarget, unknownRid, noContent, bare, wrongCid] = await cids(
+      app,
+      7,
+    ).then(list => [...list, `${newKey()}-6f1d2c3b-4a5e-4f60-8b7a-9c0d1e2f3a4b`])
     const res = await call(app, 'POST', REGID, {
       pushlist: {
         [ok!]: entry(ANDROID_2),
@@ -78,6 +79,8 @@ describe('batch single push', () => {
         [badTarget!]: entry(ANDROID_1, { target: ['not', 'a', 'string'] }),
         [unknownRid!]: entry('1a00000000000000bad'),
         [noContent!]: { platform: 'all', target: ANDROID_1 },
+        // ruby's SinglePushPayload can send a bare string: not an object, as on /v3/push.
+        [bare!]: { platform: 'all', target: ANDROID_1, notification: 'hello' },
         [wrongCid!]: entry(ANDROID_1),
       },
     })
@@ -90,6 +93,7 @@ describe('batch single push', () => {
       error: { code: 1003, message: 'The registration_id 1a00000000000000bad is invalid!' },
     })
     expect(res.body[noContent!].error.code).toBe(1002)
+    expect(res.body[bare!].error.code).toBe(1003)
     expect(res.body[wrongCid!]).toEqual({ error: { code: 1003, message: 'cid is invalid' } })
     // Only the good one reached a device.
     expect(await received(app, `registration_id=${ANDROID_1}`)).toEqual([])
@@ -137,6 +141,15 @@ describe('batch single push', () => {
     expect(res.status).toBe(200)
     expect(Object.values(res.body).every(v => /^\d{17}$/.test((v as { msg_id: string }).msg_id))).toBe(true)
     expect(await received(app, `registration_id=${IOS_1}`)).toHaveLength(500)
+  })
+
+  it('takes a body over the 1 MiB of other routes (up to 8 MiB)', async () => {
+    const { app } = await createTestApp()
+    const list = await cids(app, 400)
+    // Unknown keys pass (java and php add their own): 5 KB of them per entry, 2 MB in all.
+    const pushlist = Object.fromEntries(list.map(cid => [cid, entry(ANDROID_1, { pad: 'x'.repeat(5000) })]))
+    const res = await call(app, 'POST', REGID, { pushlist })
+    expect([res.status, Object.keys(res.body).length]).toEqual([200, 400])
   })
 
   it('auth, method and isolation: 1004, 405 1001, another app sees nothing', async () => {

@@ -119,6 +119,10 @@ describe('files', () => {
       headers: { authorization: defaultAuth },
     })
     expect(empty.json()).toEqual({ error: { code: 1002, message: 'Missing parameter: filename' } })
+    const many = Array.from({ length: 100_001 }, (_, i) => `a${i}`).join('\n')
+    expect((await upload(app, 'alias', curlForm(many))).body).toEqual({
+      error: { code: 1003, message: 'the file holds more than 100000 values' },
+    })
     const big = await upload(app, 'alias', curlForm(`${'a'.repeat(40)}\n`.repeat(260_000)))
     expect([big.status, big.body.error.code]).toEqual([400, 1005])
     // A form cut off inside the file part is refused, never a crash.

@@ -106,6 +106,24 @@ describe('push callbacks', () => {
     expect(bodies(receiver).filter(b => b.callback_type === 4)).toHaveLength(2)
   })
 
+  it('a withdrawn push calls back nothing for what it never delivered', async () => {
+    const receiver = await startReceiver()
+    const { app } = await createTestApp()
+    const off = await addDevice(app, { platform: 'android', online: false })
+    const res = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({
+        audience: { registration_id: [off.registration_id] },
+        callback: { url: receiver.url, type: 5 },
+      }),
+    )
+    await call(app, 'DELETE', `/v3/push/${res.body.msg_id}`)
+    await advance(app, 2 * 86_400_000)
+    expect(receiver.received).toEqual([])
+  })
+
   it('retries a failed callback 3 times, 50 s apart on the app clock, then gives up', async () => {
     const receiver = await startReceiver()
     const { app } = await createTestApp()

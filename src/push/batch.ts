@@ -31,14 +31,24 @@ function readPushlist(body: unknown): Record<string, unknown> {
 }
 
 /**
+ * The java client (PushClient.batchSendPush) sends each entry as a whole PushPayload: no `target`,
+ * an `audience` of one registration_id (or alias). That one value is taken as the target.
+ */
+function audienceTarget(audience: unknown, key: string): unknown {
+  const values = isObject(audience) ? audience[key] : undefined
+  return Array.isArray(values) && values.length === 1 ? values[0] : undefined
+}
+
+/**
  * One entry as the body of a push: its `target` as the audience, its key as the cid (so a cid
- * already used returns that first result, as on /v3/push). An `audience` in the entry is ignored.
+ * already used returns that first result, as on /v3/push). Any other `audience` is ignored.
  */
 function entryBody(item: unknown, cid: string, kind: keyof typeof KINDS): unknown {
   if (!isObject(item)) throw pushErrors.invalid('a pushlist entry must be an object')
   if (item.platform === undefined || item.platform === null) throw pushErrors.missing('platform')
-  if (item.target === undefined || item.target === null) throw pushErrors.missing('target')
-  const target = scalarText(item.target)
+  const given = item.target ?? audienceTarget(item.audience, KINDS[kind])
+  if (given === undefined || given === null) throw pushErrors.missing('target')
+  const target = scalarText(given)
   if (target === undefined) throw pushErrors.invalid('target is invalid')
   return { ...item, audience: { [KINDS[kind]]: [target] }, cid }
 }

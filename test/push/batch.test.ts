@@ -189,4 +189,18 @@ describe('batch single push', () => {
     expect(Object.keys(res.json()).sort()).toEqual([a, b].sort())
     expect(await received(app, `registration_id=${ANDROID_2}`)).toHaveLength(1)
   })
+
+  it("takes the java client's entries: whole PushPayloads with an audience of one id and no target", async () => {
+    const { app } = await createTestApp()
+    const [a, b] = await cids(app, 2)
+    // PushClient.batchSendPush: {"pushlist":{cid: PushPayload.toJSON()}}, gson's compact JSON.
+    const javaEntry = (audience: string) =>
+      `{"platform":"all","audience":${audience},"notification":{"android":{"alert":"java","ai_opportunity":false}},"options":{"sendno":1234567,"apns_production":false,"classification":0}}`
+    const raw = `{"pushlist":{"${a}":${javaEntry(`{"registration_id":["${ANDROID_2}"]}`)},"${b}":${javaEntry(`{"registration_id":["${ANDROID_1}","${ANDROID_2}"]}`)}}}`
+    const res = await call(app, 'POST', REGID, raw)
+    expect(res.body[a!]).toEqual({ msg_id: expect.stringMatching(/^\d{17}$/) })
+    // Two ids are no single target.
+    expect(res.body[b!]).toEqual({ error: { code: 1002, message: 'Missing parameter: target' } })
+    expect(await received(app, `registration_id=${ANDROID_2}`)).toHaveLength(1)
+  })
 })

@@ -28,6 +28,7 @@ import { pushReportRoutes } from './push/report.js'
 import { pushScheduleRoutes } from './push/schedules.js'
 import { tagRoutes } from './push/tags.js'
 import { pushUserRoutes } from './push/users.js'
+import { pushVariantRoutes } from './push/variants.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
@@ -37,6 +38,7 @@ import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push-clicks.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { pushGroupRoutes } from './sandbox/push-group.js'
 import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
@@ -150,7 +152,7 @@ export async function buildApp(
   ])
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount('/v3', pushDialect, [pushRoutes], {
+  await mount('/v3', pushDialect, [pushRoutes, pushVariantRoutes], {
     groups: [
       {
         dialect: deviceDialect,
@@ -182,6 +184,7 @@ export async function buildApp(
       pushDeviceRoutes,
       pushClickRoutes,
       pushScheduleInspectRoutes,
+      pushGroupRoutes,
       opsRoutes,
       faultRoutes,
       docsRoutes,

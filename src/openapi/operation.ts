@@ -2,6 +2,7 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import type { FastifySchema, RouteOptions } from 'fastify'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { PushGroup } from '../push/dialect.js'
 import { groupOf } from '../push/dialect.js'
 import { failureResponses, rateHeaders } from './failures.js'
 import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
@@ -94,7 +95,8 @@ const PUSH_TAGS = {
   push: 'JPush v3: push host',
   device: 'JPush v3: device host',
   report: 'JPush v3: report host',
-} as const
+  schedule: 'JPush v3: schedule API',
+} as const satisfies Record<PushGroup, string>
 
 /** Operations grouped as the vendors group them (the JPush hosts apart), then the control plane's. */
 function tagOf(url: string, isPublic: boolean): string {

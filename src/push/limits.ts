@@ -32,6 +32,8 @@ export const PUSH_LIMITS = {
   cidPerCall: 1000,
   cidLifetimeMs: 86_400_000,
   overrideWindowMs: 86_400_000,
+  /** Like override_msg_id's: a push can be withdrawn within one day (INFERRED, README Fidelity). */
+  withdrawWindowMs: 86_400_000,
   reportMsgIds: 100,
   statusRids: 1000,
   /** How long statistics are kept after a push (docs2019 report). */

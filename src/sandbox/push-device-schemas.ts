@@ -82,6 +82,8 @@ export const pushDeviceSchemas = {
         message: z.unknown(),
         received_at: z.string().nullable(),
         sms_msg_id: z.string().nullable(),
+        /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
+        withdrawn_at: z.string().nullable(),
       }),
     ),
   }),

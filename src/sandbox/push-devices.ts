@@ -114,7 +114,8 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
           .filter(d => d.status === 'delivered' && (!aliasRids || aliasRids.has(d.registrationId)))
         return {
           messages: received.map(d => {
-            const payload = store.pushes.get(app.appKey, d.msgId)?.payload ?? {}
+            const push = store.pushes.get(app.appKey, d.msgId)
+            const payload = push?.payload ?? {}
             const notification = isObject(payload.notification) ? parseNotification(payload.notification) : {}
             return {
               msg_id: d.msgId,
@@ -124,6 +125,7 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
               message: payload.message ?? null,
               received_at: isoOrNull(d.deliveredAt),
               sms_msg_id: d.smsMsgId,
+              withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
             }
           }),
         }

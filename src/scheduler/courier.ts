@@ -6,12 +6,9 @@ import type { Config } from '../config.js'
 import { lazy } from '../lazy.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
-import { callbackForm } from './signature.js'
+import { type Outgoing, outgoing } from './outgoing.js'
 
 const undici = lazy<typeof Undici>('undici')
-
-/** After a failed attempt: retry after 3 min, 1 h, 12 h of clock time, then give up (jsms-api.md §6). */
-const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
 
 const CLAIM_BATCH = 100
 
@@ -41,15 +38,16 @@ export function createCourier(deps: CourierDeps) {
   }
   const inflight = new Map<Promise<void>, string>()
 
-  async function post(
-    url: string,
-    form: URLSearchParams,
-  ): Promise<{ statusCode: number | null; error: string | null }> {
+  async function post({
+    url,
+    body,
+    headers,
+  }: Outgoing): Promise<{ statusCode: number | null; error: string | null }> {
     try {
       const res = await undici().request(url, {
         method: 'POST',
-        body: form.toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body,
+        headers,
         dispatcher: dispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -66,10 +64,11 @@ export function createCourier(deps: CourierDeps) {
   async function attempt(c: Callback): Promise<void> {
     const app = store.apps.get(c.appKey)
     const at = app ? appNow(clock, app) : clock.now()
-    const url = app?.callbackUrl ?? null
-    const result = app && url ? await post(url, callbackForm(app, c.type, c.data, at)) : noUrl
+    const out = app && outgoing(app, c, at)
+    const url = out ? out.url : null
+    const result = out ? await post(out) : noUrl
     const delivered = result.error === null
-    const delay = CALLBACK_RETRY_DELAYS_MS[c.attempts - 1]
+    const delay = out?.retryDelaysMs[c.attempts - 1]
     // Without a URL there is nothing to retry against.
     const next = delivered || !url || delay === undefined ? undefined : at + delay
     await store.write(() =>

@@ -3,6 +3,7 @@ import type * as Yaml from 'yaml'
 import { z } from 'zod'
 import { lazy } from '../lazy.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
+import { groupConflicts, pushVariantSettings } from './push-settings.js'
 
 const yaml = lazy<typeof Yaml>('yaml')
 
@@ -49,6 +50,7 @@ const settings = z
     schedules_limit: z.number().int().positive(),
     segments: groups,
     abtests: groups,
+    ...pushVariantSettings,
   })
   .partial()
   .strict()
@@ -94,6 +96,10 @@ const seedFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
       }
     })
+    for (const i of groupConflicts(seed.apps)) {
+      const path = ['apps', i, 'settings', 'group', 'master_secret']
+      ctx.addIssue({ code: 'custom', path, message: 'differs from another member of the same group' })
+    }
   })
 
 export type SeedFile = z.infer<typeof seedFileSchema>

@@ -2,7 +2,16 @@ import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
 import { prepareWrite } from './statements.js'
 
-export type CallbackType = 'SMS_REPORT' | 'SMS_REPLY' | 'SMS_TEMPLATE' | 'SMS_SIGN'
+export type CallbackType =
+  | 'SMS_REPORT'
+  | 'SMS_REPLY'
+  | 'SMS_TEMPLATE'
+  | 'SMS_SIGN'
+  // A push's `callback` (push/push-callbacks.ts): one type per bit of callback.type.
+  | 'JPUSH_DELIVERED'
+  | 'JPUSH_CLICKED'
+  | 'JPUSH_NOT_DELIVERED'
+  | 'JPUSH_PUSH_SUCCEEDED'
 export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
 
 export interface Callback {
@@ -10,6 +19,8 @@ export interface Callback {
   appKey: string
   type: CallbackType
   data: Record<string, unknown>
+  /** Its own URL (a push's callback.url); null: the app's callback_url. */
+  url: string | null
   state: CallbackState
   attempts: number
   nextAttemptAt: number | null
@@ -29,6 +40,7 @@ interface Row {
   app_key: string
   type: string
   data: string
+  url: string | null
   state: string
   attempts: number
   next_attempt_at: number | null
@@ -48,6 +60,7 @@ const toCallback = (r: Row): Callback => ({
   appKey: r.app_key,
   type: r.type as CallbackType,
   data: JSON.parse(r.data),
+  url: r.url,
   state: r.state as CallbackState,
   attempts: r.attempts,
   nextAttemptAt: r.next_attempt_at,
@@ -64,10 +77,13 @@ const toAttempt = (r: AttemptRow): CallbackAttempt => ({
 
 /** The callback outbox and the log of every delivery attempt. */
 export function createCallbackStore(db: Db, due: DueIndex) {
-  const insert = prepareWrite<{ appKey: string; type: string; data: string; at: number }, { id: number }>(
+  const insert = prepareWrite<
+    { appKey: string; type: string; data: string; url: string | null; at: number },
+    { id: number }
+  >(
     db,
-    `INSERT INTO callbacks (app_key, type, data, state, next_attempt_at, created_at)
-     VALUES (@appKey, @type, @data, 'pending', @at, @at) RETURNING id`,
+    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at)
+     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at) RETURNING id`,
     p => due.note('callbacks', p.appKey, p.at),
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
@@ -106,8 +122,15 @@ export function createCallbackStore(db: Db, due: DueIndex) {
   )
 
   return {
-    enqueue(appKey: string, type: CallbackType, data: Record<string, unknown>, at: number): number {
-      return insert.get({ appKey, type, data: JSON.stringify(data), at })!.id
+    /** `url`: where this one goes, instead of the app's callback_url (a push's callback.url). */
+    enqueue(
+      appKey: string,
+      type: CallbackType,
+      data: Record<string, unknown>,
+      at: number,
+      url: string | null = null,
+    ): number {
+      return insert.get({ appKey, type, data: JSON.stringify(data), url, at })!.id
     },
     claimDue(now: number, limit: number): Callback[] {
       return claim.all({ now, limit }).map(toCallback)

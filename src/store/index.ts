@@ -12,8 +12,11 @@ import { createPushActivityStore } from './push-activity.js'
 import { createPushClickStore } from './push-clicks.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushFileStore } from './push-files.js'
+import { createPushGroupStore } from './push-groups.js'
 import { createPushScheduleFirings } from './push-schedule-firings.js'
 import { createPushScheduleStore } from './push-schedules.js'
+import { createPushWithdrawalStore } from './push-withdrawals.js'
 import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
@@ -54,6 +57,10 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushClicks: createPushClickStore(db),
     pushActivity: createPushActivityStore(db),
     pushSchedules: { ...createPushScheduleStore(db, due), ...createPushScheduleFirings(db, due) },
+    // The push variants of jpush-api.md §5.14.
+    pushFiles: createPushFileStore(db),
+    pushGroups: createPushGroupStore(db),
+    pushWithdrawals: createPushWithdrawalStore(db),
     schedules: createScheduleStore(db, due),
     reports: createReportStore(db, due),
     replies: createReplyStore(db),

@@ -3,9 +3,12 @@ import type { DueIndex } from './due-index.js'
 import type { PushPlatform } from './push-devices.js'
 import { prepareWrite } from './statements.js'
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'expired'
+export type DeliveryStatus = 'pending' | 'delivered' | 'expired' | 'withdrawn'
 
-/** One push to one device: pending until it is online, delivered, or expired after time_to_live. */
+/**
+ * One push to one device: pending until it is online, delivered, or expired after time_to_live
+ * (or withdrawn while it waited: push-withdrawals.ts).
+ */
 export interface Delivery {
   msgId: string
   appKey: string
@@ -85,12 +88,15 @@ export function createPushDeliveryStore(db: Db, due: DueIndex) {
        AND (@rid IS NULL OR registration_id = @rid) AND (@msgId IS NULL OR msg_id = @msgId)
      ORDER BY coalesce(delivered_at, expires_at), rowid`,
   )
-  const expire = db.prepare(
-    `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now`,
+  // Both say what they changed: a push callback may owe an event for each (push-callbacks.ts).
+  const expire = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
+    `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now
+     RETURNING *`,
   )
-  const deliverPending = db.prepare(
+  const deliverPending = db.prepare<{ appKey: string; rid: string; now: number }, DeliveryRow>(
     `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now
-     WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now`,
+     WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now
+     RETURNING *`,
   )
   // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
   // index, which holds every delivery the app ever had and is read on every push.
@@ -128,12 +134,13 @@ export function createPushDeliveryStore(db: Db, due: DueIndex) {
     search(appKey: string, q: { rid?: string | undefined; msgId?: string | undefined }): Delivery[] {
       return search.all({ appKey, rid: q.rid ?? null, msgId: q.msgId ?? null }).map(toDelivery)
     },
-    expire(appKey: string, now: number): void {
-      expire.run({ appKey, now })
+    /** What ran out of time_to_live undelivered, now expired. */
+    expire(appKey: string, now: number): Delivery[] {
+      return expire.all({ appKey, now }).map(toDelivery)
     },
-    /** Hands every pending, unexpired push to a device that just came online. */
-    deliverPending(appKey: string, rid: string, now: number): number {
-      return deliverPending.run({ appKey, rid, now }).changes
+    /** Hands every pending, unexpired push to a device that just came online; returns them. */
+    deliverPending(appKey: string, rid: string, now: number): Delivery[] {
+      return deliverPending.all({ appKey, rid, now }).map(toDelivery)
     },
     smsDue(appKey: string, now: number): Delivery[] {
       return smsDue.all({ appKey, now }).map(toDelivery)

@@ -8,6 +8,9 @@ import { afterEach } from 'vitest'
 export interface Received {
   contentType: string | undefined
   form: Record<string, string>
+  /** The body as sent, and the Authorization header (push callbacks: JSON with Basic credentials). */
+  text: string
+  authorization: string | undefined
 }
 
 type Mode = 'ok' | 'fail' | 'hold'
@@ -26,8 +29,14 @@ export async function startReceiver() {
     const chunks: Buffer[] = []
     req.on('data', c => chunks.push(c))
     req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
-      received.push({ contentType: req.headers['content-type'], form })
+      const text = Buffer.concat(chunks).toString('utf8')
+      const form = Object.fromEntries(new URLSearchParams(text))
+      received.push({
+        contentType: req.headers['content-type'],
+        form,
+        text,
+        authorization: req.headers.authorization,
+      })
       if (mode === 'hold') held.push(res)
       else res.writeHead(mode === 'ok' ? 200 : 500).end(mode === 'ok' ? 'ok' : 'boom')
     })

@@ -50,7 +50,10 @@ describe('POST /_sandbox/faults', () => {
     const { app } = await createTestApp()
     const refused = await call(app, 'POST', '/_sandbox/faults', { path: '*', code: 59999 })
     expect(refused.status).toBe(400)
-    expect(refused.body.error.code).toBe(90020)
+    expect(refused.body.error).toEqual({
+      code: 90020,
+      message: '"status": code 59999 is not documented: give its "status"',
+    })
     await call(app, 'POST', '/_sandbox/faults', { code: 59999, status: 503, message: 'carrier down' })
     const res = await call(app, 'GET', '/v1/accounts/app')
     expect(res.status).toBe(503)
@@ -89,7 +92,7 @@ describe('POST /_sandbox/faults', () => {
     })
     const long = await call(app, 'POST', '/_sandbox/faults', { code: 50019, message: 'm'.repeat(1025) })
     expect(refusal(long)).toEqual({ status: 400, code: 90020 })
-    expect(long.body.error.message).toBe('"message" must be at most 1024 characters')
+    expect(long.body.error.message).toBe('"message": must be at most 1024 characters')
     const farPath = await call(app, 'POST', '/_sandbox/faults', {
       code: 50019,
       path: `/v1/${'x'.repeat(253)}`,
@@ -97,11 +100,13 @@ describe('POST /_sandbox/faults', () => {
     expect(refusal(farPath)).toEqual({ status: 400, code: 90020 })
     const method = await call(app, 'POST', '/_sandbox/faults', { code: 50019, method: 'x'.repeat(5000) })
     expect(refusal(method)).toEqual({ status: 400, code: 90020 })
-    const atLimit = { code: 50019, message: 'm'.repeat(1024), path: `/v1/${'x'.repeat(252)}`, method: 'get' }
+    // 256 characters, of a route that exists: /v1/codes/:msg_id/valid.
+    const path = `/v1/codes/${'9'.repeat(240)}/valid`
+    const atLimit = { code: 50019, message: 'm'.repeat(1024), path, method: 'post' }
     for (let i = 0; i < 100; i++)
       expect((await call(app, 'POST', '/_sandbox/faults', atLimit)).status).toBe(200)
     const over = await call(app, 'POST', '/_sandbox/faults', { code: 50019 })
-    expect(refusal(over)).toEqual({ status: 400, code: 90020 })
+    expect(refusal(over)).toEqual({ status: 409, code: 90054 })
     expect(over.body.error.message).toBe(
       'at most 100 faults may be armed at once: DELETE /_sandbox/faults first',
     )

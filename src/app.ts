@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
+import { createAppResets } from './app-resets.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
@@ -8,6 +9,7 @@ import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
+import { createRouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
@@ -29,6 +31,7 @@ import { pushScheduleRoutes } from './push/schedules.js'
 import { tagRoutes } from './push/tags.js'
 import { pushUserRoutes } from './push/users.js'
 import { pushVariantRoutes } from './push/variants.js'
+import { appRoutes } from './sandbox/app-routes.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
@@ -43,6 +46,7 @@ import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
+import { smsReportSteeringRoutes } from './sandbox/sms-reports.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -94,6 +98,10 @@ export async function buildApp(
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
+  // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app
+  // when it is reset or removed (app-resets.ts).
+  const appResets = createAppResets()
+
   // Background jobs: the due-work loop (schedules, reports, reviews, callbacks, pushes).
   const scheduler = createScheduler({
     store,
@@ -102,6 +110,7 @@ export async function buildApp(
     sensitiveWords,
     log: app.log.child({ component: 'scheduler' }),
     dispatcher,
+    appResets,
   })
 
   // GET /_sandbox/ready: every check must pass.
@@ -114,8 +123,11 @@ export async function buildApp(
     clock,
     config,
     sensitiveWords,
-    provisioning: createProvisioningGuard(config),
-    faults: createFaults(),
+    seed,
+    appResets,
+    provisioning: createProvisioningGuard(config, appResets),
+    faults: createFaults(appResets),
+    routeBook: createRouteBook(app),
     scheduler,
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
@@ -176,7 +188,9 @@ export async function buildApp(
     '/_sandbox',
     sandboxDialect,
     [
+      appRoutes,
       smsInspectRoutes,
+      smsReportSteeringRoutes,
       reviewRoutes,
       clockRoutes,
       replyRoutes,

@@ -50,6 +50,9 @@ function refusal(error: z.ZodError, data: unknown, dialect: Dialect): ApiError {
   const answer = issue?.code === 'custom' ? issue.params?.answer : undefined
   if (answer instanceof ApiError) return answer
   // Fastify hands a validator `null` for a request without a body.
+  // A strict object's unknown keys are one issue at the object's own path: name the first key.
+  if (issue?.code === 'unrecognized_keys')
+    return dialect.invalidBody(`"${[...issue.path, issue.keys[0]].join('.')}": unknown key`)
   if (!issue || issue.path.length === 0)
     return data === null ? (dialect.missingBody?.() ?? dialect.invalidBody()) : dialect.invalidBody()
   return dialect.invalidBody(`"${issue.path.join('.')}": ${issue.message}`)

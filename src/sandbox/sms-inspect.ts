@@ -1,15 +1,15 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { queryLimit, queryText, schemaRoute } from '../http/schema.js'
 import { nationalMobile } from '../sms/fields.js'
+import { sandboxErrors } from './errors.js'
 import { iso } from './schemas.js'
 
 // Mobiles are stored in national form (sms/fields.ts); `+` in a query string arrives as a space.
 const asStored = (mobile: string) => nationalMobile(mobile) ?? mobile.trim()
 
-const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
+const noCode = sandboxErrors.noCode
 
 const schemas = {
   messagesQuery: z.object({ mobile: queryText, msg_id: queryText, limit: queryLimit }),

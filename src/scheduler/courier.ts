@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type * as Undici from 'undici'
 import type { Agent, Dispatcher } from 'undici'
+import type { AppResets } from '../app-resets.js'
 import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { lazy } from '../lazy.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
 import { type Outgoing, outgoing } from './outgoing.js'
+import { checkCallbackUrl } from './url-check.js'
 
 const undici = lazy<typeof Undici>('undici')
 
@@ -19,6 +21,8 @@ export interface CourierDeps {
   log: FastifyBaseLogger
   /** Where callbacks go out (tests inject one); by default an undici Agent of its own. */
   dispatcher?: Dispatcher | undefined
+  /** An app reset or removed while its attempts are on the wire: their outcome is not recorded. */
+  appResets?: AppResets | undefined
 }
 
 /**
@@ -36,7 +40,12 @@ export function createCourier(deps: CourierDeps) {
     own ??= new (undici().Agent)({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
     return own
   }
-  const inflight = new Map<Promise<void>, string>()
+  const inflight = new Map<Promise<void>, Callback>()
+  // Attempts whose app was reset meanwhile: their callback is gone (its id may be a new one's).
+  const dropped = new WeakSet<Callback>()
+  deps.appResets?.onAppReset(appKey => {
+    for (const c of inflight.values()) if (c.appKey === appKey) dropped.add(c)
+  })
 
   async function post({
     url,
@@ -71,20 +80,26 @@ export function createCourier(deps: CourierDeps) {
     const delay = out?.retryDelaysMs[c.attempts - 1]
     // Without a URL there is nothing to retry against.
     const next = delivered || !url || delay === undefined ? undefined : at + delay
-    await store.write(() =>
+    // Asked inside the write: a reset marks its app's attempts inside its own write (app-resets.ts).
+    await store.write(() => {
+      if (dropped.has(c))
+        return log.info(
+          { app_key: c.appKey, callback: c.id },
+          'callback attempt not recorded: its app was reset',
+        )
       store.callbacks.recordAttempt(
         c,
         { attempt: c.attempts, url: url ?? '', at, ...result },
         { delivered, next },
-      ),
-    )
+      )
+    })
   }
 
   function track(c: Callback): void {
     const p: Promise<void> = attempt(c)
       .catch(err => log.error({ err, callback: c.id }, 'callback attempt failed to record'))
       .finally(() => inflight.delete(p))
-    inflight.set(p, c.appKey)
+    inflight.set(p, c)
   }
 
   return {
@@ -99,9 +114,13 @@ export function createCourier(deps: CourierDeps) {
     /** Waits for the attempts on the wire (of one app, or all). */
     async settled(appKey?: string): Promise<void> {
       const waiting = [...inflight]
-        .filter(([, key]) => appKey === undefined || key === appKey)
+        .filter(([, c]) => appKey === undefined || c.appKey === appKey)
         .map(([p]) => p)
       await Promise.all(waiting)
+    },
+    /** The vendor's echostr check of a callback URL (url-check.ts): why it fails, or undefined. */
+    checkUrl(url: string): Promise<string | undefined> {
+      return checkCallbackUrl(url, { dispatcher: dispatcher(), timeoutMs: timeout })
     },
     async close(): Promise<void> {
       await Promise.all(inflight.keys())

@@ -71,6 +71,7 @@ export async function emitDueReports({ store }: JobDeps, now: number): Promise<v
     const n = await store.write(() => {
       const due = store.reports.takeDueNotifications(now, BATCH)
       for (const r of due) {
+        if (!r.callBack) continue
         const data = { msgId: r.msgId, status: r.status, receiveTime: r.reportAt, phone: r.mobile }
         store.callbacks.enqueue(r.appKey, 'SMS_REPORT', data, r.reportAt)
       }

@@ -104,6 +104,30 @@ const seedFileSchema = z
 
 export type SeedFile = z.infer<typeof seedFileSchema>
 export type SeedApp = z.infer<typeof app>
+export type SeedDeveloper = z.infer<typeof developer>
+
+// One schema, two uses: PATCH /_sandbox/app takes the keys of an `apps[]` entry (and its
+// developer's standing and balances) by these same rules, each optional and without the file's
+// defaults, so that a key left out is left as it is.
+
+type PatchShape<S extends z.ZodRawShape> = {
+  [K in keyof S]: z.ZodOptional<S[K] extends z.ZodDefault<infer Inner> ? Inner : S[K]>
+}
+
+function patchOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<PatchShape<S>, z.core.$strict> {
+  const fields = Object.entries(shape).map(([key, field]) => [
+    key,
+    z.optional(field instanceof z.ZodDefault ? field.unwrap() : field),
+  ])
+  return z.object(Object.fromEntries(fields) as PatchShape<S>).strict()
+}
+
+/** What PATCH /_sandbox/app may change: an app's settings and balances, its developer's standing. */
+export const appPatchSchema = patchOf(
+  app.omit({ app_key: true, master_secret: true, dev_key: true, templates: true, signs: true }).shape,
+).extend({ developer: patchOf(developer.pick({ frozen: true, balances: true }).shape).optional() })
+
+export type AppPatch = z.output<typeof appPatchSchema>
 
 export function readSeedFile(path: string): SeedFile {
   const text = readFileSync(path, 'utf8')

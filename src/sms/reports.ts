@@ -18,6 +18,10 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
   // Last successful poll per endpoint and appKey, on the app's clock. Kept in memory: a restart
   // lets the next poll through at once, which no client can tell from a quiet five seconds.
   const lastPoll = new Map<string, number>()
+  deps.appResets.onAppReset(appKey => {
+    lastPoll.delete(`report ${appKey}`)
+    lastPoll.delete(`reply ${appKey}`)
+  })
 
   /** 50202 when the app takes callbacks instead, 50201 within five seconds of the last poll. */
   const admit = (req: FastifyRequest, endpoint: string): number => {

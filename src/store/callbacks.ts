@@ -98,10 +98,12 @@ export function createCallbackStore(db: Db, due: DueIndex) {
     `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
      VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
   )
-  // A retry is due work from its next attempt.
+  // A retry is due work from its next attempt. Only the claimed row: an app reset while the attempt
+  // was on the wire has none left (and its id may be another's by now).
   const settle = prepareWrite<{ id: number; appKey: string; state: string; nextAttemptAt: number | null }>(
     db,
-    'UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt WHERE id = @id AND app_key = @appKey',
+    `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt
+     WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
     p => {
       if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
     },
@@ -135,15 +137,18 @@ export function createCallbackStore(db: Db, due: DueIndex) {
     claimDue(now: number, limit: number): Callback[] {
       return claim.all({ now, limit }).map(toCallback)
     },
-    /** Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up). */
+    /**
+     * Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up).
+     * Nothing when the callback is gone (its app was reset or removed meanwhile).
+     */
     recordAttempt(
       c: Callback,
       a: CallbackAttempt,
       outcome: { delivered: boolean; next?: number | undefined },
     ): void {
-      insertAttempt.run({ id: c.id, ...a })
       const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
-      settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null })
+      const settled = settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null })
+      if (settled.changes === 1) insertAttempt.run({ id: c.id, ...a })
     },
     resetInterrupted(): number {
       return reset.run().changes

@@ -82,6 +82,12 @@ export function createDueIndex(db: Db, offsetOf: (appKey: string) => number) {
       }
       return t
     },
+    /** The app's rows are gone and its clock offset may change (a reset): ask again for it and all. */
+    forgetApp(appKey: string): void {
+      apps.delete(appKey)
+      earliest = UNKNOWN
+      sooner()
+    },
     /** The scheduler ran due work: the process-wide bound is asked again. */
     ran(): void {
       earliest = UNKNOWN

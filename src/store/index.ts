@@ -1,3 +1,4 @@
+import { createAppRows } from './app-rows.js'
 import { createAppStore } from './apps.js'
 import { createBalanceStore } from './balances.js'
 import { createCallbackStore } from './callbacks.js'
@@ -66,6 +67,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     replies: createReplyStore(db),
     callbacks: createCallbackStore(db, due),
     reviews: createReviewStore(db),
+    /** Every row of one app, in every table that has an `app_key` (reset, removal). */
+    appRows: createAppRows(db, due),
     /** When due work next falls due: known in memory (`due`), asked of SQLite (`dueTimes`). */
     due,
     dueTimes: createDueTimes(db),

@@ -47,15 +47,37 @@ export function createReportStore(db: Db, due: DueIndex) {
        ORDER BY report_at, msg_id LIMIT @limit)
      RETURNING *`,
   )
-  const takeDue = db.prepare<{ now: number; limit: number }, Row>(
-    `UPDATE reports SET notify = 0 WHERE msg_id IN (
+  // Called back is handed out too (pulled_at): a callback URL removed later must not let the same
+  // report be pulled a second time, and a steered status (sandbox) can no longer change it. An app
+  // whose callback URL was removed before the report fell due gets it pulled instead.
+  const takeDue = db.prepare<{ now: number; limit: number }, Row & { pulled_at: number | null }>(
+    `UPDATE reports SET notify = 0, pulled_at = CASE WHEN EXISTS (
+       SELECT 1 FROM apps a WHERE a.app_key = reports.app_key AND a.callback_url IS NOT NULL)
+       THEN report_at END
+     WHERE msg_id IN (
        SELECT r.msg_id FROM reports r JOIN apps a ON a.app_key = r.app_key
        WHERE r.notify = 1 AND r.report_at <= @now + a.clock_offset_ms
        ORDER BY r.report_at LIMIT @limit)
      RETURNING *`,
   )
 
+  const find = db.prepare<[string, string], Row & { pulled_at: number | null }>(
+    'SELECT * FROM reports WHERE msg_id = ? AND app_key = ?',
+  )
+  const steer = db.prepare<{ appKey: string; msgId: string; status: number }>(
+    'UPDATE reports SET status = @status WHERE msg_id = @msgId AND app_key = @appKey AND pulled_at IS NULL',
+  )
+
   return {
+    /** The app's report of a message, and whether it was handed out (pulled or called back). */
+    get(appKey: string, msgId: string): (Report & { handedOut: boolean }) | undefined {
+      const row = find.get(msgId, appKey)
+      return row && { ...toReport(row), handedOut: row.pulled_at !== null }
+    },
+    /** Gives a report not yet handed out another status; false when it was (or does not exist). */
+    setStatus(appKey: string, msgId: string, status: number): boolean {
+      return steer.run({ appKey, msgId, status }).changes === 1
+    },
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
       insert.run({ ...r, notify: notify ? 1 : 0 })
@@ -64,9 +86,15 @@ export function createReportStore(db: Db, due: DueIndex) {
     pull(appKey: string, now: number, since: number, limit: number): Report[] {
       return pull.all({ appKey, now, since, limit }).map(toReport).sort(byTime)
     },
-    /** Reports of any app whose time has come and that still have to be called back. */
-    takeDueNotifications(now: number, limit: number): Report[] {
-      return takeDue.all({ now, limit }).map(toReport).sort(byTime)
+    /**
+     * Reports of any app whose time has come and that still have to be called back; `callBack`
+     * false for an app that has no callback URL any more (the report waits to be pulled).
+     */
+    takeDueNotifications(now: number, limit: number): Array<Report & { callBack: boolean }> {
+      return takeDue
+        .all({ now, limit })
+        .map(r => ({ ...toReport(r), callBack: r.pulled_at !== null }))
+        .sort(byTime)
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { PipelineDeps } from '../deps.js'
-import { ApiError } from '../errors.js'
+import { sandboxErrors } from '../sandbox/errors.js'
 import type { App } from '../store/apps.js'
 import type { Click, ClickKind } from '../store/push-clicks.js'
 import type { Push } from '../store/pushes.js'
@@ -14,10 +14,10 @@ import { isObject } from './values.js'
  * a device that has nothing to open (a click needs a push the device received).
  */
 export const clickErrors = {
-  noPush: (msgId: string) => new ApiError(404, 50016, `no push with msg_id ${msgId} in this app`),
-  noDevice: (rid: string) => new ApiError(404, 50016, `no device with registration_id ${rid} in this app`),
+  noPush: (msgId: string) => sandboxErrors.unknownMsgId(`no push with msg_id ${msgId} in this app`),
+  noDevice: (rid: string) => sandboxErrors.unknownDevice(`no device with registration_id ${rid} in this app`),
   notReceived: (rid: string, msgId: string, why: string) =>
-    new ApiError(409, 50026, `registration_id ${rid} has not received msg_id ${msgId}: ${why}`),
+    sandboxErrors.notReceived(`registration_id ${rid} has not received msg_id ${msgId}: ${why}`),
 }
 
 /** What a device of this platform shows: the push's notification for it, else its message. */

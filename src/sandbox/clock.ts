@@ -67,7 +67,7 @@ export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>
         const now = show(appKey).now
         if ((advance === undefined) === (set === undefined)) throw invalidMove()
         const target = advance !== undefined ? now + advance : set!
-        if ((advance ?? 0) < 0) throw invalidControlBody('"advance_ms": must be >= 0')
+        if ((advance ?? 0) < 0) throw sandboxErrors.clockBackwards()
         if (target < now) throw sandboxErrors.clockBackwards()
         if (target > LATEST) throw tooLate()
         await scheduler.advance(appKey, target)

@@ -26,12 +26,15 @@ export const sandboxErrors = {
   unknownTempId: e(404, 90041, 'no template with this temp_id'),
   unknownSignId: e(404, 90042, 'no signature with this sign_id'),
   unknownRegistrationId: e(404, 90043, 'no device with this registration_id'),
+  unknownDevice: why(404, 90043),
   noCode: e(404, 90044, 'no verification code for this mobile'),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),
   notSentYet: why(409, 90052),
   clockBackwards: e(409, 90053, 'the clock only moves forward'),
   tooManyFaults: why(409, 90054),
+  /** A click on a push the device never received: why (not in its audience, offline, expired). */
+  notReceived: why(409, 90055),
   serverError: e(500, 90099, 'server error'),
 } as const
 

@@ -115,6 +115,6 @@ describe('GET /_sandbox/docs', () => {
     expect(init.body).toContain("url: '/_sandbox/openapi.json'")
     const other = await app.inject({ method: 'GET', url: '/_sandbox/docs/package.json' })
     expect(other.statusCode).toBe(404)
-    expect(other.json()).toEqual({ error: { code: 50016, message: 'api not found' } })
+    expect(other.json()).toEqual({ error: { code: 90004, message: 'no such endpoint under /_sandbox' } })
   })
 })

@@ -89,10 +89,10 @@ describe('opening a push', () => {
 
 describe('a click is refused', () => {
   it.each([
-    ['no body', 400, 50003, undefined],
-    ['no registration_id', 400, 50007, {}],
-    ['an empty registration_id', 400, 50007, { registration_id: '' }],
-    ['a registration_id that is not text', 400, 50007, { registration_id: ['x'] }],
+    ['no body', 400, 90011, undefined],
+    ['no registration_id', 400, 90020, {}],
+    ['an empty registration_id', 400, 90020, { registration_id: '' }],
+    ['a registration_id that is not text', 400, 90020, { registration_id: ['x'] }],
   ])('with %s → %i %i', async (_name, status, code, body) => {
     const { app } = await createTestApp()
     const id = (await call(app, 'POST', '/v3/push', pushBody())).body.msg_id
@@ -101,29 +101,29 @@ describe('a click is refused', () => {
     expect(res.body.error.code).toBe(code)
   })
 
-  it('for a msg_id the app never made (or another app made) → 404 50016', async () => {
+  it('for a msg_id the app never made (or another app made) → 404 90040', async () => {
     const { app } = await createTestApp()
     const other = basic(newKey('other'), newKey('s'))
     const theirs = await call(app, 'POST', '/v3/push', pushBody(), { authorization: other })
     for (const id of ['18100000000000099', 'abc', theirs.body.msg_id]) {
       const res = await click(app, id, { registration_id: ANDROID_1 })
       expect(res.status).toBe(404)
-      expect(res.body).toEqual({ error: { code: 50016, message: `no push with msg_id ${id} in this app` } })
+      expect(res.body).toEqual({ error: { code: 90040, message: `no push with msg_id ${id} in this app` } })
     }
   })
 
-  it('for a device the app does not have → 404 50016', async () => {
+  it('for a device the app does not have → 404 90043', async () => {
     const { app } = await createTestApp()
     const id = (await call(app, 'POST', '/v3/push', pushBody())).body.msg_id
     const res = await click(app, id, { registration_id: '1a00000000000000000' })
     expect(res.status).toBe(404)
     expect(res.body.error).toEqual({
-      code: 50016,
+      code: 90043,
       message: 'no device with registration_id 1a00000000000000000 in this app',
     })
   })
 
-  it('for a device that has not received the push → 409 50026, saying why', async () => {
+  it('for a device that has not received the push → 409 90055, saying why', async () => {
     const { app, clock } = await createTestApp()
     const off = await addDevice(app, { platform: 'android', tags: ['later'], online: false })
     const rid = off.registration_id
@@ -138,7 +138,7 @@ describe('a click is refused', () => {
     const notTarget = await click(app, id, { registration_id: ANDROID_1 })
     expect(notTarget.status).toBe(409)
     expect(notTarget.body.error).toEqual({
-      code: 50026,
+      code: 90055,
       message: `registration_id ${ANDROID_1} has not received msg_id ${id}: the device was not in its audience`,
     })
     const pending = await click(app, id, { registration_id: rid })

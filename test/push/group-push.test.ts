@@ -218,7 +218,7 @@ describe('group membership through the control plane', () => {
       { group_key: 'short', master_secret: secret },
       one,
     )
-    expect([bad.status, bad.body.error.code]).toEqual([400, 50007])
+    expect([bad.status, bad.body.error.code]).toEqual([400, 90020])
     expect(bad.body.error.message).toContain('group_key')
   })
 })

@@ -143,12 +143,6 @@ export async function buildApp(
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
-  // After every answer the scheduler looks again at its timer (a comparison: the earliest due time
-  // is known in memory), so a clock moved by a test in-process is noticed.
-  app.addHook('onResponse', (_req, _reply, done) => {
-    scheduler.poke()
-    done()
-  })
   registerRoot(app)
 
   // The surfaces: prefix, dialect (what it calls each failure), route tables.

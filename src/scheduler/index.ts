@@ -26,7 +26,8 @@ const RETRY_AFTER_FAILURE_MS = 1_000
  * from SQLite (pending tasks, reports, reviews, callbacks), so it survives restarts and an overdue
  * task fires right after start. Idle, it costs one timer set for the earliest due item, known in
  * memory (store/due-index.ts: told by the writes that create due work, asked of SQLite again only
- * after a tick or a clock move), so re-arming after every answer is a comparison, not a query.
+ * after a tick or a clock move). It re-arms when that index hears of sooner work and when a manual
+ * clock jumps, never per request: a request costs the scheduler nothing.
  * `tick()` never overlaps itself; `stop()` waits for the work in flight.
  */
 export function createScheduler(deps: SchedulerDeps) {
@@ -70,7 +71,7 @@ export function createScheduler(deps: SchedulerDeps) {
     try {
       due = nextDue()
     } catch (err) {
-      // Runs from timers and after every request: a database that fails to answer (damaged
+      // Runs from timers and after writes that create due work: a database that fails to answer (damaged
       // pages) must not become an uncaught exception. Look again a little later.
       log.error({ err }, 'scheduler could not read what is due')
       failed = true
@@ -150,7 +151,10 @@ export function createScheduler(deps: SchedulerDeps) {
       await courier.close()
     },
   }
+  // The timer is re-armed when due work may fall due sooner (the due index, told by the writes
+  // that create it) or when a manual clock jumps; never per request.
   store.due.watch({ perApp: work.filter(w => w.catchUp).map(w => w.name), sooner: scheduler.poke })
+  clock.onMove?.(scheduler.poke)
   return scheduler
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import type { StoreHealth } from './health.js'
+import { createUndoJournal, type UndoJournal } from './undo.js'
 import type { WalSync } from './wal-sync.js'
 
 /**
@@ -28,7 +29,12 @@ interface Pending {
   reject: (err: unknown) => void
 }
 
-export function createWriter(db: Db, wal: WalSync, health: StoreHealth): Writer {
+export function createWriter(
+  db: Db,
+  wal: WalSync,
+  health: StoreHealth,
+  journal: UndoJournal = createUndoJournal(),
+): Writer {
   let queue: Pending[] = []
   let scheduled = false
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
@@ -50,15 +56,18 @@ export function createWriter(db: Db, wal: WalSync, health: StoreHealth): Writer 
     const mark = health.mark()
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     try {
-      inTransaction(() => {
-        for (const p of batch) {
-          try {
-            outcomes.push({ ok: true, value: inTransaction(p.job) })
-          } catch (err) {
-            outcomes.push({ ok: false, value: err })
+      // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
+      journal.scope(() =>
+        inTransaction(() => {
+          for (const p of batch) {
+            try {
+              outcomes.push({ ok: true, value: journal.scope(() => inTransaction(p.job)) })
+            } catch (err) {
+              outcomes.push({ ok: false, value: err })
+            }
           }
-        }
-      })
+        }),
+      )
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
       health.observe(err)

@@ -7,7 +7,7 @@ import type { AppDeps } from './deps.js'
 import { useDrain } from './http/drain.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
-import { OneLineRequestLog } from './http/request-log.js'
+import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import { createRouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
@@ -85,6 +85,7 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
+    childLoggerFactory: lazyRequestLogger,
     frameworkErrors: envelopes.errorHandler,
     clientErrorHandler: envelopes.clientErrors,
     ...requestTimeouts(config.requestTimeoutMs),

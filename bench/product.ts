@@ -45,6 +45,8 @@ export interface ProductOptions {
   database?: string
   /** Without the seed file: the product as `docker run` starts it. */
   seed?: boolean
+  /** Another build of the product (a worktree of an older commit, built). */
+  script?: string
 }
 
 /**
@@ -53,12 +55,19 @@ export interface ProductOptions {
  */
 export function startProduct(
   ws: Workspace,
-  { port = 0, logName = 'server.log', database = ws.database, seed = true }: ProductOptions = {},
+  {
+    port = 0,
+    logName = 'server.log',
+    database = ws.database,
+    seed = true,
+    script = process.env.BENCH_SERVER ?? 'dist/server.js',
+  }: ProductOptions = {},
 ): Promise<Server> {
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the product under the bench's load.
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the product under the bench's load;
+  // BENCH_SERVER=/tmp/old/dist/server.js measures another build (a worktree of an older commit).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
   return startServer(
-    [...nodeArgs, 'dist/server.js'],
+    [...nodeArgs, script],
     {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -91,7 +91,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
       if (outermost) health.assertWritable()
       const mark = health.mark()
       try {
-        const result = journal.scope(() => inTransaction(fn)) as T
+        const result = journal.scope(inTransaction, fn) as T
         if (outermost) wal.syncNow()
         if (outermost) health.wrote(mark)
         return result

@@ -11,32 +11,36 @@ export interface UndoJournal {
   /** Whether a scope is open: a change made now can be taken back. */
   readonly active: boolean
   record(undo: () => void): void
-  scope<T>(fn: () => T): T
+  /** `fn(arg)` as one scope (an argument rather than a closure: a scope per job and recipient). */
+  scope<A, T>(fn: (arg: A) => T, arg: A): T
 }
 
 export function createUndoJournal(): UndoJournal {
-  const scopes: Array<Array<() => void>> = []
+  // One stack for every open scope: a scope owns the undos above the length it started at, and
+  // hands them to the scope around it by leaving them there. Nothing is allocated per scope.
+  const undos: Array<() => void> = []
+  let depth = 0
   return {
     get active() {
-      return scopes.length > 0
+      return depth > 0
     },
     record(undo) {
-      scopes.at(-1)?.push(undo)
+      if (depth > 0) undos.push(undo)
     },
-    scope(fn) {
-      const mine: Array<() => void> = []
-      scopes.push(mine)
+    scope(fn, arg) {
+      const mark = undos.length
+      depth++
       let result: ReturnType<typeof fn>
       try {
-        result = fn()
+        result = fn(arg)
       } catch (err) {
-        scopes.pop()
-        for (let i = mine.length - 1; i >= 0; i--) mine[i]!()
+        depth--
+        while (undos.length > mark) undos.pop()!()
         throw err
       }
-      scopes.pop()
-      const outer = scopes.at(-1)
-      if (outer) for (const undo of mine) outer.push(undo)
+      depth--
+      // The outermost scope succeeded: its changes are final.
+      if (depth === 0) undos.length = 0
       return result
     },
   }

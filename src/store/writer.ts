@@ -57,17 +57,15 @@ export function createWriter(
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     try {
       // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
-      journal.scope(() =>
-        inTransaction(() => {
-          for (const p of batch) {
-            try {
-              outcomes.push({ ok: true, value: journal.scope(() => inTransaction(p.job)) })
-            } catch (err) {
-              outcomes.push({ ok: false, value: err })
-            }
+      journal.scope(inTransaction, () => {
+        for (const p of batch) {
+          try {
+            outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
+          } catch (err) {
+            outcomes.push({ ok: false, value: err })
           }
-        }),
-      )
+        }
+      })
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
       health.observe(err)

@@ -4,8 +4,9 @@
 // - the product (dist/server.js, or BENCH_SERVER);
 // - with BASE=/tmp/old/dist/server.js, an older build too (a worktree of an older commit, built);
 // - with CEILING=1, ceiling (b) (bare Fastify POST + Basic + JSON), for the ratios.
-// SCENARIO=messages (default) | account | push. ROUNDS (5), SECS (3). With
+// SCENARIO=messages (default) | account | push | batch (1000 recipients, one connection). ROUNDS (5), SECS (3). With
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" the products write a V8 CPU profile on exit.
+import { rmSync } from 'node:fs'
 import { callJson } from './http.js'
 import { type Figures, type LoadOptions, loadRound, median } from './load.js'
 import type { Server } from './processes.js'
@@ -19,6 +20,7 @@ import {
   startCeiling,
   startProduct,
 } from './product.js'
+import { batchTemplate } from './sms-scenarios.js'
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
 const SECS = Number(process.env.SECS ?? 3)
@@ -32,8 +34,16 @@ interface Contender {
   rounds: Figures[]
 }
 
-async function product(name: string, script?: string): Promise<Contender> {
+// Removed at the end (BENCH_KEEP=1 keeps them: logs, databases).
+const workspaces: string[] = []
+const workspace = () => {
   const ws = createWorkspace()
+  workspaces.push(ws.dir)
+  return ws
+}
+
+async function product(name: string, script?: string): Promise<Contender> {
+  const ws = workspace()
   const server = await startProduct(ws, script ? { script } : {})
   const base = {
     url: server.url,
@@ -50,7 +60,15 @@ async function product(name: string, script?: string): Promise<Contender> {
     const id = (device.body as { registration_id: string }).registration_id
     const body = { platform: 'all', audience: { registration_id: [id] }, notification: { alert: 'bench' } }
     options = () => ({ ...base, method: 'POST', path: '/v3/push', body: JSON.stringify(body) })
-  } else
+  } else if (SCENARIO === 'batch')
+    options = () => ({
+      ...base,
+      method: 'POST',
+      path: '/v1/messages/batch',
+      body: { template: batchTemplate, start: mobileBlock() },
+      connections: 1,
+    })
+  else
     options = () => ({
       ...base,
       method: 'POST',
@@ -63,7 +81,7 @@ async function product(name: string, script?: string): Promise<Contender> {
 const contenders: Contender[] = [await product('product')]
 if (process.env.BASE) contenders.push(await product('base', process.env.BASE))
 if (process.env.CEILING) {
-  const server = await startCeiling(createWorkspace())
+  const server = await startCeiling(workspace())
   contenders.push({
     name: 'ceiling (b)',
     server,
@@ -102,4 +120,5 @@ try {
   }
 } finally {
   await Promise.all(contenders.map(c => c.server.stop()))
+  if (!process.env.BENCH_KEEP) for (const dir of workspaces) rmSync(dir, { recursive: true, force: true })
 }

@@ -4,7 +4,7 @@ import { APPS, basic, mobileBlock } from './product.js'
 const mainAuth = basic(APPS.main.key, APPS.main.secret)
 
 const recipient = '{"mobile":"{{mobile}}","temp_para":{"order":"SO20260101000042","days":"3"}}'
-const batchTemplate = `{"temp_id":2,"recipients":[${Array(1000).fill(recipient).join(',')}]}`
+export const batchTemplate = `{"temp_id":2,"recipients":[${Array(1000).fill(recipient).join(',')}]}`
 
 /** POST /v1/messages/batch of 1000 new mobiles, one caller back to back: one batch's latency. */
 export async function smsBatch(

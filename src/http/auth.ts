@@ -8,6 +8,7 @@ import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../tenancy.js
 import type { Dialect } from './dialect.js'
 import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
+import { routeConfig } from './route-config.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
@@ -59,8 +60,9 @@ export async function registerBasicAuth(
     // only add a turn of the microtask queue to every request (docs/performance.md).
     validate(username, password, req, _reply, done) {
       try {
-        if (req.routeOptions.config?.auth === 'dev') developerLogin(deps, username, password, req, dialect)
-        else if (req.routeOptions.config?.auth === 'group') {
+        const auth = routeConfig(req)?.auth
+        if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
           groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
         } else {
@@ -75,7 +77,7 @@ export async function registerBasicAuth(
     },
   })
   app.addHook('onRequest', (req, reply, done) => {
-    const config = req.routeOptions.config
+    const config = routeConfig(req)
     if (req.is404 || config?.public) return done()
     // A header that authenticated this app before, against its current row (known-credentials.ts).
     const known = config?.auth === undefined ? credentials.appOf(req.headers.authorization) : undefined

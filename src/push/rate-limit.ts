@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { AuthHooks } from '../http/auth.js'
 import { toApiError } from '../http/error-handler.js'
+import { routeConfig } from '../http/route-config.js'
 import { createFixedWindow, type WindowState } from '../limits/fixed-window.js'
 import { groupOf, pushDialects } from './dialect.js'
 import { pushErrors } from './errors.js'
@@ -40,7 +41,7 @@ export function usePushRateLimit(
   // Callback-style hooks: they run for every /v3 request.
   // Routes that take no credentials (unknown paths, wrong methods): no authentication counts them.
   app.addHook('onRequest', (req, _reply, done) => {
-    if (!req.is404 && !req.routeOptions.config?.public) return done()
+    if (!req.is404 && !routeConfig(req)?.public) return done()
     done(countAddress(req).allowed ? undefined : pushErrors.rateLimited())
   })
   app.addHook('onSend', (req, reply, payload, done) => {

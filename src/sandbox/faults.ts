@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppResets } from '../app-resets.js'
 import type { ApiError } from '../errors.js'
 import { normalizePath, pathMatches } from '../http/route-book.js'
+import { routeConfig } from '../http/route-config.js'
 import { type FaultMatch, type Named, namedBy, names } from './fault-match.js'
 
 /**
@@ -104,7 +105,7 @@ export function useFaults(app: FastifyInstance, faults: Faults | undefined): voi
   if (!faults) return
   // Callback-style: a request of an app with no armed fault goes on at once, without a promise.
   app.addHook('preHandler', (req, _reply, done) => {
-    if (!req.tenant || req.routeOptions.config?.public || !faults.armed(req.tenant.app.appKey)) return done()
+    if (!req.tenant || routeConfig(req)?.public || !faults.armed(req.tenant.app.appKey)) return done()
     let named: Named | undefined
     const { whole, recipients } = faults.take(req.tenant.app.appKey, {
       method: req.method,

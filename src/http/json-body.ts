@@ -17,8 +17,6 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, raw, done) => {
     const body = raw as Buffer
     if (routeConfig(req)?.body === 'multipart') return done(null, body)
-    const media = String(req.headers['content-type'] ?? '').trim()
-    const foreign = dialect.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
     if (text.trim() === '') return done(null, undefined)
@@ -29,6 +27,8 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
       // Too deep for the code behind us: the body's own code (50007, 1003, 7002, 3002), not a 500.
       if (err instanceof TooDeep) return done(dialect.invalidBody(err.message))
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
+      const media = String(req.headers['content-type'] ?? '').trim()
+      const foreign = dialect.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
       return done(foreign && dialect.mediaNotSupported ? dialect.mediaNotSupported() : dialect.invalidBody())
     }
     done(null, value)

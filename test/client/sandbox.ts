@@ -1,0 +1,51 @@
+import { afterAll, beforeAll } from 'vitest'
+import { buildApp, type SandboxApp } from '../../src/app.js'
+import { createApp, SandboxClient } from '../../src/client/index.js'
+import { ManualClock } from '../../src/clock.js'
+import { testConfig } from '../../src/config.js'
+
+// The client end to end: one sandbox per test file on a loopback port (its clock moves only when a
+// test moves an app's clock), and an app of its own for each test, as a user's suite would run.
+
+export interface Listening {
+  app: SandboxApp
+  clock: ManualClock
+  url: string
+  /** A client of a fresh app of its own. */
+  newApp(): Promise<SandboxClient>
+  /** Calls /v1 or /v3 with the client's credentials, as the app under test would. */
+  vendor(
+    sb: SandboxClient,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }>
+}
+
+export function listening(): Listening {
+  const ready = {} as Listening
+  beforeAll(async () => {
+    const clock = new ManualClock()
+    const app = await buildApp(testConfig(), { clock })
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    Object.assign(ready, {
+      app,
+      clock,
+      url,
+      newApp: () => createApp({ baseUrl: url, prefix: 'client' }),
+      async vendor(sb: SandboxClient, method: string, path: string, body?: unknown) {
+        const res = await fetch(`${url}${path}`, {
+          method,
+          headers: { authorization: sb.authorization },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+        const text = await res.text()
+        return { status: res.status, body: text ? JSON.parse(text) : undefined }
+      },
+    })
+  })
+  afterAll(() => ready.app?.close())
+  return ready
+}
+
+export { SandboxClient }

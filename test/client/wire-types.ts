@@ -1,0 +1,19 @@
+import type { z } from 'zod'
+import type { App, AppPatch } from '../../src/client/app-types.js'
+import type { Device } from '../../src/client/steer-types.js'
+import type { appView } from '../../src/sandbox/app-view.js'
+import type { pushDeviceSchemas } from '../../src/sandbox/push-device-schemas.js'
+import type { appPatchSchema } from '../../src/seed/seed-file.js'
+
+// The client's types are written out (its declarations must stand alone: the server's modules
+// bring Fastify, SQLite and the store with them), and tied here to the schemas the routes
+// answer and take: `npm run typecheck` fails as soon as one differs from the other by a field.
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type Expect<T extends true> = T
+
+export type Checks = [
+  Expect<Equal<App, z.output<typeof appView>>>,
+  Expect<Equal<AppPatch, z.input<typeof appPatchSchema>>>,
+  Expect<Equal<Device, z.output<typeof pushDeviceSchemas.device>>>,
+]

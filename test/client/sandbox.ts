@@ -1,11 +1,19 @@
 import { afterAll, beforeAll } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
-import { createApp, SandboxClient } from '../../src/client/index.js'
+import { createApp, type SandboxClient } from '../../src/client/index.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
 
 // The client end to end: one sandbox per test file on a loopback port (its clock moves only when a
 // test moves an app's clock), and an app of its own for each test, as a user's suite would run.
+
+/** A sandbox listening on a loopback port; close() it when done. */
+export async function startSandbox(): Promise<{ app: SandboxApp; clock: ManualClock; url: string }> {
+  const clock = new ManualClock()
+  const app = await buildApp(testConfig(), { clock })
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { app, clock, url }
+}
 
 export interface Listening {
   app: SandboxApp
@@ -22,19 +30,16 @@ export interface Listening {
   ): Promise<{ status: number; body: ReturnType<typeof JSON.parse> }>
 }
 
+/** The file's sandbox, started before its tests and closed after them. */
 export function listening(): Listening {
   const ready = {} as Listening
   beforeAll(async () => {
-    const clock = new ManualClock()
-    const app = await buildApp(testConfig(), { clock })
-    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    const started = await startSandbox()
     Object.assign(ready, {
-      app,
-      clock,
-      url,
-      newApp: () => createApp({ baseUrl: url, prefix: 'client' }),
+      ...started,
+      newApp: () => createApp({ baseUrl: started.url, prefix: 'client' }),
       async vendor(sb: SandboxClient, method: string, path: string, body?: unknown) {
-        const res = await fetch(`${url}${path}`, {
+        const res = await fetch(`${started.url}${path}`, {
           method,
           headers: { authorization: sb.authorization },
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -47,5 +52,3 @@ export function listening(): Listening {
   afterAll(() => ready.app?.close())
   return ready
 }
-
-export { SandboxClient }

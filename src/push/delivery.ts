@@ -43,7 +43,7 @@ export function setDeviceOnline(
   if (!device) return 0
   if (device.online === online) return 0
   pushDevices.setOnline(app.appKey, rid, online, now)
-  return online ? pushDeliveries.deliverPending(app.appKey, rid, now) : 0
+  return online ? pushDeliveries.deliverPending(app.appKey, rid, device.alias, now) : 0
 }
 
 /**

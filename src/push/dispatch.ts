@@ -83,6 +83,7 @@ export function dispatchPush(
       smsDueAt: fallback ? now + fallback.delayTime * 1000 : null,
       smsMsgId: null,
       smsError: null,
+      alias: d.alias,
     }
     store.pushDeliveries.insert(delivery)
     // delay_time 0: the text goes out with the push, whatever happens to the push.

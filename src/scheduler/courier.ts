@@ -4,6 +4,7 @@ import type { Agent, Dispatcher } from 'undici'
 import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { lazy } from '../lazy.js'
+import { callbackItem } from '../sandbox/views.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
 import { callbackForm } from './signature.js'
@@ -72,13 +73,23 @@ export function createCourier(deps: CourierDeps) {
     const delay = CALLBACK_RETRY_DELAYS_MS[c.attempts - 1]
     // Without a URL there is nothing to retry against.
     const next = delivered || !url || delay === undefined ? undefined : at + delay
-    await store.write(() =>
-      store.callbacks.recordAttempt(
+    await store.write(() => {
+      const seq = store.callbacks.recordAttempt(
         c,
         { attempt: c.attempts, url: url ?? '', at, ...result },
         { delivered, next },
-      ),
-    )
+      )
+      // The callback as GET /_sandbox/callbacks shows it after this attempt (gone with its app).
+      const logged = store.callbacks.get(c.appKey, c.id)
+      if (logged)
+        store.events.append({
+          appKey: c.appKey,
+          type: 'callback.attempt',
+          data: callbackItem(logged),
+          at,
+          seq,
+        })
+    })
   }
 
   function track(c: Callback): void {

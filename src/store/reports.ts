@@ -1,5 +1,7 @@
 import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
+import { createLister, type ListWindow } from './lister.js'
+import type { Seqs } from './seqs.js'
 import { prepareWrite } from './statements.js'
 
 export interface Report {
@@ -10,12 +12,19 @@ export interface Report {
   reportAt: number
 }
 
+/** A report that arrived: its sms.report event's seq. */
+export type ArrivedReport = Report & { seq: number }
+
+export type ReportFilter = ListWindow & { mobile?: string; msgId?: string }
+
 interface Row {
   msg_id: string
   app_key: string
   mobile: string
   status: number
   report_at: number
+  notify: number
+  seq: number | null
 }
 
 const toReport = (r: Row): Report => ({
@@ -28,16 +37,17 @@ const toReport = (r: Row): Report => ({
 
 const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.localeCompare(b.msgId)
 
-/** Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). */
-export function createReportStore(db: Db, due: DueIndex) {
-  // A report to call back (SMS_REPORT) is due work from its report_at.
+/**
+ * Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). Each is due
+ * work at its report_at: it arrives then (its seq, the sms.report event) and, for an app that
+ * takes callbacks, goes into the outbox.
+ */
+export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
   const insert = prepareWrite<Report & { notify: number }>(
     db,
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
      VALUES (@msgId, @appKey, @mobile, @status, @reportAt, @notify) ON CONFLICT DO NOTHING`,
-    r => {
-      if (r.notify === 1) due.note('reports', r.appKey, r.reportAt)
-    },
+    r => due.note('reports', r.appKey, r.reportAt),
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -47,13 +57,23 @@ export function createReportStore(db: Db, due: DueIndex) {
        ORDER BY report_at, msg_id LIMIT @limit)
      RETURNING *`,
   )
-  const takeDue = db.prepare<{ now: number; limit: number }, Row>(
-    `UPDATE reports SET notify = 0 WHERE msg_id IN (
-       SELECT r.msg_id FROM reports r JOIN apps a ON a.app_key = r.app_key
-       WHERE r.notify = 1 AND r.report_at <= @now + a.clock_offset_ms
-       ORDER BY r.report_at LIMIT @limit)
-     RETURNING *`,
+  // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends).
+  const arriving = db.prepare<{ now: number; limit: number }, Row>(
+    `SELECT r.* FROM reports r INDEXED BY reports_arriving JOIN apps a ON a.app_key = r.app_key
+     WHERE r.seq IS NULL AND r.report_at <= @now + a.clock_offset_ms
+     ORDER BY r.report_at, r.msg_id LIMIT @limit`,
   )
+  const arrive = db.prepare('UPDATE reports SET seq = @seq, notify = 0 WHERE msg_id = @msgId')
+  const list = createLister<'mobile' | 'msgId', Row>(db, {
+    columns: '*',
+    from: 'reports',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'report_at',
+    where: 'seq IS NOT NULL',
+    filters: { mobile: 'mobile = @mobile', msgId: 'msg_id = @msgId' },
+    indexed: { msgId: 'sqlite_autoindex_reports_1' },
+  })
 
   return {
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
@@ -64,9 +84,20 @@ export function createReportStore(db: Db, due: DueIndex) {
     pull(appKey: string, now: number, since: number, limit: number): Report[] {
       return pull.all({ appKey, now, since, limit }).map(toReport).sort(byTime)
     },
-    /** Reports of any app whose time has come and that still have to be called back. */
-    takeDueNotifications(now: number, limit: number): Report[] {
-      return takeDue.all({ now, limit }).map(toReport).sort(byTime)
+    /**
+     * Up to `limit` reports of any app whose time has come, oldest first: each gets its seq;
+     * `notify` says it is to be called back (the app had a callback URL when it went out).
+     */
+    takeArrived(now: number, limit: number): Array<ArrivedReport & { notify: boolean }> {
+      return arriving.all({ now, limit }).map(r => {
+        const seq = seqs.next(r.app_key, 'reports')
+        arrive.run({ seq, msgId: r.msg_id })
+        return { ...toReport(r), seq, notify: r.notify === 1 }
+      })
+    },
+    /** Reports that arrived, newest first. */
+    list(appKey: string, filter: ReportFilter): ArrivedReport[] {
+      return list(appKey, filter).map(r => ({ ...toReport(r), seq: r.seq as number }))
     },
   }
 }

@@ -25,8 +25,8 @@ export const sandboxErrors = {
   unknownMsgId: why(404, 90040),
   unknownTempId: e(404, 90041, 'no template with this temp_id'),
   unknownSignId: e(404, 90042, 'no signature with this sign_id'),
-  unknownRegistrationId: e(404, 90043, 'no device with this registration_id'),
-  unknownDevice: why(404, 90043),
+  unknownRegistrationId: (message = 'no device with this registration_id') =>
+    new ApiError(404, 90043, message),
   noCode: e(404, 90044, 'no verification code for this mobile'),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
+import { createAppResets } from './app-resets.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
@@ -10,28 +11,45 @@ import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
 import { OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
+import { createRouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
+import { registerOpenApi } from './openapi/document.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
-import { deviceDialect, HOST_PATHS, pushDialect, reportDialect } from './push/dialect.js'
+import {
+  BEIJING_PATHS,
+  deviceDialect,
+  HOST_PATHS,
+  pushDialect,
+  reportDialect,
+  scheduleDialect,
+} from './push/dialect.js'
 import { pushRoutes } from './push/push.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report.js'
+import { pushScheduleRoutes } from './push/schedules.js'
 import { tagRoutes } from './push/tags.js'
+import { pushUserRoutes } from './push/users.js'
+import { pushVariantRoutes } from './push/variants.js'
+import { appRoutes } from './sandbox/app-routes.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
+import { docsRoutes } from './sandbox/docs.js'
 import { eventRoutes } from './sandbox/events.js'
 import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
+import { pushClickRoutes } from './sandbox/push-clicks.js'
 import { pushDeviceRoutes } from './sandbox/push-devices.js'
+import { pushGroupRoutes } from './sandbox/push-group.js'
+import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
-import { smsReportRoutes as smsReportInspectRoutes } from './sandbox/sms-reports.js'
+import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms-reports.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -85,6 +103,10 @@ export async function buildApp(
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
+  // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app
+  // when it is reset or removed (app-resets.ts).
+  const appResets = createAppResets()
+
   // Background jobs: the due-work loop (schedules, reports, reviews, callbacks, pushes).
   const scheduler = createScheduler({
     store,
@@ -93,6 +115,7 @@ export async function buildApp(
     sensitiveWords,
     log: app.log.child({ component: 'scheduler' }),
     dispatcher,
+    appResets,
   })
 
   // GET /_sandbox/ready: every check must pass.
@@ -105,8 +128,11 @@ export async function buildApp(
     clock,
     config,
     sensitiveWords,
-    provisioning: createProvisioningGuard(config),
-    faults: createFaults(),
+    seed,
+    appResets,
+    provisioning: createProvisioningGuard(config, appResets),
+    faults: createFaults(appResets),
+    routeBook: createRouteBook(app),
     scheduler,
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
@@ -115,6 +141,9 @@ export async function buildApp(
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
   }
+
+  // The OpenAPI document (GET /_sandbox/openapi.json) collects every route registered after it.
+  await registerOpenApi(app)
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order
@@ -141,11 +170,23 @@ export async function buildApp(
     scheduleRoutes,
     smsReportRoutes,
   ])
-  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes.
-  await mount('/v3', pushDialect, [pushRoutes], {
+  // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
+  // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
+  await mount('/v3', pushDialect, [pushRoutes, pushVariantRoutes], {
     groups: [
-      { dialect: deviceDialect, paths: HOST_PATHS.device, routes: [deviceRoutes, tagRoutes, aliasRoutes] },
-      { dialect: reportDialect, paths: HOST_PATHS.report, routes: [pushReportRoutes] },
+      {
+        dialect: deviceDialect,
+        paths: HOST_PATHS.device,
+        aliases: BEIJING_PATHS.device,
+        routes: [deviceRoutes, tagRoutes, aliasRoutes],
+      },
+      {
+        dialect: reportDialect,
+        paths: HOST_PATHS.report,
+        aliases: BEIJING_PATHS.report,
+        routes: [pushReportRoutes, pushUserRoutes],
+      },
+      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
     ],
     hooks: usePushRateLimit,
   })
@@ -155,16 +196,22 @@ export async function buildApp(
     '/_sandbox',
     sandboxDialect,
     [
+      appRoutes,
       smsInspectRoutes,
-      smsReportInspectRoutes,
+      smsReportListRoutes,
+      smsReportSteeringRoutes,
       reviewRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,
       pushDeviceRoutes,
+      pushClickRoutes,
+      pushScheduleInspectRoutes,
+      pushGroupRoutes,
       opsRoutes,
       faultRoutes,
       eventRoutes,
+      docsRoutes,
     ],
     { standing: false, faults: false },
   )

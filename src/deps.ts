@@ -1,11 +1,14 @@
+import type { AppResets } from './app-resets.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Hub } from './events/hub.js'
 import type { EventTokens } from './events/token.js'
+import type { RouteBook } from './http/route-book.js'
 import type { ProvisioningGuard } from './limits/provisioning.js'
 import type { Faults } from './sandbox/faults.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
 import type { Scheduler } from './scheduler/index.js'
+import type { SeedFile } from './seed/seed-file.js'
 import type { Store } from './store/index.js'
 import type { TlsMaterial } from './tls/index.js'
 
@@ -23,6 +26,15 @@ export interface AppDeps {
   provisioning: ProvisioningGuard
   /** Failures a test arms through /_sandbox/faults, applied by the vendor surfaces. */
   faults: Faults
+  /** The routes the surfaces serve, for the faults to refuse a path no request could take. */
+  routeBook: RouteBook
+  /**
+   * What the process keeps per app in memory forgets an app here when it is reset or removed:
+   * a module holding such state subscribes once (app-resets.ts).
+   */
+  appResets: AppResets
+  /** The seed file as read at start: what a reset makes a seed-file app again. */
+  seed: SeedFile
   scheduler: Scheduler
   /** GET /_sandbox/ready: every check must pass; evaluated at each request. */
   readiness: readonly ReadinessCheck[]

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { appNow, type Clock } from './clock.js'
 import type { AppDeps } from './deps.js'
+import type { ApiError } from './errors.js'
 import { autoProvisionApp, isWellFormedCredential, ownDeveloperOf } from './seed/provision.js'
 import type { App } from './store/apps.js'
 
@@ -8,6 +9,11 @@ import type { App } from './store/apps.js'
 export interface Tenant {
   app: App
   now(): number
+  /**
+   * Set by an armed fault that matches one recipient of this request's batch (sandbox/faults.ts):
+   * that recipient's error, so the batch refuses it alone.
+   */
+  recipientFault?(mobile: string): ApiError | undefined
 }
 
 /** The app as a tenant: its time is the process clock plus its own offset. */

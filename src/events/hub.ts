@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { ApiError } from '../errors.js'
+import { sandboxErrors } from '../sandbox/errors.js'
 import type { Store } from '../store/index.js'
 import type { Marks, SeqTopic } from '../store/seqs.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
@@ -31,7 +31,7 @@ export const HUB_DEFAULTS = {
 export type HubOptions = Partial<typeof HUB_DEFAULTS> & { stream?: StreamOptions }
 
 const tooMany = (what: string, max: number) =>
-  new ApiError(429, 50009, `too many ${what}: at most ${max} per app at a time`)
+  sandboxErrors.tooManyListeners(`too many ${what}: at most ${max} per app at a time`)
 
 /**
  * The in-memory side of waiting and events (issue 12 §3, §4): who listens to which app. Nothing

@@ -6,6 +6,7 @@ import { ProvisioningRefused } from '../limits/provisioning.js'
 import { isWellFormedCredential } from '../seed/provision.js'
 import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
 import type { Dialect } from './dialect.js'
+import { groupLogin } from './group-auth.js'
 import { firstValue } from './query.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
@@ -37,7 +38,7 @@ type AuthDeps = Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
  * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
  * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
- * Routes marked `auth: 'dev'` take devKey:devSecret.
+ * Routes marked `auth: 'dev'` take devKey:devSecret, `auth: 'group'` a group's (group-auth.ts).
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
@@ -51,6 +52,10 @@ export async function registerBasicAuth(
       try {
         if (req.routeOptions.config?.auth === 'dev')
           return developerLogin(deps, username, password, req, dialect)
+        if (req.routeOptions.config?.auth === 'group') {
+          const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
+          return groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
+        }
         const tenant = appLogin(deps, username, password, req, dialect)
         req.tenant = tenant
         hooks.authenticated?.(req, tenant)

@@ -1,5 +1,6 @@
 import type { WindowState } from '../limits/fixed-window.js'
 import type { Tenant } from '../tenancy.js'
+import type { GroupLogin } from './group-auth.js'
 
 // Everything the sandbox adds to Fastify's types, in one place.
 
@@ -17,13 +18,18 @@ declare module 'fastify' {
     tenant: Tenant
     /** The developer of a route that takes devKey:devSecret (`auth: 'dev'`). */
     devKey?: string
+    /** The group and its member apps of a route that takes group credentials (`auth: 'group'`). */
+    group?: GroupLogin
     /** The /v3 rate window the request counted in (push/rate-limit.ts). */
     pushRate?: WindowState
   }
 
   interface FastifyContextConfig {
-    /** Which credential pair the route takes: appKey:masterSecret (default) or devKey:devSecret. */
-    auth?: 'app' | 'dev'
+    /**
+     * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret, or
+     * group-groupKey:groupMasterSecret (group push).
+     */
+    auth?: 'app' | 'dev' | 'group'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
     /**

@@ -5,7 +5,7 @@ import { type AuthHooks, registerBasicAuth } from './auth.js'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
 import { acceptAnyBody } from './json-body.js'
-import { defineRoutes, type RouteTable } from './routes.js'
+import { defineRoutes, type RouteTable, withAliases } from './routes.js'
 import { useSchemas } from './schema.js'
 import type { Envelopes } from './surfaces.js'
 
@@ -15,6 +15,11 @@ export interface RouteGroup {
   /** The first path segments under the prefix that are this host's. */
   paths: readonly string[]
   routes: RouteTable[]
+  /**
+   * The same routes under a second path shape, by first segment (`{ devices: 'device' }` also
+   * answers `/devices/:id` at `/device/:id`): same handlers, dialect and hooks (routes.ts).
+   */
+  aliases?: Readonly<Record<string, string>>
 }
 
 export interface MountOptions {
@@ -43,7 +48,7 @@ export interface MountOptions {
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then the app's due work
  *    caught up to its now (scheduler/catch-up.ts), so no handler settles anything on its own;
  * 4. the armed faults (sandbox/faults.ts), after auth and before the handler;
- * 5. its routes, with the 405s of their paths derived (routes.ts).
+ * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
 export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelopes) {
@@ -55,9 +60,16 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
   ): Promise<void> {
     envelopes.add(prefix, dialect)
     for (const group of groups)
-      for (const path of group.paths) envelopes.add(`${prefix}/${path}`, group.dialect)
+      for (const path of [...group.paths, ...Object.values(group.aliases ?? {})])
+        envelopes.add(`${prefix}/${path}`, group.dialect)
 
-    async function mountGroup(scope: FastifyInstance, own: Dialect, tables: RouteTable[], auth?: AuthHooks) {
+    async function mountGroup(
+      scope: FastifyInstance,
+      own: Dialect,
+      tables: RouteTable[],
+      auth?: AuthHooks,
+      aliases: Readonly<Record<string, string>> = {},
+    ) {
       acceptAnyBody(scope, own)
       useSchemas(scope, own)
       scope.setErrorHandler(vendorErrorHandler(own))
@@ -66,21 +78,29 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
       if (faults) useFaults(scope, deps.faults)
       defineRoutes(
         scope,
-        tables.flatMap(table => table(deps)),
+        withAliases(
+          tables.flatMap(table => table(deps)),
+          aliases,
+        ),
         own,
+        { standing },
       )
     }
 
     await app.register(
       async surface => {
-        surface.setErrorHandler(vendorErrorHandler(dialect))
         surface.setNotFoundHandler((_req, reply) => sendApiError(reply, dialect.notFound()))
         const auth = hooks?.(surface, deps)
+        // One surface, one context: mountGroup sets its error handler (once per scope).
         if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
+        // Several groups: what no group answers (a 404) fails in the surface's own context.
+        surface.setErrorHandler(vendorErrorHandler(dialect))
         // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
         // the prefix's unknown paths are the surface's.
-        for (const group of [{ dialect, routes }, ...groups])
-          await surface.register(async scope => mountGroup(scope, group.dialect, group.routes, auth))
+        for (const group of [{ dialect, routes, aliases: {} }, ...groups])
+          await surface.register(async scope =>
+            mountGroup(scope, group.dialect, group.routes, auth, group.aliases),
+          )
       },
       { prefix },
     )

@@ -8,6 +8,7 @@ import type {
   RouteGenericInterface,
 } from 'fastify'
 import type { AppDeps } from '../deps.js'
+import { type RouteDocs, type RouteSurface, SURFACE } from '../openapi/route-docs.js'
 import type { Dialect } from './dialect.js'
 
 /**
@@ -22,6 +23,11 @@ export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInt
   config?: FastifyContextConfig
   bodyLimit?: number
   schema?: FastifySchema
+  /**
+   * What GET /_sandbox/openapi.json says of the route. Every /v1 and /v3 route has one (a test
+   * fails otherwise); Fastify never reads it, so it changes no answer (openapi/route-docs.ts).
+   */
+  docs?: RouteDocs
   // A method, not a function property: its parameters compare bivariantly, so routes that take
   // different things still make one table.
   handler(req: FastifyRequest<Takes>, reply: FastifyReply<Takes>): Promise<unknown>
@@ -33,16 +39,37 @@ export const route = <Takes extends RouteGenericInterface>(spec: RouteSpec<Takes
 /** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */
 export type RouteTable = (deps: AppDeps) => RouteSpec[]
 
+/**
+ * Each route, and again at its alias path when its first segment has one (`{ tags: 'device/tags' }`:
+ * `/tags/:tag` is also `/device/tags/:tag`). The alias is the same route (handler, config), so it
+ * is the same operation everywhere: its group, its codes, its limits.
+ */
+export function withAliases(routes: RouteSpec[], aliases: Readonly<Record<string, string>>): RouteSpec[] {
+  return routes.flatMap(r => {
+    const [, first = '', rest = ''] = /^\/([^/]*)(.*)$/.exec(r.url) ?? []
+    const to = Object.hasOwn(aliases, first) ? aliases[first] : undefined
+    return to === undefined ? [r] : [r, { ...r, url: `/${to}${rest}` }]
+  })
+}
+
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /**
  * Registers a route table, then answers every other method on the same paths with the dialect's
- * "method not allowed" (Fastify alone would say 404). Those answers need no credentials.
+ * "method not allowed" (Fastify alone would say 404). Those answers need no credentials. Each
+ * route carries its surface for the OpenAPI document (the failures the surface's routes share).
  */
-export function defineRoutes(app: FastifyInstance, routes: RouteSpec[], dialect: Dialect): void {
+export function defineRoutes(
+  app: FastifyInstance,
+  routes: RouteSpec[],
+  dialect: Dialect,
+  { standing = true }: { standing?: boolean } = {},
+): void {
+  const surface: RouteSurface = { dialect, standing }
   const byUrl = new Map<string, Set<string>>()
   for (const r of routes) {
-    app.route(r)
+    const documented = { ...r, [SURFACE]: surface }
+    app.route(documented)
     const methods = byUrl.get(r.url) ?? new Set()
     for (const m of [r.method].flat()) methods.add(m)
     byUrl.set(r.url, methods)
@@ -50,13 +77,15 @@ export function defineRoutes(app: FastifyInstance, routes: RouteSpec[], dialect:
   for (const [url, methods] of byUrl) {
     const others = METHODS.filter(m => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')))
     if (others.length === 0) continue
-    app.route({
+    const derived = {
       method: others,
       url,
       config: { public: true },
+      [SURFACE]: { ...surface, methodNotAllowed: true },
       handler: async () => {
         throw dialect.methodNotAllowed()
       },
-    })
+    }
+    app.route(derived)
   }
 }

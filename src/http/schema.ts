@@ -13,8 +13,10 @@ import type { RouteSpec } from './routes.js'
 /**
  * A field read by a hand-written reader: it may be absent, and anything the reader refuses is
  * answered with the reader's own ApiError (a vendor code, or the control plane's 400 and reason).
+ * `doc` is what the OpenAPI document shows of the field (JSON Schema: type, description…), since
+ * the reader itself cannot be shown.
  */
-export function readBy<T>(reader: (value: unknown) => T) {
+export function readBy<T>(reader: (value: unknown) => T, doc: Record<string, unknown> = {}) {
   return z
     .unknown()
     .optional()
@@ -27,6 +29,7 @@ export function readBy<T>(reader: (value: unknown) => T) {
         return z.NEVER
       }
     })
+    .meta(doc)
 }
 
 /** A query parameter as text: the first value when the key is repeated. */
@@ -47,6 +50,9 @@ function refusal(error: z.ZodError, data: unknown, dialect: Dialect): ApiError {
   const answer = issue?.code === 'custom' ? issue.params?.answer : undefined
   if (answer instanceof ApiError) return answer
   // Fastify hands a validator `null` for a request without a body.
+  // A strict object's unknown keys are one issue at the object's own path: name the first key.
+  if (issue?.code === 'unrecognized_keys')
+    return dialect.invalidBody(`"${[...issue.path, issue.keys[0]].join('.')}": unknown key`)
   if (!issue || issue.path.length === 0)
     return data === null ? (dialect.missingBody?.() ?? dialect.invalidBody()) : dialect.invalidBody()
   return dialect.invalidBody(`"${issue.path.join('.')}": ${issue.message}`)

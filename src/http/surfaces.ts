@@ -71,7 +71,10 @@ export type ClientErrorHandler = ((
  */
 function clientErrors(dialectFor: (url: string) => Dialect): ClientErrorHandler {
   // The request each connection is receiving, from the 'request' event (its headers are in).
-  const receiving = new WeakMap<Socket, { method: string; url: string; res: ServerResponse }>()
+  const receiving = new WeakMap<
+    Socket,
+    { method: string; url: string; req: IncomingMessage; res: ServerResponse }
+  >()
   const onClientError = (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket) => {
     // A reset connection has nobody left to answer.
     if (err.code === 'ECONNRESET' || socket.destroyed) return
@@ -81,10 +84,11 @@ function clientErrors(dialectFor: (url: string) => Dialect): ClientErrorHandler 
     const current = receiving.get(socket)
     // An answer already going out on this connection: bytes of ours would corrupt it (Node's rule).
     if (current?.res.headersSent && !current.res.writableEnded) return void socket.destroy(err)
-    // The request line if the parser read it; else the request whose body was still arriving.
+    // The request line if the parser read it; else the request whose body was still arriving,
+    // even if it was answered early (a refused login answers before the body is read).
     const request = line
       ? { method: line[1], url: line[2] }
-      : current && !current.res.headersSent
+      : current && (!current.res.headersSent || !current.req.complete)
         ? current
         : undefined
     const body = JSON.stringify(
@@ -104,7 +108,7 @@ function clientErrors(dialectFor: (url: string) => Dialect): ClientErrorHandler 
   }
   const watch = (server: Server) => {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      receiving.set(req.socket, { method: req.method ?? '', url: req.url ?? '', res })
+      receiving.set(req.socket, { method: req.method ?? '', url: req.url ?? '', req, res })
     })
   }
   return Object.assign(onClientError, { watch })

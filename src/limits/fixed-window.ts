@@ -15,6 +15,8 @@ export interface WindowState {
 
 export interface FixedWindow {
   hit(key: string, now: number, limit: number): WindowState
+  /** The key's next call opens a new window (its app was reset). */
+  forget(key: string): void
 }
 
 export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWindow {
@@ -49,6 +51,9 @@ export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWin
       const w = current(key, now)
       w.count += 1
       return state(w, now, limit)
+    },
+    forget(key) {
+      windows.delete(key)
     },
   }
 }

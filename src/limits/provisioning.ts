@@ -1,3 +1,4 @@
+import type { AppResets } from '../app-resets.js'
 import type { Config } from '../config.js'
 import { createFixedWindow } from './fixed-window.js'
 
@@ -26,11 +27,15 @@ export type ProvisioningCaps = Pick<Config, 'autoProvisionMaxApps' | 'autoProvis
  * apps in the database, and new apps per client address per minute of process time. One guard
  * per process, shared by every surface.
  */
-export function createProvisioningGuard(caps: ProvisioningCaps) {
+export function createProvisioningGuard(caps: ProvisioningCaps, appResets?: AppResets) {
   const window = createFixedWindow(MINUTE_MS)
   const lastLogged = new Map<string, number>()
-  // Counted once from the database, then kept here: a flood beyond the cap must stay cheap.
+  // Counted once from the database, then kept here: a flood beyond the cap must stay cheap. A
+  // removed app no longer counts: counted again.
   let apps: number | undefined
+  appResets?.onAppReset(() => {
+    apps = undefined
+  })
 
   function logNow(kind: string, now: number): boolean {
     const last = lastLogged.get(kind)

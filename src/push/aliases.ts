@@ -3,6 +3,7 @@ import { firstValue, type QueryValue } from '../http/query.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import { dayKey } from '../time.js'
 import { readAlias, readDeviceBody, readPlatforms, readRidChanges } from './device-fields.js'
+import { deleteAliasDocs, readAliasDocs, unbindAliasDocs } from './docs/devices.js'
 
 type AliasParams = { alias: string }
 
@@ -16,6 +17,7 @@ export function aliasRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: AliasParams; Querystring: { platform?: QueryValue; new_format?: QueryValue } }>({
       method: 'GET',
       url: '/aliases/:alias',
+      docs: readAliasDocs,
       handler: async req => {
         const { alias } = req.params
         const devices = devicesOf(req.tenant.app.appKey, alias, firstValue(req.query.platform))
@@ -34,6 +36,7 @@ export function aliasRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: AliasParams; Querystring: { platform?: QueryValue } }>({
       method: 'DELETE',
       url: '/aliases/:alias',
+      docs: deleteAliasDocs,
       handler: async req => {
         const appKey = req.tenant.app.appKey
         const { alias } = req.params
@@ -49,6 +52,7 @@ export function aliasRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: AliasParams }>({
       method: 'POST',
       url: '/aliases/:alias',
+      docs: unbindAliasDocs,
       handler: async req => {
         const alias = readAlias(req.params.alias)
         const body = readDeviceBody(req.body)

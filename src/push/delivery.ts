@@ -1,6 +1,7 @@
 import type { PipelineDeps } from '../deps.js'
 import type { App } from '../store/apps.js'
 import { tenantOf } from '../tenancy.js'
+import { CALLBACK_BITS, deliveriesSettled } from './push-callbacks.js'
 import { parseSmsMessage } from './push-options.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
@@ -27,7 +28,7 @@ export function settle(deps: PipelineDeps, app: App, now: number): void {
     const result = sendSmsFallback(deps, tenant, parseSmsMessage(raw), device.mobile, d.smsDueAt ?? now)
     deliveries.setSms(d.msgId, d.registrationId, result)
   }
-  deliveries.expire(app.appKey, now)
+  deliveriesSettled(deps, app, CALLBACK_BITS.notDelivered, deliveries.expire(app.appKey, now), now)
 }
 
 /** A device comes online (delivering what waits for it) or goes offline. Returns pushes delivered. */
@@ -43,7 +44,10 @@ export function setDeviceOnline(
   if (!device) return 0
   if (device.online === online) return 0
   pushDevices.setOnline(app.appKey, rid, online, now)
-  return online ? pushDeliveries.deliverPending(app.appKey, rid, device.alias, now) : 0
+  if (!online) return 0
+  const delivered = pushDeliveries.deliverPending(app.appKey, rid, device.alias, now)
+  deliveriesSettled(deps, app, CALLBACK_BITS.delivered, delivered, now)
+  return delivered.length
 }
 
 /**

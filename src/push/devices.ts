@@ -9,6 +9,7 @@ import {
   readTagChanges,
   requireDevice,
 } from './device-fields.js'
+import { deviceStatusDocs, readDeviceDocs, updateDeviceDocs } from './docs/devices.js'
 import { deviceErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { isWellFormedRid, scalarText, stringArray } from './values.js'
@@ -26,6 +27,7 @@ export function deviceRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: RidParams }>({
       method: 'GET',
       url: '/devices/:registration_id',
+      docs: readDeviceDocs,
       handler: async req => {
         const { registration_id: rid } = req.params
         const d = requireDevice(store, req.tenant.app.appKey, rid)
@@ -35,6 +37,7 @@ export function deviceRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: RidParams }>({
       method: 'POST',
       url: '/devices/:registration_id',
+      docs: updateDeviceDocs,
       handler: async req => {
         const { registration_id: rid } = req.params
         const body = readDeviceBody(req.body)
@@ -67,6 +70,7 @@ export function deviceRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/devices/status',
+      docs: deviceStatusDocs,
       handler: async req => {
         const body = readDeviceBody(req.body)
         const rids = stringArray(body.registration_ids)

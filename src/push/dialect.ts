@@ -1,9 +1,11 @@
 import { ApiError } from '../errors.js'
 import type { Dialect } from '../http/dialect.js'
 import { deviceErrors, pushErrors, reportErrors } from './errors.js'
+import { scheduleErrors } from './schedule-rules.js'
 
 // The v3 surface is three vendor hosts on one prefix here (jpush-api.md §1.1): push, device and
-// report. They share the standing codes (2002–2008) and the 404, not the auth or body codes.
+// report, and the Schedule API (§8) on the push host. They share the standing codes (2002–2008)
+// and the 404, not the auth or body codes.
 
 const shared = {
   notFound: () => new ApiError(404, 1003, 'API not found'),
@@ -47,25 +49,67 @@ export const reportDialect: Dialect = {
   serverError: reportErrors.internal,
 }
 
-export type PushGroup = 'push' | 'device' | 'report'
+/**
+ * The Schedule API (§8), on the push host with its own codes: 8101 for credentials, 8100 for
+ * whatever a request gets wrong (a wrong method included, as device and report do), 8104 for a
+ * task (or an undecodable id) that is not there, 8200 for the sandbox's own failures.
+ */
+export const scheduleDialect: Dialect = {
+  ...shared,
+  notFound: scheduleErrors.notFound,
+  methodNotAllowed: () => scheduleErrors.invalid('request method not supported').withStatus(405),
+  missingAuth: scheduleErrors.authFailed,
+  authFailed: scheduleErrors.authFailed,
+  malformedKey: scheduleErrors.authFailed,
+  invalidBody: (reason = 'request data is not json') => scheduleErrors.invalid(reason),
+  bodyTooLarge: () => scheduleErrors.invalid('request data is too large'),
+  serverError: scheduleErrors.internal,
+}
+
+export type PushGroup = 'push' | 'device' | 'report' | 'schedule'
 
 export const pushDialects: Record<PushGroup, Dialect> = {
   push: pushDialect,
   device: deviceDialect,
   report: reportDialect,
+  schedule: scheduleDialect,
 }
 
-/** The first path segment of the device and report hosts (jpush-api.md §1.1); the rest is push. */
+/**
+ * The paths (under /v3, whole segments) of the device, report and schedule APIs (jpush-api.md
+ * §1.1; the schedules also under the Beijing data centre's `/v3/push/schedules`); the rest is push.
+ */
 export const HOST_PATHS = {
   device: ['devices', 'tags', 'aliases'],
   report: ['received', 'status', 'messages', 'users'],
+  schedule: ['schedules', 'push/schedules'],
 } as const
+
+/**
+ * The Beijing data centre (bjapi.push.jiguang.cn) serves both hosts under one more segment
+ * (jpush-api.md §1.1; the clients' `BJ` zones: py common.py ZONES, php Client.php $zones):
+ * `/v3/device/{rid}`, `/v3/device/status`, `/v3/device/tags/…`, `/v3/device/aliases/…`,
+ * `/v3/report/received` and the other report paths. Its push paths are the default host's.
+ */
+export const BEIJING_ROOT = { device: 'device', report: 'report' } as const
+
+/** Each first segment of HOST_PATHS and the segments that replace it at the Beijing data centre. */
+export const BEIJING_PATHS = {
+  device: beijing('device', p => (p === 'devices' ? BEIJING_ROOT.device : `${BEIJING_ROOT.device}/${p}`)),
+  report: beijing('report', p => `${BEIJING_ROOT.report}/${p}`),
+}
+
+function beijing(group: 'device' | 'report', to: (path: string) => string): Readonly<Record<string, string>> {
+  return Object.fromEntries(HOST_PATHS[group].map(p => [p, to(p)]))
+}
 
 /** Which group (and so which quota and which codes) a /v3 path belongs to (jpush-api.md §1.1). */
 export function groupOf(url: string): PushGroup {
   const path = url.split('?')[0]!.replace(/\/{2,}/g, '/')
   const first = /^\/v3\/([^/]*)/.exec(path)?.[1] ?? ''
+  if (HOST_PATHS.schedule.some(p => path === `/v3/${p}` || path.startsWith(`/v3/${p}/`))) return 'schedule'
   for (const group of ['device', 'report'] as const)
-    if ((HOST_PATHS[group] as readonly string[]).includes(first)) return group
+    if ((HOST_PATHS[group] as readonly string[]).includes(first) || BEIJING_ROOT[group] === first)
+      return group
   return 'push'
 }

@@ -1,14 +1,22 @@
 import type { PipelineDeps } from '../deps.js'
+import type { Store } from '../store/index.js'
+import type { Delivery, NewDelivery } from '../store/push-deliveries.js'
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
 import { pushErrors } from './errors.js'
 import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
 import type { PushRequest } from './payload.js'
+import { pushAccepted } from './push-callbacks.js'
 import { sendSmsFallback } from './sms-fallback.js'
 import { groupsOf, type Registry, resolveAudience } from './targets.js'
 
 export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
+
+/** A new 17-digit push msg_id (migration 003); also a group push's group_msgid. */
+export function newPushMsgId(store: Store): string {
+  return `181${String(store.sequences.next('push_msg_id')).padStart(14, '0')}`
+}
 
 /** Whether a device gets anything of this push: a notification for its platform, or the message. */
 function reaches(req: PushRequest, d: Device): boolean {
@@ -53,7 +61,7 @@ export function dispatchPush(
   const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
     reaches(req, d),
   )
-  const msgId = `181${String(store.sequences.next('push_msg_id')).padStart(14, '0')}`
+  const msgId = newPushMsgId(store)
   const sendno = req.options.sendno
   if (targets.length === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
   if (validateOnly) return { sendno, msgId }
@@ -70,9 +78,10 @@ export function dispatchPush(
     timeToLive: ttl,
     createdAt: now,
   })
+  const made: Delivery[] = []
   for (const d of targets) {
     const fallback = req.sms && d.mobile ? req.sms : undefined
-    const delivery = {
+    const delivery: NewDelivery = {
       msgId,
       appKey: app.appKey,
       registrationId: d.registrationId,
@@ -85,7 +94,8 @@ export function dispatchPush(
       smsError: null,
       alias: d.alias,
     }
-    store.pushDeliveries.insert(delivery)
+    const inserted = store.pushDeliveries.insert(delivery)
+    if (req.callback) made.push(inserted) // what its callback reports on
     // delay_time 0: the text goes out with the push, whatever happens to the push.
     if (fallback && d.mobile && fallback.delayTime === 0) {
       store.pushDeliveries.setSms(
@@ -95,5 +105,6 @@ export function dispatchPush(
       )
     }
   }
+  pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
   return { sendno, msgId }
 }

@@ -29,6 +29,8 @@ export const reportErrors = {
   authFailed: e(401, 3001, 'Basic authentication failed'),
   invalid: (message = 'Parameter is invalid') => new ApiError(400, 3002, message),
   notJson: e(400, 3002, 'Parameter is invalid, not a valid JSON format'),
+  timeUnitMismatch: e(400, 3004, 'time_unit and start do not match'),
+  tooFarBack: e(400, 3005, 'Only the statistics of the last 60 days can be queried'),
 } as const
 
 export const deviceErrors = {

@@ -3,8 +3,8 @@ import type { PushGroup } from './dialect.js'
 
 // The service's limits (push-service.md §8, jpush-api.md §3, §5, §7) as named constants.
 export const PUSH_LIMITS = {
-  /** Calls per one-minute window per appKey on the free plan (docs2019 server_overview). */
-  ratePerMinute: { push: 600, device: 600, report: 2400 } satisfies Record<PushGroup, number>,
+  /** Calls per one-minute window per appKey on the free plan (docs2019 server_overview, schedule). */
+  ratePerMinute: { push: 600, device: 600, report: 2400, schedule: 100 } satisfies Record<PushGroup, number>,
   rateWindowMs: 60_000,
   /** Broadcasts (audience "all") per app per day (notice197). */
   broadcastsPerDay: 10,
@@ -32,6 +32,8 @@ export const PUSH_LIMITS = {
   cidPerCall: 1000,
   cidLifetimeMs: 86_400_000,
   overrideWindowMs: 86_400_000,
+  /** Like override_msg_id's: a push can be withdrawn within one day (INFERRED, README Fidelity). */
+  withdrawWindowMs: 86_400_000,
   reportMsgIds: 100,
   statusRids: 1000,
   /** How long statistics are kept after a push (docs2019 report). */
@@ -42,7 +44,7 @@ function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined
 }
 
-/** Per-app override from the seed file: `settings.rate_limits: {push, device, report}`. */
+/** Per-app override from the seed file: `settings.rate_limits: {push, device, report, schedule}`. */
 export function rateLimitOf(app: App | undefined, group: PushGroup): number {
   const own = app?.settings.rate_limits as Record<string, unknown> | undefined
   return positiveInt(own?.[group]) ?? PUSH_LIMITS.ratePerMinute[group]

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js'
 import type { QueryValue } from '../http/query.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import { dispatchPush } from './dispatch.js'
+import { cidDocs, pushDocs, validateDocs } from './docs/push.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { parsePush } from './payload.js'
@@ -23,11 +24,24 @@ export function pushRoutes(deps: AppDeps): RouteSpec[] {
     }
   return [
     // override_msg_id is a long (jpush-api.md §5.7): Java and Ruby send it as a bare number.
-    { method: 'POST', url: '/push', handler: send(false), config: { exactIntegers: OVERRIDE } },
-    { method: 'POST', url: '/push/validate', handler: send(true), config: { exactIntegers: OVERRIDE } },
+    {
+      method: 'POST',
+      url: '/push',
+      docs: pushDocs,
+      handler: send(false),
+      config: { exactIntegers: OVERRIDE },
+    },
+    {
+      method: 'POST',
+      url: '/push/validate',
+      docs: validateDocs,
+      handler: send(true),
+      config: { exactIntegers: OVERRIDE },
+    },
     route<{ Querystring: { count?: QueryValue; type?: QueryValue } }>({
       method: 'GET',
       url: '/push/cid',
+      docs: cidDocs,
       handler: async req => {
         const q = req.query
         // A repeated key is an array: Number() of it is NaN, and so invalid.

@@ -21,8 +21,15 @@ const HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-R
  * correct secret is never refused for its address's failures. Every answer, errors included,
  * carries the three X-Rate-Limit headers of the window it counted in.
  */
-export function usePushRateLimit(app: FastifyInstance, deps: Pick<AppDeps, 'clock'>): AuthHooks {
+export function usePushRateLimit(
+  app: FastifyInstance,
+  deps: Pick<AppDeps, 'clock' | 'appResets'>,
+): AuthHooks {
   const window = createFixedWindow(PUSH_LIMITS.rateWindowMs)
+  const groups = Object.keys(PUSH_LIMITS.ratePerMinute)
+  deps.appResets.onAppReset(appKey => {
+    for (const group of groups) window.forget(`app:${appKey}|${group}`)
+  })
 
   function countAddress(req: FastifyRequest): WindowState {
     const group = groupOf(req.url)

@@ -1,4 +1,5 @@
 import type { PipelineDeps } from '../deps.js'
+import type { ClickCount } from '../store/push-clicks.js'
 import type { Delivery } from '../store/push-deliveries.js'
 import type { PushPlatform } from '../store/push-devices.js'
 import type { Push } from '../store/pushes.js'
@@ -6,9 +7,10 @@ import { PUSH_LIMITS } from './limits.js'
 import { NOTIFICATION_PLATFORMS, parseNotification } from './notification.js'
 import { isObject } from './values.js'
 
-// What the sandbox actually delivered, counted per platform for the report host (jpush-api.md
-// §6). There are no vendor channels here (every push goes over the JPush connection or APNs) and
-// nobody clicks, so those counters are 0 or null ("no data").
+// What the sandbox actually delivered, and what devices opened (POST /_sandbox/push/messages/
+// {msg_id}/clicks), counted per platform for the report host (jpush-api.md §6). There are no
+// vendor channels here (every push goes over the JPush connection or APNs), so those counters are
+// 0 or null ("no data").
 
 export interface PlatformCounts {
   /** Devices targeted on the platform. */
@@ -19,6 +21,10 @@ export interface PlatformCounts {
   onlinePush: number
   /** The push carries a notification for this platform. */
   notification: boolean
+  /** Devices that opened the notification. */
+  click: number
+  /** Devices that opened the message (a push without a notification for the platform). */
+  msgClick: number
 }
 
 export interface PushCounts {
@@ -29,7 +35,13 @@ export interface PushCounts {
   platforms: Record<PushPlatform, PlatformCounts>
 }
 
-function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string, now: number): PushCounts {
+function countPush(
+  push: Push | undefined,
+  deliveries: Delivery[],
+  clicks: ClickCount[],
+  msgId: string,
+  now: number,
+): PushCounts {
   const known = push !== undefined && now - push.createdAt <= PUSH_LIMITS.reportRetentionMs
   const notification =
     known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
@@ -37,6 +49,8 @@ function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string
     NOTIFICATION_PLATFORMS.map(p => {
       const mine = known ? deliveries.filter(d => d.platform === p) : []
       const received = mine.filter(d => d.status === 'delivered')
+      const clicked = (kind: ClickCount['kind']) =>
+        known ? (clicks.find(c => c.platform === p && c.kind === kind)?.n ?? 0) : 0
       return [
         p,
         {
@@ -44,6 +58,8 @@ function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string
           received: received.length,
           onlinePush: received.filter(d => d.deliveredAt === push?.createdAt).length,
           notification: notification[p] !== undefined,
+          click: clicked('notification'),
+          msgClick: clicked('message'),
         },
       ]
     }),
@@ -52,8 +68,15 @@ function countPush(push: Push | undefined, deliveries: Delivery[], msgId: string
 }
 
 export function countPushes(deps: PipelineDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
+  const { pushes, pushDeliveries, pushClicks } = deps.store
   return msgIds.map(id =>
-    countPush(deps.store.pushes.get(appKey, id), deps.store.pushDeliveries.ofPush(appKey, id), id, now),
+    countPush(
+      pushes.get(appKey, id),
+      pushDeliveries.ofPush(appKey, id),
+      pushClicks.countsOf(appKey, id),
+      id,
+      now,
+    ),
   )
 }
 

@@ -1,6 +1,8 @@
-import { orNull, type PushCounts } from './report-counts.js'
+import { orNull, type PlatformCounts, type PushCounts } from './report-counts.js'
 
 // The response items of the report host (jpush-api.md §6.1, §6.3, §6.4), built from PushCounts.
+// Clicks: `click` counts opened notifications, `msg_click` opened messages (Android's JPush
+// channel only, as the vendor reports them); iOS and WinPhone have one `click` for both.
 
 export function receivedItem(c: PushCounts) {
   const { android, ios, winphone } = c.platforms
@@ -43,20 +45,27 @@ export function messagesItem(c: PushCounts) {
       received: android.received,
       target: android.target,
       online_push: android.onlinePush,
-      click: 0,
-      msg_click: 0,
+      click: android.click,
+      msg_click: android.msgClick,
     },
     ios: {
       apns_sent: apns.target,
       apns_target: apns.target,
       apns_received: apns.received,
-      click: 0,
+      click: ios.click + ios.msgClick,
       target: msg.target,
       received: msg.received,
     },
-    winphone: { mpns_target: winphone.target, mpns_sent: winphone.target, click: 0 },
+    winphone: {
+      mpns_target: winphone.target,
+      mpns_sent: winphone.target,
+      click: winphone.click + winphone.msgClick,
+    },
   }
 }
+
+const clicksOf = (x: PlatformCounts, kind: 'notification' | 'message') =>
+  kind === 'notification' ? x.click : x.msgClick
 
 function kindDetail(c: PushCounts, kind: 'notification' | 'message') {
   const has = (p: keyof PushCounts['platforms']) =>
@@ -69,7 +78,7 @@ function kindDetail(c: PushCounts, kind: 'notification' | 'message') {
           sent: x.target,
           received: x.received,
           display: kind === 'notification' ? x.received : 0,
-          click: 0,
+          click: clicksOf(x, kind),
         }
       : null
   }
@@ -83,7 +92,7 @@ function kindDetail(c: PushCounts, kind: 'notification' | 'message') {
     sent: sum(x => x.target),
     received: sum(x => x.received),
     display: kind === 'notification' ? sum(x => x.received) : 0,
-    click: 0,
+    click: sum(x => clicksOf(x, kind)),
     sub_android: sub('android'),
     sub_ios: sub('ios'),
     sub_quickapp: sub('quickapp'),
@@ -108,20 +117,29 @@ export function messagesDetailItem(c: PushCounts) {
       sent: android.target,
       received: android.received,
       display: android.notification ? android.received : 0,
-      click: 0,
-      msg_click: 0,
+      click: android.click,
+      msg_click: android.msgClick,
     },
     android_pns: { pns_target: 0, pns_sent: 0, pns_received: 0, pns_display: 0 },
     ios: {
       apns_target: ios.notification ? ios.target : 0,
       apns_sent: ios.notification ? ios.target : 0,
       apns_received: ios.notification ? ios.received : 0,
-      apns_click: 0,
+      apns_click: ios.click,
       msg_target: c.message ? ios.target : 0,
       msg_received: c.message ? ios.received : 0,
     },
-    winphone: { mpns_target: winphone.target, mpns_sent: winphone.target, click: 0 },
-    quickapp_jpush: { target: quickapp.target, sent: quickapp.target, received: quickapp.received, click: 0 },
+    winphone: {
+      mpns_target: winphone.target,
+      mpns_sent: winphone.target,
+      click: winphone.click + winphone.msgClick,
+    },
+    quickapp_jpush: {
+      target: quickapp.target,
+      sent: quickapp.target,
+      received: quickapp.received,
+      click: quickapp.click + quickapp.msgClick,
+    },
     quickapp_pns: { pns_target: 0, pns_sent: 0, pns_received: 0, click: 0 },
   }
 }

@@ -2,7 +2,15 @@ import type { FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { QueryValue } from '../http/query.js'
 import { type RouteSpec, route } from '../http/routes.js'
+import type { RouteDocs } from '../openapi/route-docs.js'
 import { dayKey } from '../time.js'
+import {
+  messageStatusDocs,
+  messagesDetailDocs,
+  messagesDocs,
+  receivedDetailDocs,
+  receivedDocs,
+} from './docs/report.js'
 import { reportErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 import { countPushes } from './report-counts.js'
@@ -37,10 +45,11 @@ function readMsgIds(
 
 export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
-  const report = <T>(url: string, view: (c: ReturnType<typeof countPushes>[number]) => T) =>
+  const report = <T>(url: string, docs: RouteDocs, view: (c: ReturnType<typeof countPushes>[number]) => T) =>
     route<{ Querystring: MsgIdsQuery }>({
       method: 'GET',
       url,
+      docs,
       handler: async req => {
         const ids = readMsgIds(deps, req)
         const now = req.tenant.now()
@@ -48,13 +57,14 @@ export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
       },
     })
   return [
-    report('/received', receivedItem),
-    report('/received/detail', receivedDetailItem),
-    report('/messages', messagesItem),
-    report('/messages/detail', messagesDetailItem),
+    report('/received', receivedDocs, receivedItem),
+    report('/received/detail', receivedDetailDocs, receivedDetailItem),
+    report('/messages', messagesDocs, messagesItem),
+    report('/messages/detail', messagesDetailDocs, messagesDetailItem),
     {
       method: 'POST',
       url: '/status/message',
+      docs: messageStatusDocs,
       // `{"msg_id": <number>, …}` (jpush-api.md §6.2): a 17-digit number, read exactly.
       config: { exactIntegers: ['msg_id'] },
       handler: async req => {

@@ -9,6 +9,7 @@ import {
   readRidChanges,
   requireDevice,
 } from './device-fields.js'
+import { deleteTagDocs, tagMemberDocs, tagsDocs, updateTagDocs } from './docs/devices.js'
 
 export function tagRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
@@ -16,11 +17,13 @@ export function tagRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/tags',
+      docs: tagsDocs,
       handler: async req => ({ tags: store.pushDevices.tags(req.tenant.app.appKey) }),
     },
     route<{ Params: { tag: string; registration_id: string } }>({
       method: 'GET',
       url: '/tags/:tag/registration_ids/:registration_id',
+      docs: tagMemberDocs,
       handler: async req => {
         const tag = readDeviceTag(req.params.tag)
         const device = requireDevice(store, req.tenant.app.appKey, req.params.registration_id)
@@ -30,6 +33,7 @@ export function tagRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { tag: string } }>({
       method: 'POST',
       url: '/tags/:tag',
+      docs: updateTagDocs,
       handler: async req => {
         const tag = readDeviceTag(req.params.tag)
         const body = readDeviceBody(req.body)
@@ -45,6 +49,7 @@ export function tagRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { tag: string }; Querystring: { platform?: QueryValue } }>({
       method: 'DELETE',
       url: '/tags/:tag',
+      docs: deleteTagDocs,
       handler: async req => {
         const tag = readDeviceTag(req.params.tag)
         const platforms = readPlatforms(firstValue(req.query.platform))

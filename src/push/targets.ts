@@ -48,25 +48,29 @@ export function resolveAudience(
     audience.tag?.flatMap(t => registry.byTag(t)) ??
     (audience.tag_and && registry.byTag(audience.tag_and[0]!)) ??
     registry.all(true)
+  // Sets, not the arrays: a file push (file-push.ts) names up to 100 000 aliases or ids.
+  const sets: Lookups = {
+    alias: audience.alias && new Set(audience.alias),
+    rid: audience.registration_id && new Set(audience.registration_id),
+    segment,
+    abtest,
+  }
   return inRegistryOrder(unique(candidates)).filter(
-    d => platforms.includes(d.platform) && matches(audience, d, segment, abtest),
+    d => platforms.includes(d.platform) && matches(audience, d, sets),
   )
 }
 
-function matches(
-  audience: AudienceSelectors,
-  d: Device,
-  segment: Set<string> | undefined,
-  abtest: Set<string> | undefined,
-): boolean {
+type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | undefined>
+
+function matches(audience: AudienceSelectors, d: Device, sets: Lookups): boolean {
   const tags = new Set(d.tags)
   if (audience.tag && !audience.tag.some(t => tags.has(t))) return false
   if (audience.tag_and && !audience.tag_and.every(t => tags.has(t))) return false
   if (audience.tag_not?.some(t => tags.has(t))) return false
-  if (audience.alias && (d.alias === null || !audience.alias.includes(d.alias))) return false
-  if (audience.registration_id && !audience.registration_id.includes(d.registrationId)) return false
-  if (segment && !segment.has(d.registrationId)) return false
-  if (abtest && !abtest.has(d.registrationId)) return false
+  if (sets.alias && (d.alias === null || !sets.alias.has(d.alias))) return false
+  if (sets.rid && !sets.rid.has(d.registrationId)) return false
+  if (sets.segment && !sets.segment.has(d.registrationId)) return false
+  if (sets.abtest && !sets.abtest.has(d.registrationId)) return false
   return true
 }
 

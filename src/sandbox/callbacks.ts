@@ -1,16 +1,28 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import type { CallbackType } from '../store/callbacks.js'
 import { items } from './items.js'
 import { listRoute } from './list-route.js'
 import { callbackItem } from './views.js'
 
-const TYPES = ['SMS_REPORT', 'SMS_REPLY', 'SMS_TEMPLATE', 'SMS_SIGN'] as const
+/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
+const TYPES = [
+  'SMS_REPORT',
+  'SMS_REPLY',
+  'SMS_TEMPLATE',
+  'SMS_SIGN',
+  'JPUSH_DELIVERED',
+  'JPUSH_CLICKED',
+  'JPUSH_NOT_DELIVERED',
+  'JPUSH_PUSH_SUCCEEDED',
+] as const satisfies readonly CallbackType[]
 const STATES = ['pending', 'sending', 'delivered', 'failed'] as const
 
 /**
- * Every callback of the calling app with each delivery attempt, latest change first: a callback's
- * seq is that of its last change (queued, then each attempt), so `after=` finds the ones that moved.
+ * Every callback of the calling app (JSMS's and those of pushes) with each delivery attempt, latest
+ * change first: a callback's seq is that of its last change (queued, then each attempt), so
+ * `after=` finds the ones that moved.
  */
 export function callbackRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
   const { store } = deps
@@ -18,11 +30,12 @@ export function callbackRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[
     listRoute(deps, {
       url: '/callbacks',
       key: 'callbacks',
-      filters: ['kind', 'state', 'mobile', 'msg_id'],
+      filters: ['kind', 'state', 'mobile', 'msg_id', 'registration_id'],
       values: { kind: TYPES, state: STATES },
       item: items.callback,
       topic: 'callbacks',
-      read: (appKey, q) => store.callbacks.list(appKey, { ...q, msgId: q.msg_id }).map(callbackItem),
+      read: (appKey, q) =>
+        store.callbacks.list(appKey, { ...q, msgId: q.msg_id, rid: q.registration_id }).map(callbackItem),
       extra: {
         schema: { callback_url: z.string().nullable() },
         read: req => ({ callback_url: req.tenant.app.callbackUrl }),

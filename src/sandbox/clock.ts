@@ -4,13 +4,13 @@ import { optionalInt } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import { invalidControlBody } from './dialect.js'
+import { sandboxErrors } from './errors.js'
 
-// Refusals of the clock endpoint, in the vendor's envelope: 400 with the code of an invalid body.
+// Refusals of the clock endpoint: 400 for a move it cannot read, 409 for one backwards.
 const invalidMove = () =>
   invalidControlBody('give "advance_ms" (milliseconds >= 0) or "set" (an ISO-8601 time)')
-const backwards = () => invalidControlBody('the clock only moves forward')
 // Every time is rendered as a date somewhere (send_time, ISO times, daily counters); past this an
-// app's requests would fail from then on, and its clock never moves back.
+// app's requests would fail from then on, and its clock never moves back (but a reset does).
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 const tooLate = () => invalidControlBody('the clock stops at 9999-12-31T23:59:59.999Z')
 
@@ -25,8 +25,16 @@ function readSet(value: unknown): number | undefined {
 const schemas = {
   /** Exactly one of the two. */
   move: z.object({
-    advance_ms: readBy(v => optionalInt(v, invalidMove)),
-    set: readBy(readSet),
+    advance_ms: readBy(v => optionalInt(v, invalidMove), {
+      type: 'integer',
+      minimum: 0,
+      description: 'Move the clock forward by this many milliseconds.',
+    }),
+    set: readBy(readSet, {
+      type: 'string',
+      format: 'date-time',
+      description: 'Move the clock to this time.',
+    }),
   }),
   clock: z.object({ now: z.number(), offset_ms: z.number() }),
 }
@@ -60,7 +68,8 @@ export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>
         const now = show(appKey).now
         if ((advance === undefined) === (set === undefined)) throw invalidMove()
         const target = advance !== undefined ? now + advance : set!
-        if ((advance ?? 0) < 0 || target < now) throw backwards()
+        if ((advance ?? 0) < 0) throw sandboxErrors.clockBackwards()
+        if (target < now) throw sandboxErrors.clockBackwards()
         if (target > LATEST) throw tooLate()
         await scheduler.advance(appKey, target)
         // After what fell due on the way: the stream says what happened, then that time moved.

@@ -1,21 +1,30 @@
-import { ApiError } from '../errors.js'
+import type { ApiError } from '../errors.js'
 import type { Dialect } from '../http/dialect.js'
-import { smsDialect } from '../sms/dialect.js'
+import { sandboxErrors } from './errors.js'
 
-// The control plane answers in the JSMS envelope, and plainly: a request it cannot take is 400
-// with 50007 and the reason (README: the sandbox clock, faults). The seed's 403 for 50007 is the
-// vendor's status on the vendor's endpoints; only an over-size body, refused before any surface
-// is chosen, keeps it here too.
+// The control plane answers in the common envelope with its own codes (errors.ts), and plainly:
+// a request it cannot take says which field and why.
 
-export const invalidControlBody = (why: string) => new ApiError(400, 50007, `invalid body: ${why}`)
+/** 400 90020 with the reason: `"field": the problem`, or a sentence naming the fields. */
+export const invalidControlBody = (why: string): ApiError => sandboxErrors.invalidField(why)
 
-const notAnObject = () => invalidControlBody('the body must be a JSON object')
+// Never asked: /_sandbox is mounted without the standing check (app.ts), so that a blacklisted
+// app or one of a frozen developer can still look inside and PATCH itself back.
+const noStandingCheck = sandboxErrors.serverError
 
-/**
- * /_sandbox's codes: JSMS's, but a body it cannot take is 400 with the reason: none is 400 50003
- * as on /v1, anything but a JSON object 400 50007 (http/schema.ts).
- */
+/** /_sandbox's codes: its own table (errors.ts), never a vendor's. */
 export const sandboxDialect: Dialect = {
-  ...smsDialect,
-  invalidBody: reason => (reason ? invalidControlBody(reason) : notAnObject()),
+  notFound: sandboxErrors.notFound,
+  methodNotAllowed: sandboxErrors.methodNotAllowed,
+  missingAuth: sandboxErrors.missingAuth,
+  authFailed: sandboxErrors.authFailed,
+  malformedKey: sandboxErrors.authFailed,
+  invalidBody: reason => (reason ? invalidControlBody(reason) : sandboxErrors.notAnObject()),
+  missingBody: sandboxErrors.missingBody,
+  bodyTooLarge: sandboxErrors.bodyTooLarge,
+  mediaNotSupported: sandboxErrors.mediaNotSupported,
+  serverError: sandboxErrors.serverError,
+  blacklisted: noStandingCheck,
+  ipNotWhitelisted: noStandingCheck,
+  frozenDeveloper: noStandingCheck,
 }

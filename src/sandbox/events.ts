@@ -7,7 +7,7 @@ import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { EVENT_TYPES, type EventType } from '../store/events.js'
 import { tenantOf } from '../tenancy.js'
-import { sandboxDialect } from './dialect.js'
+import { sandboxErrors } from './errors.js'
 import { listQuery, whole } from './list-query.js'
 import { readOrWait } from './list-route.js'
 import { iso } from './schemas.js'
@@ -40,7 +40,7 @@ export function eventRoutes(deps: Pick<AppDeps, 'store' | 'hub' | 'clock' | 'eve
   const { store, hub, clock, eventTokens } = deps
   const byToken = (token: string) => {
     const app = eventTokens.verify(token, appKey => store.apps.get(appKey))
-    if (!app) throw sandboxDialect.authFailed()
+    if (!app) throw sandboxErrors.badEventToken()
     return tenantOf(clock, app)
   }
   return [

@@ -41,6 +41,8 @@ export const items = {
     message: z.unknown(),
     received_at: z.string(),
     sms_msg_id: z.string().nullable(),
+    /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
+    withdrawn_at: z.string().nullable(),
   }),
   callback: z.object({
     seq: z.number(),
@@ -48,6 +50,8 @@ export const items = {
     type: z.string(),
     /** The body posted to the app's URL. */
     data: z.record(z.string(), z.unknown()),
+    /** Where it goes: a push's callback.url; null: the app's callback_url. */
+    url: z.string().nullable(),
     state: z.string(),
     attempts: z.array(
       z.object({

@@ -1,13 +1,11 @@
 import { z } from 'zod'
-import { ApiError } from '../errors.js'
 import { firstValue } from '../http/query.js'
 import { readBy } from '../http/schema.js'
 import { nationalMobile } from '../sms/fields.js'
+import { invalidField } from './errors.js'
 
 // The filters of every list of the control plane, declared once (issue 12 §6): each list picks
 // those that make sense for it, and anything else in its query string is refused, naming it.
-
-export const invalidQuery = (why: string) => new ApiError(400, 50007, `invalid query: ${why}`)
 
 /** `limit` (1..1000, 100 when absent) and `wait` (at most 30 s) of every list. */
 export const LIST_LIMITS = { defaultLimit: 100, maxLimit: 1000, maxWaitMs: 30_000 } as const
@@ -19,7 +17,7 @@ export const whole = (name: string, min: number, max: number, why: string) => (v
   const t = text(v)
   if (t === undefined) return undefined
   const n = /^\d{1,16}$/.test(t) ? Number(t) : Number.NaN
-  if (!(n >= min && n <= max)) throw invalidQuery(`"${name}" must be ${why}`)
+  if (!(n >= min && n <= max)) throw invalidField(name, `must be ${why}`)
   return n
 }
 
@@ -28,14 +26,13 @@ const time = (name: string) => (v: unknown) => {
   const t = text(v)
   if (t === undefined) return undefined
   const ms = /^\d{1,16}$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : Number.NaN
-  if (Number.isNaN(ms)) throw invalidQuery(`"${name}" must be an ISO-8601 time or epoch milliseconds`)
+  if (Number.isNaN(ms)) throw invalidField(name, 'must be an ISO-8601 time or epoch milliseconds')
   return ms
 }
 
 const oneOf = (name: string, values: readonly string[]) => (v: unknown) => {
   const t = text(v)
-  if (t !== undefined && !values.includes(t))
-    throw invalidQuery(`"${name}" must be one of ${values.join(', ')}`)
+  if (t !== undefined && !values.includes(t)) throw invalidField(name, `must be one of ${values.join(', ')}`)
   return t
 }
 
@@ -74,9 +71,7 @@ export function onlyKnown(known: readonly string[]) {
     const given = value !== null && typeof value === 'object' ? Object.keys(value) : []
     const unknown = given.find(k => !known.includes(k))
     if (unknown !== undefined) {
-      const answer = invalidQuery(
-        `"${unknown}" is not a parameter of this route (it takes ${known.join(', ')})`,
-      )
+      const answer = invalidField(unknown, `is not a parameter of this route (it takes ${known.join(', ')})`)
       ctx.addIssue({ code: 'custom', message: answer.message, params: { answer } })
     }
     return value

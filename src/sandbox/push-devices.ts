@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import type { AppDeps, PipelineDeps } from '../deps.js'
-import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { setDeviceOnline } from '../push/delivery.js'
 import { addTags, bindAlias } from '../push/device-fields.js'
 import type { Device, PushPlatform } from '../store/push-devices.js'
+import { sandboxErrors } from './errors.js'
 import { items } from './items.js'
 import { listRoute } from './list-route.js'
 import { pushDeviceSchemas } from './push-device-schemas.js'
-import { isoOrNull } from './schemas.js'
+import { asField, isoOrNull } from './schemas.js'
 import { pushItems } from './views.js'
 
 const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({
@@ -52,8 +52,7 @@ export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): Rou
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
         const device = await store.write(() => {
-          if (store.pushDevices.get(appKey, rid))
-            throw new ApiError(409, 7002, 'registration_id already exists')
+          if (store.pushDevices.get(appKey, rid)) throw sandboxErrors.registrationIdTaken()
           store.pushDevices.insert(
             {
               appKey,
@@ -67,8 +66,9 @@ export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): Rou
             },
             [],
           )
-          if (alias !== null) bindAlias(store, appKey, rid, alias)
-          addTags(store, store.pushDevices.get(appKey, rid)!, tags)
+          // The device API's limits (10 devices per alias, 1000 tags per device), in our words.
+          if (alias !== null) asField('alias', () => bindAlias(store, appKey, rid, alias))
+          asField('tags', () => addTags(store, store.pushDevices.get(appKey, rid)!, tags))
           return store.pushDevices.get(appKey, rid)!
         })
         return deviceView(device)
@@ -89,8 +89,7 @@ export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): Rou
           const { app } = req.tenant
           const now = req.tenant.now()
           const result = await store.write(() => {
-            if (!store.pushDevices.get(app.appKey, rid))
-              throw new ApiError(404, 7002, 'no such registration_id')
+            if (!store.pushDevices.get(app.appKey, rid)) throw sandboxErrors.unknownRegistrationId()
             const delivered = online === undefined ? 0 : setDeviceOnline(deps, app, rid, online, now)
             return { device: store.pushDevices.get(app.appKey, rid)!, delivered }
           })

@@ -3,10 +3,10 @@ import type { AppDeps } from '../deps.js'
 import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
-import { readMobile } from '../sms/fields.js'
-import { invalidControlBody } from './dialect.js'
+import { invalidField } from './errors.js'
 import { items } from './items.js'
 import { listRoute } from './list-route.js'
+import { mobileField } from './schemas.js'
 import { replyItem } from './views.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
@@ -16,7 +16,7 @@ function isUnsubscribe(content: string): boolean {
   return UNSUBSCRIBE_KEYWORDS.includes(content.trim().toLowerCase())
 }
 
-const noContent = () => invalidControlBody('"content" must be a non-empty string')
+const noContent = () => invalidField('content', 'must be a non-empty string')
 
 function readContent(value: unknown): string {
   const content = optionalString(value, noContent)
@@ -25,8 +25,8 @@ function readContent(value: unknown): string {
 }
 
 const schemas = {
-  /** The mobile as /v1 reads it (50004 missing, 50006 invalid). */
-  reply: z.object({ mobile: readBy(readMobile), content: readBy(readContent) }),
+  /** The mobile as /v1 reads it, in national form. */
+  reply: z.object({ mobile: mobileField('mobile'), content: readBy(readContent) }),
   replied: z.object({
     mobile: z.string(),
     content: z.string(),

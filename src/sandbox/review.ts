@@ -3,21 +3,21 @@ import type { AppDeps } from '../deps.js'
 import { optionalInt } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
-import { smsErrors } from '../sms/errors.js'
 import { readPathId } from '../sms/path-id.js'
 import { signView } from '../sms/signs.js'
 import { templateView } from '../sms/templates.js'
 import { invalidControlBody } from './dialect.js'
+import { sandboxErrors } from './errors.js'
 import { textField } from './schemas.js'
 import { reviewDecision } from './views.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once (a review.decided
-// event), instead of waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a test can also
-// reject an approved template. Unknown ids are 404 with the vendor's code for that id.
+// event), instead of waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a
+// test can also reject an approved template. Unknown (or malformed) ids are 404.
 
-const unknownTemplate = () => smsErrors.invalidTempId().withStatus(404)
-const unknownSign = () => smsErrors.invalidSignId().withStatus(404)
-const invalidStatus = () => invalidControlBody('"status" must be 1 (approve) or 2 (reject)')
+const unknownTemplate = sandboxErrors.unknownTempId
+const unknownSign = sandboxErrors.unknownSignId
+const invalidStatus = () => invalidControlBody('"status": must be 1 (approve) or 2 (reject)')
 
 function readStatus(value: unknown): 1 | 2 {
   const status = optionalInt(value, invalidStatus)
@@ -31,7 +31,7 @@ const schemas = {
   decision: z.object({
     status: readBy(readStatus),
     /** Kept only with a rejection. */
-    refuse_reason: textField('"refuse_reason" must be a string'),
+    refuse_reason: textField('"refuse_reason": must be a string'),
   }),
   decidedTemplate: z.object({
     temp_id: z.number(),

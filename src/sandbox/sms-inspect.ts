@@ -1,13 +1,13 @@
 import type { AppDeps } from '../deps.js'
-import { ApiError } from '../errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
+import { sandboxErrors } from './errors.js'
 import { items } from './items.js'
 import { type ListQuery, listQuery } from './list-query.js'
 import { listRoute, readOrWait } from './list-route.js'
 import { codeItem, messageItem } from './views.js'
 
-const noCode = () => new ApiError(404, 50016, 'no verification code for this mobile')
+const noCode = sandboxErrors.noCode
 
 const MESSAGE_KINDS = ['code', 'voice_code', 'template'] as const
 const CODE_KINDS = ['code', 'voice_code'] as const

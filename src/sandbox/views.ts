@@ -52,7 +52,8 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
   const pushes = new Map<string, Push | undefined>()
   return (d: Delivery): Item<'push'> => {
     if (!pushes.has(d.msgId)) pushes.set(d.msgId, store.pushes.get(appKey, d.msgId))
-    const payload = pushes.get(d.msgId)?.payload ?? {}
+    const push = pushes.get(d.msgId)
+    const payload = push?.payload ?? {}
     const notification = isObject(payload.notification) ? parseNotification(payload.notification) : {}
     return {
       seq: d.seq ?? 0,
@@ -64,6 +65,7 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
       message: payload.message ?? null,
       received_at: iso(d.deliveredAt ?? 0),
       sms_msg_id: d.smsMsgId,
+      withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
     }
   }
 }
@@ -73,6 +75,7 @@ export const callbackItem = (c: LoggedCallback): Item<'callback'> => ({
   id: c.id,
   type: c.type,
   data: c.data,
+  url: c.url,
   state: c.state,
   attempts: c.log.map(a => ({
     attempt: a.attempt,

@@ -1,18 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type * as Undici from 'undici'
 import type { Agent, Dispatcher } from 'undici'
+import type { AppResets } from '../app-resets.js'
 import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { lazy } from '../lazy.js'
 import { callbackItem } from '../sandbox/views.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
-import { callbackForm } from './signature.js'
+import { type Outgoing, outgoing } from './outgoing.js'
+import { checkCallbackUrl } from './url-check.js'
 
 const undici = lazy<typeof Undici>('undici')
-
-/** After a failed attempt: retry after 3 min, 1 h, 12 h of clock time, then give up (jsms-api.md §6). */
-const CALLBACK_RETRY_DELAYS_MS = [3 * 60_000, 3600_000, 12 * 3600_000] as const
 
 const CLAIM_BATCH = 100
 
@@ -23,6 +22,8 @@ export interface CourierDeps {
   log: FastifyBaseLogger
   /** Where callbacks go out (tests inject one); by default an undici Agent of its own. */
   dispatcher?: Dispatcher | undefined
+  /** An app reset or removed while its attempts are on the wire: their outcome is not recorded. */
+  appResets?: AppResets | undefined
 }
 
 /**
@@ -40,17 +41,23 @@ export function createCourier(deps: CourierDeps) {
     own ??= new (undici().Agent)({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
     return own
   }
-  const inflight = new Map<Promise<void>, string>()
+  const inflight = new Map<Promise<void>, Callback>()
+  // Attempts whose app was reset meanwhile: their callback is gone (its id may be a new one's).
+  const dropped = new WeakSet<Callback>()
+  deps.appResets?.onAppReset(appKey => {
+    for (const c of inflight.values()) if (c.appKey === appKey) dropped.add(c)
+  })
 
-  async function post(
-    url: string,
-    form: URLSearchParams,
-  ): Promise<{ statusCode: number | null; error: string | null }> {
+  async function post({
+    url,
+    body,
+    headers,
+  }: Outgoing): Promise<{ statusCode: number | null; error: string | null }> {
     try {
       const res = await undici().request(url, {
         method: 'POST',
-        body: form.toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body,
+        headers,
         dispatcher: dispatcher(),
         headersTimeout: timeout,
         bodyTimeout: timeout,
@@ -67,13 +74,20 @@ export function createCourier(deps: CourierDeps) {
   async function attempt(c: Callback): Promise<void> {
     const app = store.apps.get(c.appKey)
     const at = app ? appNow(clock, app) : clock.now()
-    const url = app?.callbackUrl ?? null
-    const result = app && url ? await post(url, callbackForm(app, c.type, c.data, at)) : noUrl
+    const out = app && outgoing(app, c, at)
+    const url = out ? out.url : null
+    const result = out ? await post(out) : noUrl
     const delivered = result.error === null
-    const delay = CALLBACK_RETRY_DELAYS_MS[c.attempts - 1]
+    const delay = out?.retryDelaysMs[c.attempts - 1]
     // Without a URL there is nothing to retry against.
     const next = delivered || !url || delay === undefined ? undefined : at + delay
+    // Asked inside the write: a reset marks its app's attempts inside its own write (app-resets.ts).
     await store.write(() => {
+      if (dropped.has(c))
+        return log.info(
+          { app_key: c.appKey, callback: c.id },
+          'callback attempt not recorded: its app was reset',
+        )
       const seq = store.callbacks.recordAttempt(
         c,
         { attempt: c.attempts, url: url ?? '', at, ...result },
@@ -96,7 +110,7 @@ export function createCourier(deps: CourierDeps) {
     const p: Promise<void> = attempt(c)
       .catch(err => log.error({ err, callback: c.id }, 'callback attempt failed to record'))
       .finally(() => inflight.delete(p))
-    inflight.set(p, c.appKey)
+    inflight.set(p, c)
   }
 
   return {
@@ -111,9 +125,13 @@ export function createCourier(deps: CourierDeps) {
     /** Waits for the attempts on the wire (of one app, or all). */
     async settled(appKey?: string): Promise<void> {
       const waiting = [...inflight]
-        .filter(([, key]) => appKey === undefined || key === appKey)
+        .filter(([, c]) => appKey === undefined || c.appKey === appKey)
         .map(([p]) => p)
       await Promise.all(waiting)
+    },
+    /** The vendor's echostr check of a callback URL (url-check.ts): why it fails, or undefined. */
+    checkUrl(url: string): Promise<string | undefined> {
+      return checkCallbackUrl(url, { dispatcher: dispatcher(), timeoutMs: timeout })
     },
     async close(): Promise<void> {
       await Promise.all(inflight.keys())

@@ -11,6 +11,7 @@ import {
   settleDueReviews,
   settleReviewsOf,
 } from './jobs.js'
+import { fireDuePushSchedules } from './push-schedule-jobs.js'
 
 /**
  * One kind of work that falls due as time passes. The scheduler's loop and the sandbox clock move
@@ -45,6 +46,7 @@ export function createDueWork(courier: Courier): DueWork[] {
   return [
     entry('reviews', settleDueReviews, settleReviewsOf),
     entry('schedules', fireDueSchedules),
+    entry('push schedules', fireDuePushSchedules),
     entry('reports', arriveReports),
     entry('review results', deps => emitReviewEvents(deps)),
     entry('callbacks', () => courier.dispatchDue()),

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Dispatcher } from 'undici'
+import type { AppResets } from '../app-resets.js'
 import type { PipelineDeps } from '../deps.js'
 import { advanceAppClock } from './advance.js'
 import { createCatchUp } from './catch-up.js'
@@ -9,6 +10,7 @@ import { createDueWork, earliestDue } from './due-work.js'
 export interface SchedulerDeps extends PipelineDeps {
   log: FastifyBaseLogger
   dispatcher?: Dispatcher | undefined
+  appResets?: AppResets | undefined
 }
 
 /** Longest single sleep: a wall-clock jump is noticed within the hour even with no request. */
@@ -133,6 +135,8 @@ export function createScheduler(deps: SchedulerDeps) {
       await current
       await courier.settled(appKey)
     },
+    /** The vendor's check of a callback URL before it is set (GET with `echostr`): why not, or undefined. */
+    checkCallbackUrl: courier.checkUrl,
     /** Moves one app's clock forward, running everything that falls due on the way, in order. */
     advance(appKey: string, target: number): Promise<void> {
       return advanceAppClock({ store, clock, scheduler, work }, appKey, target)

@@ -79,7 +79,7 @@ export async function arriveReports({ store }: JobDeps, now: number): Promise<vo
     const n = await store.write(() => {
       const arrived = store.reports.takeArrived(now, BATCH)
       for (const r of arrived) {
-        if (!r.notify) continue
+        if (!r.callBack) continue
         const data = { msgId: r.msgId, status: r.status, receiveTime: r.reportAt, phone: r.mobile }
         store.callbacks.enqueue(r.appKey, 'SMS_REPORT', data, r.reportAt)
       }

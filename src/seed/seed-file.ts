@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import type * as Yaml from 'yaml'
 import { z } from 'zod'
 import { lazy } from '../lazy.js'
+import { StartRefusal } from '../start-refusal.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
+import { groupConflicts, pushVariantSettings } from './push-settings.js'
 
 const yaml = lazy<typeof Yaml>('yaml')
 
@@ -40,10 +42,16 @@ const groups = z.record(z.string(), z.array(z.string()))
 /** Per-app knobs of the push API: a typo here stops the start instead of being ignored. */
 const settings = z
   .object({
-    rate_limits: z.object({ push: perMinute, device: perMinute, report: perMinute }).partial().strict(),
+    rate_limits: z
+      .object({ push: perMinute, device: perMinute, report: perMinute, schedule: perMinute })
+      .partial()
+      .strict(),
     broadcasts_per_day: z.number().int().positive(),
+    /** Schedule tasks not yet over (jpush-api.md §8: 100; VIP up to 2000). */
+    schedules_limit: z.number().int().positive(),
     segments: groups,
     abtests: groups,
+    ...pushVariantSettings,
   })
   .partial()
   .strict()
@@ -89,20 +97,67 @@ const seedFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
       }
     })
+    for (const i of groupConflicts(seed.apps)) {
+      const path = ['apps', i, 'settings', 'group', 'master_secret']
+      ctx.addIssue({ code: 'custom', path, message: 'differs from another member of the same group' })
+    }
   })
 
 export type SeedFile = z.infer<typeof seedFileSchema>
 export type SeedApp = z.infer<typeof app>
+export type SeedDeveloper = z.infer<typeof developer>
+
+// One schema, two uses: PATCH /_sandbox/app takes the keys of an `apps[]` entry (and its
+// developer's standing and balances) by these same rules, each optional and without the file's
+// defaults, so that a key left out is left as it is.
+
+type PatchShape<S extends z.ZodRawShape> = {
+  [K in keyof S]: z.ZodOptional<S[K] extends z.ZodDefault<infer Inner> ? Inner : S[K]>
+}
+
+function patchOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<PatchShape<S>, z.core.$strict> {
+  const fields = Object.entries(shape).map(([key, field]) => [
+    key,
+    z.optional(field instanceof z.ZodDefault ? field.unwrap() : field),
+  ])
+  return z.object(Object.fromEntries(fields) as PatchShape<S>).strict()
+}
+
+/** What PATCH /_sandbox/app may change: an app's settings and balances, its developer's standing. */
+export const appPatchSchema = patchOf(
+  app.omit({ app_key: true, master_secret: true, dev_key: true, templates: true, signs: true }).shape,
+).extend({ developer: patchOf(developer.pick({ frozen: true, balances: true }).shape).optional() })
+
+export type AppPatch = z.output<typeof appPatchSchema>
 
 export function readSeedFile(path: string): SeedFile {
-  const text = readFileSync(path, 'utf8')
-  const raw = /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text)
-  const parsed = seedFileSchema.safeParse(raw ?? {})
+  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new Error(`invalid SANDBOX_CONFIG ${path}:\n  ${lines.join('\n  ')}`)
+    throw new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
   }
   return parsed.data
+}
+
+/** The file's YAML or JSON; an unreadable or unparsable file is the operator's to fix, in one line. */
+function parseSeedText(path: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error'
+    throw new StartRefusal(
+      `SANDBOX_CONFIG ${path} cannot be read (${code}): give the path of a readable YAML or JSON file`,
+    )
+  }
+  try {
+    return /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text)
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0]
+    throw new StartRefusal(
+      `SANDBOX_CONFIG ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${why}`,
+    )
+  }
 }
 
 export const emptySeed: SeedFile = { sensitive_words: [], developers: [], apps: [] }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { appBalanceDocs, devBalanceDocs } from './docs/sending.js'
 import { smsErrors } from './errors.js'
 
 export function accountRoutes(deps: AppDeps): RouteSpec[] {
@@ -8,6 +9,7 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/accounts/dev',
+      docs: devBalanceDocs,
       config: { auth: 'dev' },
       handler: async req => {
         const b = store.apps.developerBalances(req.devKey ?? '')
@@ -18,6 +20,7 @@ export function accountRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/accounts/app',
+      docs: appBalanceDocs,
       handler: async req => {
         const b = store.apps.balances(req.tenant.app.appKey)
         if (!b) throw smsErrors.authFailed()

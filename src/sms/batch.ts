@@ -56,6 +56,8 @@ export function readRecipient(
 ): { mobile: string; para: Record<string, string>; content: string } {
   const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const mobile = readMobile(r.mobile)
+  const injected = tenant.recipientFault?.(mobile)
+  if (injected) throw injected
   const para = readTempPara(r.temp_para)
   const content = renderTemplateMessage(deps, tenant, template, sign, para)
   if (seen.has(mobile)) throw smsErrors.repeatSend()

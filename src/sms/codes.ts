@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { AppDeps } from '../deps.js'
 import { optionalInt, optionalString } from '../http/fields.js'
 import { type RouteSpec, route } from '../http/routes.js'
+import { sendCodeDocs, verifyCodeDocs, voiceCodeDocs } from './docs/sending.js'
 import { smsErrors } from './errors.js'
 import { readBody, readMobile, readSignId, readTempId, readTtl } from './fields.js'
 import { SMS_LIMITS } from './limits.js'
@@ -25,6 +26,7 @@ export function codeRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/codes',
+      docs: sendCodeDocs,
       handler: async req => {
         const body = readBody(req.body)
         const mobile = readMobile(body.mobile)
@@ -60,6 +62,7 @@ export function codeRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/voice_codes',
+      docs: voiceCodeDocs,
       handler: async req => {
         const body = readBody(req.body)
         const mobile = readMobile(body.mobile)
@@ -103,6 +106,7 @@ export function codeRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { msg_id: string } }>({
       method: 'POST',
       url: '/codes/:msg_id/valid',
+      docs: verifyCodeDocs,
       // Every failure, even of auth or body parsing, carries `"is_valid": false` (jsms-api.md §1.5).
       config: { errorExtra: { is_valid: false } },
       handler: async req => {

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readRecipients, sendBatch } from './batch.js'
+import { sendBatchDocs, sendMessageDocs } from './docs/sending.js'
 import { readBody, readMessageTag, readMobile, readSignId, readTempId, readTempPara } from './fields.js'
 import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from './send.js'
 
@@ -10,6 +11,7 @@ export function messageRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/messages',
+      docs: sendMessageDocs,
       handler: async req => {
         const body = readBody(req.body)
         const mobile = readMobile(body.mobile)
@@ -35,6 +37,7 @@ export function messageRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/messages/batch',
+      docs: sendBatchDocs,
       handler: async req => {
         const body = readBody(req.body)
         const tempId = readTempId(body.temp_id)

@@ -8,6 +8,9 @@ import type { App } from '../store/apps.js'
 const DELIVERED = 4001
 const FAILURE_STATUSES = new Set([4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010, 4100])
 
+/** Every status a report can carry. */
+export const REPORT_STATUSES: readonly number[] = [DELIVERED, ...FAILURE_STATUSES]
+
 /**
  * The sandbox's carrier: a mobile whose last four digits are one of the failure statuses
  * (13800004004, 13912344100…) gets that status; every other number is delivered (4001).

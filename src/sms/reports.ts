@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { replyDocs, reportDocs } from './docs/schedules.js'
 import { smsErrors } from './errors.js'
 
 // The pull APIs' limits (jsms-api.md §2.8, sms-service.md §6 and §8).
@@ -17,6 +18,10 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
   // Last successful poll per endpoint and appKey, on the app's clock. Kept in memory: a restart
   // lets the next poll through at once, which no client can tell from a quiet five seconds.
   const lastPoll = new Map<string, number>()
+  deps.appResets.onAppReset(appKey => {
+    lastPoll.delete(`report ${appKey}`)
+    lastPoll.delete(`reply ${appKey}`)
+  })
 
   /** 50202 when the app takes callbacks instead, 50201 within five seconds of the last poll. */
   const admit = (req: FastifyRequest, endpoint: string): number => {
@@ -34,6 +39,7 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/report',
+      docs: reportDocs,
       handler: async req => {
         const now = admit(req, 'report')
         const { appKey } = req.tenant.app
@@ -51,6 +57,7 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/reply',
+      docs: replyDocs,
       handler: async req => {
         const now = admit(req, 'reply')
         const { appKey } = req.tenant.app

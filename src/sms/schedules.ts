@@ -5,6 +5,14 @@ import { type RouteSpec, route } from '../http/routes.js'
 import type { NewSchedule, Schedule } from '../store/schedules.js'
 import type { Tenant } from '../tenancy.js'
 import { formatLocal } from '../time.js'
+import {
+  createBatchScheduleDocs,
+  createScheduleDocs,
+  deleteScheduleDocs,
+  modifyBatchScheduleDocs,
+  modifyScheduleDocs,
+  readScheduleDocs,
+} from './docs/schedules.js'
 import { smsErrors } from './errors.js'
 import { readBody } from './fields.js'
 import { readBatchSchedule, readSingleSchedule, type ScheduleInput } from './schedule-input.js'
@@ -71,21 +79,24 @@ export function scheduleRoutes(deps: AppDeps): RouteSpec[] {
     }
 
   return [
-    { method: 'POST', url: '/schedule', handler: create(false) },
-    { method: 'POST', url: '/schedule/batch', handler: create(true) },
+    { method: 'POST', url: '/schedule', docs: createScheduleDocs, handler: create(false) },
+    { method: 'POST', url: '/schedule/batch', docs: createBatchScheduleDocs, handler: create(true) },
     route<{ Params: ScheduleIdParams }>({
       method: 'PUT',
       url: '/schedule/:schedule_id',
+      docs: modifyScheduleDocs,
       handler: modify(false),
     }),
     route<{ Params: ScheduleIdParams }>({
       method: 'PUT',
       url: '/schedule/batch/:schedule_id',
+      docs: modifyBatchScheduleDocs,
       handler: modify(true),
     }),
     route<{ Params: ScheduleIdParams }>({
       method: 'GET',
       url: '/schedule/:schedule_id',
+      docs: readScheduleDocs,
       handler: async req => {
         const { schedule_id: scheduleId } = req.params
         const s = store.schedules.get(req.tenant.app.appKey, scheduleId)
@@ -110,6 +121,7 @@ export function scheduleRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: ScheduleIdParams }>({
       method: 'DELETE',
       url: '/schedule/:schedule_id',
+      docs: deleteScheduleDocs,
       handler: async (req, reply) => {
         const { schedule_id: scheduleId } = req.params
         await store.write(() => {

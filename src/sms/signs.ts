@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js'
 import { emptyOk } from '../http/empty-reply.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import type { Sign } from '../store/signs.js'
+import { createSignDocs, deleteSignDocs, modifySignDocs, readSignDocs } from './docs/templates.js'
 import { smsErrors } from './errors.js'
 import { readPathId } from './path-id.js'
 import { readSignForm, SIGN_LIMITS } from './sign-form.js'
@@ -52,6 +53,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/sign',
+      docs: createSignDocs,
       ...multipart,
       handler: async req => {
         const form = await readSignForm(req)
@@ -86,6 +88,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
       // What the form leaves out keeps its current value: PHP sends empty parts for "not given".
       method: 'POST',
       url: '/sign/:sign_id',
+      docs: modifySignDocs,
       ...multipart,
       handler: async req => {
         const signId = signIdOf(req.params)
@@ -109,6 +112,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: SignIdParams }>({
       method: 'GET',
       url: '/sign/:sign_id',
+      docs: readSignDocs,
       handler: async req => {
         const s = find(req, signIdOf(req.params))
         return signView(s, store.signs.usedByMessages(s.appKey, s.signId))
@@ -117,6 +121,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: SignIdParams }>({
       method: 'DELETE',
       url: '/sign/:sign_id',
+      docs: deleteSignDocs,
       handler: async (req, reply) => {
         const signId = signIdOf(req.params)
         await store.write(() => {

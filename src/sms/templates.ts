@@ -4,6 +4,13 @@ import { emptyOk } from '../http/empty-reply.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import type { Template, TemplateInput } from '../store/templates.js'
 import type { Tenant } from '../tenancy.js'
+import {
+  createTemplateDocs,
+  deleteTemplateDocs,
+  modifyTemplateDocs,
+  modifyTemplateLegacyDocs,
+  readTemplateDocs,
+} from './docs/templates.js'
 import { smsErrors } from './errors.js'
 import { readBody, readTempId } from './fields.js'
 import { readPathId } from './path-id.js'
@@ -66,6 +73,7 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/templates',
+      docs: createTemplateDocs,
       handler: async req => {
         // The Java client sends `"temp_id":0` with every creation: ids are ours to give.
         const input = readTemplateInput(readBody(req.body))
@@ -93,21 +101,25 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
       // Java client ≤ 1.2.7: the id travels in the body (jsms-api.md §1.1).
       method: 'PUT',
       url: '/templates',
+      docs: modifyTemplateLegacyDocs,
       handler: async req => modify(req, readTempId(readBody(req.body).temp_id)),
     },
     route<{ Params: TempIdParams }>({
       method: 'PUT',
       url: '/templates/:temp_id',
+      docs: modifyTemplateDocs,
       handler: async req => modify(req, readPathId(req.params.temp_id, smsErrors.invalidTempId)),
     }),
     route<{ Params: TempIdParams }>({
       method: 'GET',
       url: '/templates/:temp_id',
+      docs: readTemplateDocs,
       handler: async req => templateView(find(req.tenant, req.params.temp_id)),
     }),
     route<{ Params: TempIdParams }>({
       method: 'DELETE',
       url: '/templates/:temp_id',
+      docs: deleteTemplateDocs,
       handler: async (req, reply) => {
         const { tempId } = find(req.tenant, req.params.temp_id)
         await store.write(() => {

@@ -74,10 +74,13 @@ const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, 
  * change with every send: they are never cached (balances.ts).
  */
 export function createAppStore(db: Db, due: DueIndex) {
-  const apps = createRowCache<string, App>(db)
+  const apps = createRowCache<string, App>(db, { perApp: true })
   const appRows = cachedStatements(db, apps)
   const getApp = appRows.read<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
   const countApps = appRows.read<[], { n: number }>('SELECT count(*) AS n FROM apps')
+  const countUsers = appRows.read<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM apps WHERE dev_key = ? AND app_key <> ?',
+  )
   const insertApp = appRows.write<ReturnType<typeof appParams>>(
     `INSERT INTO apps (app_key, master_secret, dev_key, blacklisted, sms_enabled, ip_whitelist,
        sensitive_words, callback_url, settings, clock_offset_ms, balance, voice, industry, market, created_at)
@@ -109,6 +112,10 @@ export function createAppStore(db: Db, due: DueIndex) {
     /** How many apps the database holds (the default, the seed file's, the auto-provisioned). */
     count(): number {
       return countApps.get()?.n ?? 0
+    },
+    /** How many apps other than `appKey` have `devKey` as their developer. */
+    otherUsersOf(devKey: string, appKey: string): number {
+      return countUsers.get(devKey, appKey)?.n ?? 0
     },
     insert(app: NewApp, createdAt: number): void {
       insertApp.run(appParams(app, app.balances, createdAt))

@@ -42,6 +42,12 @@ export function createBalanceStore(db: Db) {
       ]),
     )
   const charges = { app: charge('apps', 'app_key'), dev: charge('developers', 'dev_key') }
+  const set = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+    db.prepare<Balances & { key: string }>(
+      `UPDATE ${table} SET balance = @balance, voice = @voice, industry = @industry, market = @market
+       WHERE ${key} = @key`,
+    )
+  const sets = { app: set('apps', 'app_key'), dev: set('developers', 'dev_key') }
 
   return {
     /** Read fresh: every send changes them. */
@@ -52,6 +58,13 @@ export function createBalanceStore(db: Db) {
     developerBalances(devKey: string): Balances | undefined {
       const row = devBalances.get(devKey)
       return row && toBalances(row)
+    },
+    /** Sets the four buckets (PATCH /_sandbox/app, a reset). */
+    setBalances(appKey: string, balances: Balances): void {
+      sets.app.run({ ...toBalances(balances), key: appKey })
+    },
+    setDeveloperBalances(devKey: string, balances: Balances): void {
+      sets.dev.run({ ...toBalances(balances), key: devKey })
     },
     /**
      * Takes `units` from the first bucket that has them: the app's own bucket for the kind, the

@@ -2,7 +2,16 @@ import type { ListWindow } from './lister.js'
 
 // The callback outbox's rows (callbacks.ts) as the rest of the sandbox sees them.
 
-export type CallbackType = 'SMS_REPORT' | 'SMS_REPLY' | 'SMS_TEMPLATE' | 'SMS_SIGN'
+export type CallbackType =
+  | 'SMS_REPORT'
+  | 'SMS_REPLY'
+  | 'SMS_TEMPLATE'
+  | 'SMS_SIGN'
+  // A push's `callback` (push/push-callbacks.ts): one type per bit of callback.type.
+  | 'JPUSH_DELIVERED'
+  | 'JPUSH_CLICKED'
+  | 'JPUSH_NOT_DELIVERED'
+  | 'JPUSH_PUSH_SUCCEEDED'
 export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
 
 export interface Callback {
@@ -10,6 +19,8 @@ export interface Callback {
   appKey: string
   type: CallbackType
   data: Record<string, unknown>
+  /** Its own URL (a push's callback.url); null: the app's callback_url. */
+  url: string | null
   state: CallbackState
   attempts: number
   nextAttemptAt: number | null
@@ -21,7 +32,13 @@ export interface Callback {
 /** A callback with the log of its attempts, as the control plane shows it. */
 export type LoggedCallback = Callback & { log: CallbackAttempt[] }
 
-export type CallbackFilter = ListWindow & { kind?: string; state?: string; mobile?: string; msgId?: string }
+export type CallbackFilter = ListWindow & {
+  kind?: string
+  state?: string
+  mobile?: string
+  msgId?: string
+  rid?: string
+}
 
 export interface CallbackAttempt {
   attempt: number
@@ -36,6 +53,7 @@ export interface Row {
   app_key: string
   type: string
   data: string
+  url: string | null
   state: string
   attempts: number
   next_attempt_at: number | null
@@ -56,6 +74,7 @@ export const toCallback = (r: Row): Callback => ({
   appKey: r.app_key,
   type: r.type as CallbackType,
   data: JSON.parse(r.data),
+  url: r.url,
   state: r.state as CallbackState,
   attempts: r.attempts,
   nextAttemptAt: r.next_attempt_at,

@@ -27,12 +27,12 @@ export type {
 /** The callback outbox and the log of every delivery attempt. */
 export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
   const insert = prepareWrite<
-    { appKey: string; type: string; data: string; at: number; seq: number },
+    { appKey: string; type: string; data: string; url: string | null; at: number; seq: number },
     { id: number }
   >(
     db,
-    `INSERT INTO callbacks (app_key, type, data, state, next_attempt_at, created_at, seq)
-     VALUES (@appKey, @type, @data, 'pending', @at, @at, @seq) RETURNING id`,
+    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at, seq)
+     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at, @seq) RETURNING id`,
     p => due.note('callbacks', p.appKey, p.at),
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
@@ -47,7 +47,8 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
     `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
      VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
   )
-  // A retry is due work from its next attempt.
+  // A retry is due work from its next attempt. Only the claimed row: an app reset while the attempt
+  // was on the wire has none left (and its id may be another's by now).
   const settle = prepareWrite<{
     id: number
     appKey: string
@@ -57,7 +58,7 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
   }>(
     db,
     `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt, seq = @seq
-     WHERE id = @id AND app_key = @appKey`,
+     WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
     p => {
       if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
     },
@@ -70,18 +71,21 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
      WHERE state = 'sending'`,
     () => due.remap(),
   )
-  const list = createLister<'kind' | 'state' | 'mobile' | 'msgId', Row>(db, {
+  const list = createLister<'kind' | 'state' | 'mobile' | 'msgId' | 'rid', Row>(db, {
     columns: '*',
     from: 'callbacks',
     appKey: 'app_key',
     seq: 'seq',
     time: 'created_at',
-    // The phone and msgId of SMS_REPORT and SMS_REPLY, as posted (jsms-api.md §6).
+    // The phone and msgId of SMS_REPORT and SMS_REPLY, as posted (jsms-api.md §6); the msg_id
+    // and the devices' rows of a push's callbacks (push/push-callbacks.ts).
     filters: {
       kind: 'type = @kind',
       state: 'state = @state',
       mobile: "json_extract(data, '$.phone') = @mobile",
-      msgId: "json_extract(data, '$.msgId') = @msgId",
+      msgId: "coalesce(json_extract(data, '$.msgId'), json_extract(data, '$.msg_id')) = @msgId",
+      rid: `EXISTS (SELECT 1 FROM json_each(data, '$.rows') r
+        WHERE json_extract(r.value, '$.registration_id') = @rid)`,
     },
   })
   const get = db.prepare<[string, number], Row>('SELECT * FROM callbacks WHERE app_key = ? AND id = ?')
@@ -90,26 +94,41 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
   )
 
   return {
-    enqueue(appKey: string, type: CallbackType, data: Record<string, unknown>, at: number): number {
+    /** `url`: where this one goes, instead of the app's callback_url (a push's callback.url). */
+    enqueue(
+      appKey: string,
+      type: CallbackType,
+      data: Record<string, unknown>,
+      at: number,
+      url: string | null = null,
+    ): number {
       const seq = seqs.next(appKey, 'callbacks')
-      return insert.get({ appKey, type, data: JSON.stringify(data), at, seq })!.id
+      return insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!.id
     },
     claimDue(now: number, limit: number): Callback[] {
       return claim.all({ now, limit }).map(toCallback)
     },
     /**
      * Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up).
-     * Returns the callback's new seq (its callback.attempt event's).
+     * Returns the callback's new seq (its callback.attempt event's); nothing when the callback is
+     * gone (its app was reset or removed meanwhile).
      */
     recordAttempt(
       c: Callback,
       a: CallbackAttempt,
       outcome: { delivered: boolean; next?: number | undefined },
-    ): number {
-      insertAttempt.run({ id: c.id, ...a })
+    ): number | undefined {
       const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
       const seq = seqs.next(c.appKey, 'callbacks')
-      settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null, seq })
+      const settled = settle.run({
+        id: c.id,
+        appKey: c.appKey,
+        state,
+        nextAttemptAt: outcome.next ?? null,
+        seq,
+      })
+      if (settled.changes !== 1) return undefined
+      insertAttempt.run({ id: c.id, ...a })
       return seq
     },
     resetInterrupted(): number {

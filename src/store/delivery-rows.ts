@@ -3,9 +3,12 @@ import type { PushPlatform } from './push-devices.js'
 
 // The rows of push_deliveries (push-deliveries.ts) as the rest of the sandbox sees them.
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'expired'
+export type DeliveryStatus = 'pending' | 'delivered' | 'expired' | 'withdrawn'
 
-/** One push to one device: pending until it is online, delivered, or expired after time_to_live. */
+/**
+ * One push to one device: pending until it is online, delivered, or expired after time_to_live
+ * (or withdrawn while it waited: push-withdrawals.ts).
+ */
 export interface Delivery {
   msgId: string
   appKey: string

@@ -31,6 +31,8 @@ export function createDeveloperStore(db: Db) {
      ON CONFLICT (dev_key) DO UPDATE SET dev_secret = excluded.dev_secret, frozen = excluded.frozen`,
     p => p.devKey,
   )
+  // Only after its apps are gone (apps.dev_key references it).
+  const remove = sql.write<[string]>('DELETE FROM developers WHERE dev_key = ?', devKey => devKey)
 
   return {
     developer(devKey: string): Developer | undefined {
@@ -54,6 +56,9 @@ export function createDeveloperStore(db: Db) {
         frozen: d.frozen ? 1 : 0,
         ...toBalances(d.balances ?? NO_BALANCES),
       })
+    },
+    removeDeveloper(devKey: string): void {
+      remove.run(devKey)
     },
   }
 }

@@ -1,11 +1,19 @@
 import type { Db } from './db.js'
 
 /** The kinds of due work, named as their entries in the scheduler's list (scheduler/due-work.ts). */
-export type DueKind = 'reviews' | 'schedules' | 'reports' | 'review results' | 'callbacks' | 'push'
+export type DueKind =
+  | 'reviews'
+  | 'schedules'
+  | 'push schedules'
+  | 'reports'
+  | 'review results'
+  | 'callbacks'
+  | 'push'
 
 export const DUE_KINDS: readonly DueKind[] = [
   'reviews',
   'schedules',
+  'push schedules',
   'reports',
   'review results',
   'callbacks',
@@ -73,6 +81,12 @@ export function createDueIndex(db: Db, offsetOf: (appKey: string) => number) {
         apps.set(appKey, t)
       }
       return t
+    },
+    /** The app's rows are gone and its clock offset may change (a reset): ask again for it and all. */
+    forgetApp(appKey: string): void {
+      apps.delete(appKey)
+      earliest = UNKNOWN
+      sooner()
     },
     /** The scheduler ran due work: the process-wide bound is asked again. */
     ran(): void {

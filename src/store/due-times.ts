@@ -36,6 +36,13 @@ const QUERIES: Record<DueKind, Array<[every: string, one: string]>> = {
       ONE_APP('x.send_at', 'schedules x', "x.status = 'pending'"),
     ],
   ],
+  // Partial index (migration 008): only the tasks with an occurrence to fire.
+  'push schedules': [
+    [
+      EVERY_APP('x.next_due_at', 'push_schedules x', 'x.next_due_at IS NOT NULL'),
+      ONE_APP('x.next_due_at', 'push_schedules x', 'x.next_due_at IS NOT NULL'),
+    ],
+  ],
   reports: [
     [
       EVERY_APP('x.report_at', 'reports x', 'x.seq IS NULL'),

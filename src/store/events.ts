@@ -44,7 +44,7 @@ export const EVENTS_KEPT = 1000
 const PRUNE_EVERY = 100
 
 /**
- * The event log of what has no row of its own to carry a seq (migration 007): one INSERT per
+ * The event log of what has no row of its own to carry a seq (migration 011): one INSERT per
  * event, in the write that makes the change, so an event exists exactly when its change does.
  * Pruned per app to the newest EVENTS_KEPT; never emptied, so the largest seq survives a restart.
  */

@@ -1,3 +1,4 @@
+import { createAppRows } from './app-rows.js'
 import { createAppStore } from './apps.js'
 import { createBalanceStore } from './balances.js'
 import { createCallbackStore } from './callbacks.js'
@@ -9,8 +10,15 @@ import { createDueTimes } from './due-times.js'
 import { createEventLog } from './events.js'
 import { createHealth, type HealthLog, watchStatements } from './health.js'
 import { createMessageStore } from './messages.js'
+import { createPushActivityStore } from './push-activity.js'
+import { createPushClickStore } from './push-clicks.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushFileStore } from './push-files.js'
+import { createPushGroupStore } from './push-groups.js'
+import { createPushScheduleFirings } from './push-schedule-firings.js'
+import { createPushScheduleStore } from './push-schedules.js'
+import { createPushWithdrawalStore } from './push-withdrawals.js'
 import { createPushStore } from './pushes.js'
 import { createReplyStore } from './replies.js'
 import { createReportStore } from './reports.js'
@@ -56,6 +64,13 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries,
+    pushClicks: createPushClickStore(db),
+    pushActivity: createPushActivityStore(db),
+    pushSchedules: { ...createPushScheduleStore(db, due), ...createPushScheduleFirings(db, due) },
+    // The push variants of jpush-api.md §5.14.
+    pushFiles: createPushFileStore(db),
+    pushGroups: createPushGroupStore(db),
+    pushWithdrawals: createPushWithdrawalStore(db),
     schedules: createScheduleStore(db, due),
     reports,
     replies: createReplyStore(db, seqs),
@@ -70,6 +85,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     events,
     /** An app's events after a seq, every source merged (GET /_sandbox/events). */
     stream: createStream({ messages, reports, pushDeliveries, events }),
+    /** Every row of one app, in every table that has an `app_key` (reset, removal). */
+    appRows: createAppRows(db, due),
     /** When due work next falls due: known in memory (`due`), asked of SQLite (`dueTimes`). */
     due,
     dueTimes: createDueTimes(db),

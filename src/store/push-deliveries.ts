@@ -61,16 +61,26 @@ export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
     filters: { rid: 'registration_id = @rid', msgId: 'msg_id = @msgId', alias: 'alias = @alias' },
     indexed: { rid: 'push_deliveries_by_device', msgId: 'sqlite_autoindex_push_deliveries_1' },
   })
-  const expire = db.prepare(
-    `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now`,
+  const search = db.prepare<{ appKey: string; rid: string | null; msgId: string | null }, DeliveryRow>(
+    `SELECT * FROM push_deliveries WHERE app_key = @appKey
+       AND (@rid IS NULL OR registration_id = @rid) AND (@msgId IS NULL OR msg_id = @msgId)
+     ORDER BY coalesce(delivered_at, expires_at), rowid`,
+  )
+  // Both say what they changed: a push callback may owe an event for each (push-callbacks.ts).
+  const expire = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
+    `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now
+     RETURNING *`,
   )
   const pendingFor = db.prepare<{ appKey: string; rid: string; now: number }, { msg_id: string }>(
     `SELECT msg_id FROM push_deliveries
      WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now ORDER BY rowid`,
   )
-  const deliver = db.prepare(
+  const deliver = db.prepare<
+    { msgId: string; rid: string; now: number; seq: number; alias: string | null },
+    DeliveryRow
+  >(
     `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias
-     WHERE msg_id = @msgId AND registration_id = @rid`,
+     WHERE msg_id = @msgId AND registration_id = @rid RETURNING *`,
   )
   // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
   // index, which holds every delivery the app ever had and is read on every push.
@@ -88,23 +98,29 @@ export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
   )
 
   return {
-    /** A delivery made at once (the device was online) gets the next seq of its app. */
-    insert(d: NewDelivery): void {
+    /** A delivery made at once (the device was online) gets the next seq of its app; returns it. */
+    insert(d: NewDelivery): Delivery {
       const delivered = d.status === 'delivered'
+      const made = {
+        ...d,
+        seq: delivered ? seqs.next(d.appKey, 'push') : null,
+        alias: delivered ? d.alias : null,
+      }
       insert.run(
-        d.msgId,
-        d.appKey,
-        d.registrationId,
-        d.platform,
-        d.status,
-        d.expiresAt,
-        d.deliveredAt,
-        d.smsDueAt,
-        d.smsMsgId,
-        d.smsError,
-        delivered ? seqs.next(d.appKey, 'push') : null,
-        delivered ? d.alias : null,
+        made.msgId,
+        made.appKey,
+        made.registrationId,
+        made.platform,
+        made.status,
+        made.expiresAt,
+        made.deliveredAt,
+        made.smsDueAt,
+        made.smsMsgId,
+        made.smsError,
+        made.seq,
+        made.alias,
       )
+      return made
     },
     ofPush(appKey: string, msgId: string): Delivery[] {
       return ofPush.all({ appKey, msgId }).map(toDelivery)
@@ -113,18 +129,24 @@ export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
     list(appKey: string, filter: DeliveryFilter): Delivery[] {
       return list(appKey, filter).map(toDelivery)
     },
-    expire(appKey: string, now: number): void {
-      expire.run({ appKey, now })
+    /** Every delivery of the app to a device and/or of a push, whatever its status. */
+    search(appKey: string, q: { rid?: string | undefined; msgId?: string | undefined }): Delivery[] {
+      return search.all({ appKey, rid: q.rid ?? null, msgId: q.msgId ?? null }).map(toDelivery)
+    },
+    /** What ran out of time_to_live undelivered, now expired. */
+    expire(appKey: string, now: number): Delivery[] {
+      return expire.all({ appKey, now }).map(toDelivery)
     },
     /**
      * Hands every pending, unexpired push to a device that just came online (whose alias is now
-     * `alias`), oldest first, each with its seq.
+     * `alias`), oldest first, each with its seq; returns them.
      */
-    deliverPending(appKey: string, rid: string, alias: string | null, now: number): number {
-      const pending = pendingFor.all({ appKey, rid, now })
-      for (const { msg_id: msgId } of pending)
-        deliver.run({ msgId, rid, now, alias, seq: seqs.next(appKey, 'push') })
-      return pending.length
+    deliverPending(appKey: string, rid: string, alias: string | null, now: number): Delivery[] {
+      return pendingFor
+        .all({ appKey, rid, now })
+        .map(({ msg_id: msgId }) => deliver.get({ msgId, rid, now, alias, seq: seqs.next(appKey, 'push') }))
+        .filter(r => r !== undefined)
+        .map(toDelivery)
     },
     smsDue(appKey: string, now: number): Delivery[] {
       return smsDue.all({ appKey, now }).map(toDelivery)

@@ -10,6 +10,8 @@ export interface Push {
   dayKey: string
   timeToLive: number
   createdAt: number
+  /** When it was withdrawn (DELETE /v3/push/{msg_id}); null while it stands. */
+  withdrawnAt?: number | null
 }
 
 interface PushRow {
@@ -22,6 +24,7 @@ interface PushRow {
   day_key: string
   time_to_live: number
   created_at: number
+  withdrawn_at: number | null
 }
 
 const toPush = (r: PushRow): Push => ({
@@ -34,6 +37,7 @@ const toPush = (r: PushRow): Push => ({
   dayKey: r.day_key,
   timeToLive: r.time_to_live,
   createdAt: r.created_at,
+  withdrawnAt: r.withdrawn_at,
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */

@@ -57,13 +57,22 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
        ORDER BY report_at, msg_id LIMIT @limit)
      RETURNING *`,
   )
-  // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends).
-  const arriving = db.prepare<{ now: number; limit: number }, Row>(
-    `SELECT r.* FROM reports r INDEXED BY reports_arriving JOIN apps a ON a.app_key = r.app_key
+  // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends);
+  // `call_back`: it goes out as a callback (the app took callbacks when it was sent and still does).
+  const arriving = db.prepare<{ now: number; limit: number }, Row & { call_back: number }>(
+    `SELECT r.*, (r.notify = 1 AND r.pulled_at IS NULL AND a.callback_url IS NOT NULL) AS call_back
+     FROM reports r INDEXED BY reports_arriving JOIN apps a ON a.app_key = r.app_key
      WHERE r.seq IS NULL AND r.report_at <= @now + a.clock_offset_ms
      ORDER BY r.report_at, r.msg_id LIMIT @limit`,
   )
-  const arrive = db.prepare('UPDATE reports SET seq = @seq, notify = 0 WHERE msg_id = @msgId')
+  // Called back is handed out too (pulled_at): a callback URL removed later must not let the same
+  // report be pulled a second time, and a steered status (sandbox) can no longer change it. An app
+  // whose callback URL was removed before the report fell due gets it pulled instead.
+  const arrive = db.prepare<{ seq: number; msgId: string; callBack: number }>(
+    `UPDATE reports SET seq = @seq, notify = 0,
+       pulled_at = CASE WHEN @callBack = 1 THEN report_at ELSE pulled_at END
+     WHERE msg_id = @msgId`,
+  )
   const list = createLister<'mobile' | 'msgId', Row>(db, {
     columns: '*',
     from: 'reports',
@@ -75,7 +84,23 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
     indexed: { msgId: 'sqlite_autoindex_reports_1' },
   })
 
+  const find = db.prepare<[string, string], Row & { pulled_at: number | null }>(
+    'SELECT * FROM reports WHERE msg_id = ? AND app_key = ?',
+  )
+  const steer = db.prepare<{ appKey: string; msgId: string; status: number }>(
+    'UPDATE reports SET status = @status WHERE msg_id = @msgId AND app_key = @appKey AND pulled_at IS NULL',
+  )
+
   return {
+    /** The app's report of a message, and whether it was handed out (pulled or called back). */
+    get(appKey: string, msgId: string): (Report & { handedOut: boolean }) | undefined {
+      const row = find.get(msgId, appKey)
+      return row && { ...toReport(row), handedOut: row.pulled_at !== null }
+    },
+    /** Gives a report not yet handed out another status; false when it was (or does not exist). */
+    setStatus(appKey: string, msgId: string, status: number): boolean {
+      return steer.run({ appKey, msgId, status }).changes === 1
+    },
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
       insert.run({ ...r, notify: notify ? 1 : 0 })
@@ -86,13 +111,13 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
     },
     /**
      * Up to `limit` reports of any app whose time has come, oldest first: each gets its seq;
-     * `notify` says it is to be called back (the app had a callback URL when it went out).
+     * `callBack`: to be called back (the app had a callback URL when it went out and still has).
      */
-    takeArrived(now: number, limit: number): Array<ArrivedReport & { notify: boolean }> {
+    takeArrived(now: number, limit: number): Array<ArrivedReport & { callBack: boolean }> {
       return arriving.all({ now, limit }).map(r => {
         const seq = seqs.next(r.app_key, 'reports')
-        arrive.run({ seq, msgId: r.msg_id })
-        return { ...toReport(r), seq, notify: r.notify === 1 }
+        arrive.run({ seq, msgId: r.msg_id, callBack: r.call_back })
+        return { ...toReport(r), seq, callBack: r.call_back === 1 }
       })
     },
     /** Reports that arrived, newest first. */

@@ -13,6 +13,21 @@ import { type Effect, type Params, prepareRead, prepareWrite } from './statement
 /** Bounded: thousands of auto-provisioned CI apps must not grow the process without end. */
 const LIMIT = 10_000
 
+// The caches keyed by appKey, per database: a statement that deletes an app's rows in every table
+// (app-rows.ts) forgets the app in all of them, including those of modules written later.
+const appKeyed = new WeakMap<Db, Set<{ forget(appKey: string): void }>>()
+
+function keyedByApp(db: Db, cache: { forget(appKey: string): void }): void {
+  const caches = appKeyed.get(db) ?? new Set()
+  caches.add(cache)
+  appKeyed.set(db, caches)
+}
+
+/** Forgets everything cached of one app (its row, its templates and signatures…). */
+export function forgetApp(db: Db, appKey: string): void {
+  for (const cache of appKeyed.get(db) ?? []) cache.forget(appKey)
+}
+
 /** One value per key (an app, a developer). */
 export interface RowCache<K, V> {
   get(key: K): V | undefined
@@ -21,9 +36,10 @@ export interface RowCache<K, V> {
   forget(key: K): void
 }
 
-export function createRowCache<K, V extends object>(db: Db): RowCache<K, V> {
+/** `perApp`: the keys are appKeys, and `forgetApp` forgets them too. */
+export function createRowCache<K, V extends object>(db: Db, { perApp = false } = {}): RowCache<K, V> {
   const map = new Map<K, V>()
-  return {
+  const cache: RowCache<K, V> = {
     get: key => map.get(key),
     remember(key, value) {
       deepFreeze(value)
@@ -36,6 +52,8 @@ export function createRowCache<K, V extends object>(db: Db): RowCache<K, V> {
       map.delete(key)
     },
   }
+  if (perApp) keyedByApp(db, cache as unknown as { forget(appKey: string): void })
+  return cache
 }
 
 /**
@@ -50,7 +68,7 @@ export interface AppMemo {
 
 export function createAppMemo(db: Db): AppMemo {
   const apps = new Map<string, Map<number | string, unknown>>()
-  return {
+  const memo: AppMemo = {
     read(appKey, slot, load) {
       const memo = apps.get(appKey)
       if (memo?.has(slot)) return memo.get(slot) as ReturnType<typeof load>
@@ -68,6 +86,8 @@ export function createAppMemo(db: Db): AppMemo {
       apps.delete(appKey)
     },
   }
+  keyedByApp(db, memo)
+  return memo
 }
 
 /**

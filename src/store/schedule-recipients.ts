@@ -44,7 +44,16 @@ export function createScheduleRecipients(db: Db) {
     `UPDATE schedule_recipients SET error_code = @code, error_message = @message
      WHERE schedule_id = @scheduleId AND error_code IS NULL`,
   )
+  // Asked only when a msg_id has no report (POST /_sandbox/sms/reports): no index on msg_id.
+  const pending = db.prepare<[string, string], { n: number }>(
+    `SELECT 1 AS n FROM schedule_recipients r JOIN schedules s ON s.schedule_id = r.schedule_id
+     WHERE r.msg_id = ? AND s.app_key = ? AND s.status = 'pending' LIMIT 1`,
+  )
   return {
+    /** Whether the msg_id belongs to a recipient of one of the app's tasks not sent yet. */
+    isPending(appKey: string, msgId: string): boolean {
+      return pending.get(msgId, appKey) !== undefined
+    },
     list(scheduleId: string): ScheduleRecipient[] {
       return list.all(scheduleId).map(toRecipient)
     },

@@ -98,6 +98,10 @@ export function createScheduleStore(db: Db, dueIndex: DueIndex) {
     recipients(scheduleId: string): ScheduleRecipient[] {
       return recipients.list(scheduleId)
     },
+    /** Whether the msg_id is a recipient's of one of the app's tasks not sent yet. */
+    isPendingRecipient(appKey: string, msgId: string): boolean {
+      return recipients.isPending(appKey, msgId)
+    },
     insert(s: NewSchedule, list: NewRecipient[], now: number): void {
       insert.run({ ...s, batch: s.batch ? 1 : 0, now })
       recipients.put(s.scheduleId, list)

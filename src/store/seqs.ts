@@ -10,7 +10,7 @@ export type Marks = ReadonlyMap<string, ReadonlySet<SeqTopic>>
 const LIMIT = 10_000
 
 /**
- * The per-app counter behind every `seq` (migration 007): one counter per app across every kind,
+ * The per-app counter behind every `seq` (migration 011): one counter per app across every kind,
  * so `after=` and `Last-Event-ID` mean the same thing on every list and on the event stream.
  *
  * Kept in memory (one process per database file: lock.ts), started at an app's first use from the

@@ -43,7 +43,7 @@ describe('a database failure during authentication', () => {
     const full = tenant(i)
     for (const [url, code] of [
       ['/v1/accounts/app', 50019],
-      ['/_sandbox/clock', 50019],
+      ['/_sandbox/clock', 90099],
       ['/v3/push/cid', 1000],
       ['/v3/tags', 7000],
       ['/v3/received', 10],

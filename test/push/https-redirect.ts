@@ -8,13 +8,24 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const https = require('node:https') as { request: unknown }
 
-/** Points every https.request of this process at 127.0.0.1:port; returns the undo. */
-export function redirectHttpsTo(port: number): () => void {
+/**
+ * Points every https.request of this process at 127.0.0.1:port; returns the undo. `path` may
+ * rewrite the request's path from the host it was meant for (another data centre's shapes).
+ */
+export function redirectHttpsTo(port: number, path?: (host: string, path: string) => string): () => void {
   const original = https.request
   https.request = (options: http.RequestOptions, cb?: (res: http.IncomingMessage) => void) =>
     // No agent: theirs is an https.Agent (TLS), and http.request must not be handed one.
     http.request(
-      { ...options, protocol: 'http:', host: '127.0.0.1', hostname: '127.0.0.1', port, agent: undefined },
+      {
+        ...options,
+        ...(path ? { path: path(options.hostname ?? options.host ?? '', options.path ?? '/') } : {}),
+        protocol: 'http:',
+        host: '127.0.0.1',
+        hostname: '127.0.0.1',
+        port,
+        agent: undefined,
+      },
       cb,
     )
   return () => {

@@ -160,6 +160,21 @@ describe.sequential('jpush-sdk drives the sandbox', () => {
     expect(body.error.code).toBe(3002)
   })
 
+  it('report: users by hour (its query kept, the space in start unencoded), and 3004', async () => {
+    const users = await sdk(cb => client.getReportUsers('HOUR', '2026-01-01 08', 2, cb))
+    expect(users).toMatchObject({ time_unit: 'HOUR', start: '2026-01-01 08', duration: 2 })
+    // The four fixtures and the offline phone of the received test registered at 08:00.
+    expect(users.items[0]).toMatchObject({ time: '2026-01-01 08', android: { new: 3 }, ios: { new: 2 } })
+    const { httpCode, body } = await failure(cb => client.getReportUsers('MONTH', '2026-01-01', 1, cb))
+    expect([httpCode, body.error.code]).toEqual([400, 3004])
+  })
+
+  it('report: messages counts the devices that opened a push', async () => {
+    await call(app, 'POST', `/_sandbox/push/messages/${aliasMsgId}/clicks`, { registration_id: IOS_1 })
+    const [messages] = await sdk(cb => client.getReportMessages(aliasMsgId, cb))
+    expect(messages.ios.click).toBe(1)
+  })
+
   it('device: tags add/remove, alias and mobile, then read back', async () => {
     const { registration_id: rid } = await addDevice(app, { platform: 'android' })
     expect(

@@ -8,17 +8,17 @@ export interface Answer {
 }
 
 /**
- * What every answer must be, whatever was asked: never a 5xx; JSON (but for HEAD and the CA
- * certificate); a failure in `{"error":{"code","message"}}` with a code the vendor owning the path
- * documents. Returns the error code of a failure, undefined otherwise.
+ * What every answer must be, whatever was asked: never a 5xx; JSON (but for HEAD, the CA
+ * certificate and the docs page); a failure in `{"error":{"code","message"}}` with a code the
+ * vendor owning the path documents. Returns the error code of a failure, undefined otherwise.
  */
 export function expectVendorAnswer(method: string, url: string, res: Answer): number | undefined {
   const where = `${method} ${url.slice(0, 120)} → ${res.statusCode} ${res.body.slice(0, 200)}`
   expect(res.statusCode, where).toBeLessThan(500)
   if (method === 'HEAD') return undefined
   const path = new URL(url, 'http://x').pathname
-  // The one answer that is not JSON: the CA certificate, for trust stores.
-  if (res.statusCode === 200 && /\/ca\.pem\/*$/.test(path)) return undefined
+  // The answers that are not JSON: the CA certificate, for trust stores; the docs page and its files.
+  if (res.statusCode === 200 && /\/ca\.pem\/*$|^\/+_sandbox\/+docs(\/|$)/.test(path)) return undefined
   const body = JSON.parse(res.body)
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/)
   if (res.statusCode < 400) return undefined

@@ -42,7 +42,7 @@ describe('one field nested 9 000 deep', () => {
     [`/v3/devices/${RID}`, 'mobile', 400, 7002, { mobile: '@' }],
     [`/v3/devices/${RID}`, 'tags.add', 400, 7002, { tags: { add: '@' } }],
     ['/v3/status/message', 'msg_id', 400, 3002, { msg_id: '@', registration_ids: [RID] }],
-    ['/_sandbox/push/devices', 'alias', 400, 50007, { platform: 'android', alias: '@' }],
+    ['/_sandbox/push/devices', 'alias', 400, 90020, { platform: 'android', alias: '@' }],
     [
       '/v1/messages',
       'temp_para.order',
@@ -89,7 +89,7 @@ describe('a value that is not a scalar where a scalar is read', () => {
     expect((await call(app, 'GET', `/v3/devices/${RID}`)).body.mobile).not.toBe('13900000001')
   })
 
-  it('/_sandbox/push/devices registration_id, alias, mobile: 7002, and no device is made', async () => {
+  it('/_sandbox/push/devices registration_id, alias, mobile: 90020, and no device is made', async () => {
     const { app } = await createTestApp()
     const before = (await call(app, 'GET', '/_sandbox/push/devices')).body.devices.length
     for (const field of [
@@ -99,7 +99,8 @@ describe('a value that is not a scalar where a scalar is read', () => {
       { mobile: { n: 13800138000 } },
     ]) {
       const res = await call(app, 'POST', '/_sandbox/push/devices', { platform: 'android', ...field })
-      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 400, code: 7002 })
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 400, code: 90020 })
+      expect(res.body.error.message).toMatch(new RegExp(`^"${Object.keys(field)[0]}": `))
     }
     expect((await call(app, 'GET', '/_sandbox/push/devices')).body.devices).toHaveLength(before)
   })

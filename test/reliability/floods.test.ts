@@ -13,16 +13,19 @@ import { documentedCodes } from './vendor-codes.js'
 
 const ATTACKER = '10.66.0.1'
 const VICTIM_ADDRESS = '10.1.0.1'
-/** Calls per /v3 group: past its limit (push-service.md §8: 600 / 600 / 2400 a minute). */
-const FLOOD = { push: 600, device: 600, report: 2400 }
+/** Calls per /v3 group: past its limit (push-service.md §8: 600 / 600 / 2400 a minute; schedule 100, jpush-api.md §3). */
+const FLOOD = { push: 600, device: 600, report: 2400, schedule: 100 }
 const EXTRA = 100 * SCALE
 
+// The Beijing data centre's shapes (/v3/device/…, /v3/report/…) are the same groups (§1.1).
 const groupOf = (url: string) =>
-  /^\/v3\/(devices|tags|aliases)/.test(url)
-    ? 'device'
-    : /^\/v3\/(received|status|messages|users)/.test(url)
-      ? 'report'
-      : 'push'
+  /^\/v3\/(push\/)?schedules/.test(url)
+    ? 'schedule'
+    : /^\/v3\/(devices|tags|aliases|device)\b/.test(url)
+      ? 'device'
+      : /^\/v3\/(received|status|messages|users|report)\b/.test(url)
+        ? 'report'
+        : 'push'
 
 function concrete(route: RouteInfo, i: number): { method: string; url: string } {
   const method = route.methods[i % route.methods.length]!
@@ -105,6 +108,7 @@ describe('wrong-secret floods', () => {
       ['/v3/push/cid', 600],
       ['/v3/tags', 600],
       ['/v3/received', 2400],
+      ['/v3/schedules', 100],
     ] as const) {
       const res = await as(url)
       expect(res.statusCode, url).toBe(200)

@@ -77,7 +77,16 @@ describe('fuzz', () => {
 })
 
 describe('paths outside every route', () => {
-  it.each(['/nope', '/v2/push', '/%ZZ', '/v1', '/_sandbox', `/v1/codes/${'9'.repeat(5000)}/valid`])(
+  it('GET /_sandbox answers 404 90004, the control plane’s', async () => {
+    const { app } = await createTestApp()
+    const res = await call(app, 'GET', '/_sandbox')
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 404,
+      body: { error: { code: 90004, message: 'no such endpoint under /_sandbox' } },
+    })
+  })
+
+  it.each(['/nope', '/v2/push', '/%ZZ', '/v1', `/v1/codes/${'9'.repeat(5000)}/valid`])(
     'GET %s answers 404 50016 in the JSMS envelope',
     async path => {
       const { app } = await createTestApp()

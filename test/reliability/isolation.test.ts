@@ -75,7 +75,7 @@ describe('tenant isolation', () => {
 describe('request bodies are bounded', () => {
   const big = JSON.stringify({ mobile: '13800138000', temp_id: 1, pad: 'x'.repeat(2 * 1024 * 1024) })
 
-  it.each(['/v1/messages', '/v1/codes', '/_sandbox/sms/messages'])(
+  it.each(['/v1/messages', '/v1/codes'])(
     "2 MiB to POST %s: 403 50007 in the JSMS envelope (the seed's status, not 413)",
     async url => {
       const { app } = await createTestApp()
@@ -85,6 +85,15 @@ describe('request bodies are bounded', () => {
       expect((await call(app, 'GET', '/v1/accounts/app')).status).toBe(200)
     },
   )
+
+  it('2 MiB to POST /_sandbox/sms/messages: 413 90012, the control plane’s own', async () => {
+    const { app } = await createTestApp()
+    const res = await call(app, 'POST', '/_sandbox/sms/messages', big)
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 413,
+      body: { error: { code: 90012, message: 'the body is over the 1 MiB limit' } },
+    })
+  })
 
   it('2 MiB to POST /v3/push: refused with a JPush code', async () => {
     const { app } = await createTestApp()

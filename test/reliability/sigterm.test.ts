@@ -20,7 +20,7 @@ const late: Array<{ method: string; path: string; body?: unknown; code: number }
   { method: 'POST', path: '/v3/push', body: { platform: 'all', audience: 'all' }, code: 1000 },
   { method: 'GET', path: '/v3/devices/1a0000000000000000', code: 7000 },
   { method: 'GET', path: '/v3/received?msg_ids=1', code: 10 },
-  { method: 'GET', path: '/_sandbox/sms/messages', code: 50019 },
+  { method: 'GET', path: '/_sandbox/sms/messages', code: 90099 },
 ]
 
 interface Round {

@@ -14,7 +14,7 @@ describe('a body that arrives too slowly', () => {
     ['/v1/messages', 50007, 'invalid body'],
     ['/v3/push', 1003, 'The request body is not valid JSON'],
     ['/v3/devices/1a0018970a8b0fd6c0e', 7002, 'Invalid JSON body'],
-    ['/_sandbox/clock', 50007, 'invalid body: the body must be a JSON object'],
+    ['/_sandbox/clock', 90010, 'the body must be a JSON object'],
   ])(
     'to %s: 408 in its vendor envelope, then the connection closes',
     { timeout: 20_000 },

@@ -20,23 +20,28 @@ describe('GET and POST /_sandbox/clock', () => {
   })
 
   it.each([
-    ['backwards by advance_ms', { advance_ms: -1 }],
-    ['backwards by set', { set: '2025-12-31T23:59:59Z' }],
-    ['an unparsable time', { set: 'tomorrow' }],
-    ['a bare date number', { set: 1767225600000 }],
-    ['neither field', { foo: 1 }],
-    ['both fields', { advance_ms: 1, set: '2026-02-01T00:00:00Z' }],
-    ['a non-integer', { advance_ms: 'soon' }],
+    ['a negative advance_ms', { advance_ms: -1 }, 409, 90053],
+    ['backwards by set', { set: '2025-12-31T23:59:59Z' }, 409, 90053],
+    ['an unparsable time', { set: 'tomorrow' }, 400, 90020],
+    ['a bare date number', { set: 1767225600000 }, 400, 90020],
+    ['neither field', { foo: 1 }, 400, 90020],
+    ['both fields', { advance_ms: 1, set: '2026-02-01T00:00:00Z' }, 400, 90020],
+    ['a non-integer', { advance_ms: 'soon' }, 400, 90020],
     // Past the last time a date can show, every later request of the app would fail (and the
     // clock never moves back).
-    ['a move past the year 9999', { advance_ms: Number.MAX_SAFE_INTEGER }],
-    ['a set past the year 9999', { set: '10000-01-01T00:00:00Z' }],
-  ])('answers 400 in the vendor envelope for %s', async (_what, body) => {
+    ['a move past the year 9999', { advance_ms: Number.MAX_SAFE_INTEGER }, 400, 90020],
+    ['a set past the year 9999', { set: '10000-01-01T00:00:00Z' }, 400, 90020],
+  ])('refuses %s with %i %i, and the clock stays', async (_what, body, status, code) => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/_sandbox/clock', body)
-    expect(res.status).toBe(400)
-    expect(res.body.error.code).toBe(50007)
+    expect({ status: res.status, code: res.body.error.code }).toEqual({ status, code })
     expect((await call(app, 'GET', '/_sandbox/clock')).body.offset_ms).toBe(0)
+  })
+
+  it('says why: the clock only moves forward (409 90053)', async () => {
+    const { app } = await createTestApp()
+    const res = await call(app, 'POST', '/_sandbox/clock', { set: '2025-12-31T23:59:59Z' })
+    expect(res.body).toEqual({ error: { code: 90053, message: 'the clock only moves forward' } })
   })
 
   it('moves as far as the end of the year 9999, and the app still works there', async () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { call, createTestApp } from '../helpers.js'
 
-// The control plane refuses a body it cannot take with 400 50007 and the reason, whatever is wrong
-// with it: the clock answered `[]` (and unparsable JSON) 403, the seed's status for the vendor's
-// own endpoints, while every other bad clock body was 400.
+// The control plane refuses a body that is not a JSON object with 400 90010, whatever is wrong with
+// it, in its own table (src/sandbox/errors.ts): never a vendor's code or the seed's 403.
 
 const ROUTES = [
   '/_sandbox/clock',
@@ -23,22 +22,22 @@ const NOT_OBJECTS: Array<[string, string]> = [
 
 describe('a control-plane body that is not a JSON object', () => {
   for (const route of ROUTES) {
-    it.each(NOT_OBJECTS)(`POST ${route} with %s: 400 50007`, async (_what, raw) => {
+    it.each(NOT_OBJECTS)(`POST ${route} with %s: 400 90010`, async (_what, raw) => {
       const { app } = await createTestApp()
       const res = await call(app, 'POST', route, raw)
       expect({ status: res.status, body: res.body }).toEqual({
         status: 400,
-        body: { error: { code: 50007, message: 'invalid body: the body must be a JSON object' } },
+        body: { error: { code: 90010, message: 'the body must be a JSON object' } },
       })
     })
   }
 
-  it('is the same 400 as the clock’s other refusals, and the clock has not moved', async () => {
+  it('is a 400 like the clock’s other bad bodies, and the clock has not moved', async () => {
     const { app } = await createTestApp()
-    const backwards = await call(app, 'POST', '/_sandbox/clock', { advance_ms: -1 })
+    const unreadable = await call(app, 'POST', '/_sandbox/clock', { set: 'tomorrow' })
     const array = await call(app, 'POST', '/_sandbox/clock', [])
-    expect(array.status).toBe(backwards.status)
-    expect(array.body.error.code).toBe(backwards.body.error.code)
+    expect(array.status).toBe(unreadable.status)
+    expect([array.body.error.code, unreadable.body.error.code]).toEqual([90010, 90020])
     expect((await call(app, 'GET', '/_sandbox/clock')).body.offset_ms).toBe(0)
     // …while on /v1 the seed gives 50007 the status 403, and it stays so.
     const v1 = await call(app, 'POST', '/v1/messages', '[]')

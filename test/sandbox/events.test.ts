@@ -81,8 +81,8 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
       status: 400,
       body: {
         error: {
-          code: 50007,
-          message: 'invalid query: "Last-Event-ID" must be a seq (a whole number, 0 or more)',
+          code: 90020,
+          message: '"Last-Event-ID": must be a seq (a whole number, 0 or more)',
         },
       },
     })
@@ -103,7 +103,7 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
         authorization: '',
       })
       expect(res.status, bad).toBe(401)
-      expect(res.body.error.code).toBe(50002)
+      expect(res.body.error.code).toBe(90003)
     }
     await s.http('GET', `/_sandbox/events?token=${token}&limit=1`, undefined, { authorization: '' })
     expect(s.log()).toContain('/_sandbox/events?token=[redacted]&limit=1')
@@ -122,7 +122,7 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
     await openStream(s.url, s.agent)
     const second = await s.http('GET', '/_sandbox/events', undefined, { accept: 'text/event-stream' })
     expect(second.status).toBe(429)
-    expect(second.body.error.code).toBe(50009)
+    expect(second.body.error.code).toBe(90060)
   })
 
   it('ends every stream at once when the sandbox closes', async () => {

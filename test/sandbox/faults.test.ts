@@ -50,14 +50,17 @@ describe('POST /_sandbox/faults', () => {
     const { app } = await createTestApp()
     const refused = await call(app, 'POST', '/_sandbox/faults', { path: '*', code: 59999 })
     expect(refused.status).toBe(400)
-    expect(refused.body.error.code).toBe(50007)
+    expect(refused.body.error).toEqual({
+      code: 90020,
+      message: '"status": code 59999 is not documented: give its "status"',
+    })
     await call(app, 'POST', '/_sandbox/faults', { code: 59999, status: 503, message: 'carrier down' })
     const res = await call(app, 'GET', '/v1/accounts/app')
     expect(res.status).toBe(503)
     expect(res.body).toEqual({ error: { code: 59999, message: 'carrier down' } })
   })
 
-  it('refuses what it cannot arm, in the vendor envelope', async () => {
+  it('refuses what it cannot arm: 400 90020', async () => {
     const { app } = await createTestApp()
     for (const body of [
       {},
@@ -68,7 +71,7 @@ describe('POST /_sandbox/faults', () => {
     ]) {
       const res = await call(app, 'POST', '/_sandbox/faults', body)
       expect(res.status, JSON.stringify(body)).toBe(400)
-      expect(res.body.error.code).toBe(50007)
+      expect(res.body.error.code).toBe(90020)
     }
   })
 
@@ -88,22 +91,24 @@ describe('POST /_sandbox/faults', () => {
       code: res.body.error?.code,
     })
     const long = await call(app, 'POST', '/_sandbox/faults', { code: 50019, message: 'm'.repeat(1025) })
-    expect(refusal(long)).toEqual({ status: 400, code: 50007 })
-    expect(long.body.error.message).toBe('invalid body: "message" must be at most 1024 characters')
+    expect(refusal(long)).toEqual({ status: 400, code: 90020 })
+    expect(long.body.error.message).toBe('"message": must be at most 1024 characters')
     const farPath = await call(app, 'POST', '/_sandbox/faults', {
       code: 50019,
       path: `/v1/${'x'.repeat(253)}`,
     })
-    expect(refusal(farPath)).toEqual({ status: 400, code: 50007 })
+    expect(refusal(farPath)).toEqual({ status: 400, code: 90020 })
     const method = await call(app, 'POST', '/_sandbox/faults', { code: 50019, method: 'x'.repeat(5000) })
-    expect(refusal(method)).toEqual({ status: 400, code: 50007 })
-    const atLimit = { code: 50019, message: 'm'.repeat(1024), path: `/v1/${'x'.repeat(252)}`, method: 'get' }
+    expect(refusal(method)).toEqual({ status: 400, code: 90020 })
+    // 256 characters, of a route that exists: /v1/codes/:msg_id/valid.
+    const path = `/v1/codes/${'9'.repeat(240)}/valid`
+    const atLimit = { code: 50019, message: 'm'.repeat(1024), path, method: 'post' }
     for (let i = 0; i < 100; i++)
       expect((await call(app, 'POST', '/_sandbox/faults', atLimit)).status).toBe(200)
     const over = await call(app, 'POST', '/_sandbox/faults', { code: 50019 })
-    expect(refusal(over)).toEqual({ status: 400, code: 50007 })
+    expect(refusal(over)).toEqual({ status: 409, code: 90054 })
     expect(over.body.error.message).toBe(
-      'invalid body: at most 100 faults may be armed at once: DELETE /_sandbox/faults first',
+      'at most 100 faults may be armed at once: DELETE /_sandbox/faults first',
     )
     expect((await call(app, 'GET', '/_sandbox/faults')).body.faults).toHaveLength(100)
     // Per app: another tenant arms its own.

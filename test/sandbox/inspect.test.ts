@@ -62,10 +62,13 @@ describe('GET /_sandbox/sms/messages', () => {
   it('needs the app credentials', async () => {
     const { app } = await createTestApp()
     const none = await app.inject({ method: 'GET', url: '/_sandbox/sms/messages' })
-    expect(none.statusCode).toBe(400)
-    expect(none.json()).toEqual(envelope(50001, 'missing auth'))
+    expect(none.statusCode).toBe(401)
+    expect(none.json()).toEqual(envelope(90001, 'missing credentials: send HTTP Basic appKey:masterSecret'))
     const wrong = await get(app, '/_sandbox/sms/messages', basic('7d431e42dfa6a6d693ac2d04', newKey()))
-    expect(wrong).toMatchObject({ status: 401, body: envelope(50002, 'auth failed') })
+    expect(wrong).toMatchObject({
+      status: 401,
+      body: envelope(90002, 'wrong credentials: appKey and masterSecret do not match'),
+    })
     expect((await call(app, 'POST', '/_sandbox/sms/messages', {})).status).toBe(405)
   })
 })
@@ -99,7 +102,7 @@ describe('GET /_sandbox/sms/codes/latest', () => {
     expect(latest.body).toMatchObject({ msg_id: voice.body.msg_id, code: '97531' })
   })
 
-  it('answers 404 in the vendor envelope when there is none', async () => {
+  it('answers 404 90044 when there is none', async () => {
     const { app } = await createTestApp()
     await call(app, 'POST', '/v1/messages', {
       mobile: MOBILE,
@@ -109,7 +112,7 @@ describe('GET /_sandbox/sms/codes/latest', () => {
     for (const url of [`/_sandbox/sms/codes/latest?mobile=${MOBILE}`, '/_sandbox/sms/codes/latest']) {
       const res = await get(app, url)
       expect(res.status).toBe(404)
-      expect(res.body.error).toEqual({ code: 50016, message: 'no verification code for this mobile' })
+      expect(res.body.error).toEqual({ code: 90044, message: 'no verification code for this mobile' })
     }
   })
 })

@@ -17,11 +17,11 @@ const LISTS = [
   '/_sandbox/sms/replies',
   '/_sandbox/events',
 ]
-const invalid = (why: string) => ({ error: { code: 50007, message: `invalid query: ${why}` } })
-const LIMIT = '"limit" must be a whole number from 1 to 1000'
-const WAIT = '"wait" must be milliseconds from 0 to 30000'
-const AFTER = '"after" must be a seq (a whole number, 0 or more)'
-const time = (name: string) => `"${name}" must be an ISO-8601 time or epoch milliseconds`
+const invalid = (why: string) => ({ error: { code: 90020, message: why } })
+const LIMIT = '"limit": must be a whole number from 1 to 1000'
+const WAIT = '"wait": must be milliseconds from 0 to 30000'
+const AFTER = '"after": must be a seq (a whole number, 0 or more)'
+const time = (name: string) => `"${name}": must be an ISO-8601 time or epoch milliseconds`
 
 const REFUSALS: Array<[string, string | RegExp]> = [
   ...LISTS.flatMap(
@@ -42,18 +42,21 @@ const REFUSALS: Array<[string, string | RegExp]> = [
   ['/_sandbox/sms/codes/latest?wait=30001', WAIT],
   ['/_sandbox/sms/codes/latest?after=x', AFTER],
   ['/_sandbox/sms/codes/latest?since=x', time('since')],
-  ['/_sandbox/sms/messages?kind=sms', '"kind" must be one of code, voice_code, template'],
-  ['/_sandbox/sms/codes/latest?kind=template', '"kind" must be one of code, voice_code'],
-  ['/_sandbox/callbacks?kind=REPORT', '"kind" must be one of SMS_REPORT, SMS_REPLY, SMS_TEMPLATE, SMS_SIGN'],
-  ['/_sandbox/callbacks?state=done', '"state" must be one of pending, sending, delivered, failed'],
-  ['/_sandbox/events?kind=sms', /^"kind" must be one of sms\.sent, sms\.report, /],
+  ['/_sandbox/sms/messages?kind=sms', '"kind": must be one of code, voice_code, template'],
+  ['/_sandbox/sms/codes/latest?kind=template', '"kind": must be one of code, voice_code'],
+  [
+    '/_sandbox/callbacks?kind=REPORT',
+    '"kind": must be one of SMS_REPORT, SMS_REPLY, SMS_TEMPLATE, SMS_SIGN, JPUSH_DELIVERED, JPUSH_CLICKED, JPUSH_NOT_DELIVERED, JPUSH_PUSH_SUCCEEDED',
+  ],
+  ['/_sandbox/callbacks?state=done', '"state": must be one of pending, sending, delivered, failed'],
+  ['/_sandbox/events?kind=sms', /^"kind": must be one of sms\.sent, sms\.report, /],
   [
     '/_sandbox/sms/messages?mobil=13800138000',
-    '"mobil" is not a parameter of this route (it takes since, until, after, limit, wait, mobile, msg_id, kind)',
+    '"mobil": is not a parameter of this route (it takes since, until, after, limit, wait, mobile, msg_id, kind)',
   ],
-  ['/_sandbox/push/messages?mobile=13800138000', /^"mobile" is not a parameter/],
-  ['/_sandbox/sms/codes/latest?limit=5', /^"limit" is not a parameter/],
-  ['/_sandbox/sms/replies?msg_id=1', /^"msg_id" is not a parameter/],
+  ['/_sandbox/push/messages?mobile=13800138000', /^"mobile": is not a parameter/],
+  ['/_sandbox/sms/codes/latest?limit=5', /^"limit": is not a parameter/],
+  ['/_sandbox/sms/replies?msg_id=1', /^"msg_id": is not a parameter/],
 ]
 
 describe('refusals', () => {
@@ -63,8 +66,8 @@ describe('refusals', () => {
     expect(res.status).toBe(400)
     if (typeof why === 'string') expect(res.body).toEqual(invalid(why))
     else {
-      expect(res.body.error.code).toBe(50007)
-      expect(res.body.error.message.replace(/^invalid query: /, '')).toMatch(why)
+      expect(res.body.error.code).toBe(90020)
+      expect(res.body.error.message).toMatch(why)
     }
   })
 

@@ -52,11 +52,11 @@ describe('GET /_sandbox/health and /_sandbox/ready', () => {
     expect((await app.inject({ method: 'GET', url: '/_sandbox/health' })).statusCode).toBe(200)
   })
 
-  it('other methods get the vendor 405', async () => {
+  it('other methods get the control plane’s 405 (90005)', async () => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/_sandbox/health', {})
     expect(res.status).toBe(405)
-    expect(res.body).toEqual({ error: { code: 50018, message: 'request method not support' } })
+    expect(res.body).toEqual({ error: { code: 90005, message: 'this endpoint does not answer that method' } })
   })
 })
 

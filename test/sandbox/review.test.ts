@@ -52,10 +52,10 @@ describe('POST /_sandbox/sms/templates/:temp_id/review', () => {
   it.each([
     ['unknown', '/_sandbox/sms/templates/99999/review'],
     ['not a number', '/_sandbox/sms/templates/x/review'],
-  ])('answers an %s temp_id with 404 in the vendor envelope', async (_name, url) => {
+  ])('answers an %s temp_id with 404 90041', async (_name, url) => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', url, { status: 1 })
-    expect({ status: res.status, body: res.body }).toEqual(err(404, 50013, 'invalid temp_id'))
+    expect({ status: res.status, body: res.body }).toEqual(err(404, 90041, 'no template with this temp_id'))
   })
 
   it("cannot decide another app's template", async () => {
@@ -63,20 +63,16 @@ describe('POST /_sandbox/sms/templates/:temp_id/review', () => {
     await call(app, 'POST', '/v1/templates', { template: 'x', type: 2 })
     const other = { authorization: basic(newKey('a'), newKey('s')) }
     const res = await call(app, 'POST', '/_sandbox/sms/templates/10001/review', { status: 1 }, other)
-    expect({ status: res.status, body: res.body }).toEqual(err(404, 50013, 'invalid temp_id'))
+    expect({ status: res.status, body: res.body }).toEqual(err(404, 90041, 'no template with this temp_id'))
     expect((await call(app, 'GET', '/v1/templates/10001')).body.status).toBe(0)
   })
 
   it.each([
-    // The control plane's refusals are 400 with the reason, like the clock's and the faults'.
-    ['status 3', { status: 3 }, err(400, 50007, 'invalid body: "status" must be 1 (approve) or 2 (reject)')],
-    [
-      'no status',
-      { refuse_reason: 'x' },
-      err(400, 50007, 'invalid body: "status" must be 1 (approve) or 2 (reject)'),
-    ],
-    ['a body that is not an object', [], err(400, 50007, 'invalid body: the body must be a JSON object')],
-    ['no body', undefined, err(400, 50003, 'missing body')],
+    // The control plane's refusals are 400 with the field and the reason (src/sandbox/errors.ts).
+    ['status 3', { status: 3 }, err(400, 90020, '"status": must be 1 (approve) or 2 (reject)')],
+    ['no status', { refuse_reason: 'x' }, err(400, 90020, '"status": must be 1 (approve) or 2 (reject)')],
+    ['a body that is not an object', [], err(400, 90010, 'the body must be a JSON object')],
+    ['no body', undefined, err(400, 90011, 'missing body: this endpoint takes a JSON object')],
   ])('refuses %s', async (_name, body, expected) => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/_sandbox/sms/templates/4/review', body)
@@ -90,7 +86,9 @@ describe('POST /_sandbox/sms/templates/:temp_id/review', () => {
       url: '/_sandbox/sms/templates/4/review',
       payload: { status: 1 },
     })
-    expect({ status: res.statusCode, body: res.json() }).toEqual(err(400, 50001, 'missing auth'))
+    expect({ status: res.statusCode, body: res.json() }).toEqual(
+      err(401, 90001, 'missing credentials: send HTTP Basic appKey:masterSecret'),
+    )
   })
 })
 
@@ -121,9 +119,9 @@ describe('POST /_sandbox/sms/signs/:sign_id/review', () => {
     expect({ status: send.status, body: send.body }).toEqual(err(403, 50046, 'signature not set'))
   })
 
-  it('answers an unknown sign_id with 404 in the vendor envelope', async () => {
+  it('answers an unknown sign_id with 404 90042', async () => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/_sandbox/sms/signs/424242/review', { status: 1 })
-    expect({ status: res.status, body: res.body }).toEqual(err(404, 50102, 'invalid sign id'))
+    expect({ status: res.status, body: res.body }).toEqual(err(404, 90042, 'no signature with this sign_id'))
   })
 })

@@ -50,7 +50,7 @@ describe('wait= on the lists', () => {
     expect(list).toEqual({ status: 200, body: { messages: [], next_after: 0 } })
     const code = await s.http('GET', `/_sandbox/sms/codes/latest?mobile=${MOBILE}&wait=150`)
     expect(code.status).toBe(404)
-    expect(code.body.error.code).toBe(50016)
+    expect(code.body.error.code).toBe(90044)
     expect(s.app.hub.count(APP_KEY).waiters).toBe(0)
   })
 
@@ -139,7 +139,7 @@ describe('wait= on the lists', () => {
     const third = await s.http('GET', '/_sandbox/sms/messages?wait=20000')
     expect(third.status).toBe(429)
     expect(third.body.error).toEqual({
-      code: 50009,
+      code: 90060,
       message: 'too many requests waiting: at most 2 per app at a time',
     })
     const other = { authorization: basic(newKey('w'), newKey('s')) }

@@ -57,6 +57,7 @@ describe('callbacks', () => {
         id: expect.any(Number),
         type: 'SMS_REPORT',
         data: JSON.parse(form.data!),
+        url: null, // the app's callback_url
         state: 'delivered',
         attempts: [
           {

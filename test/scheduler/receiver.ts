@@ -8,26 +8,50 @@ import { afterEach } from 'vitest'
 export interface Received {
   contentType: string | undefined
   form: Record<string, string>
+  /** The body as sent, and the Authorization header (push callbacks: JSON with Basic credentials). */
+  text: string
+  authorization: string | undefined
 }
 
 type Mode = 'ok' | 'fail' | 'hold'
+/** How the receiver answers the vendor's URL check (a GET with `echostr`, jsms-api.md §6). */
+type CheckMode = 'echo' | 'wrong' | 'fail' | 'hold'
 
 const servers: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
   await Promise.all(servers.splice(0).map(s => s.close()))
 })
 
-/** A callback receiver on a real loopback port: records every POST, answers as told. */
+/**
+ * A callback receiver on a real loopback port: records every POST and every URL check (GET),
+ * answers as told.
+ */
 export async function startReceiver() {
   const received: Received[] = []
+  const checks: string[] = []
   const held: ServerResponse[] = []
   let mode: Mode = 'ok'
+  let checkMode: CheckMode = 'echo'
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET') {
+      const echostr = new URL(req.url ?? '/', 'http://x').searchParams.get('echostr') ?? ''
+      checks.push(echostr)
+      if (checkMode === 'hold') held.push(res)
+      else if (checkMode === 'fail') res.writeHead(404).end('not here')
+      else res.writeHead(200).end(checkMode === 'echo' ? echostr : 'success')
+      return
+    }
     const chunks: Buffer[] = []
     req.on('data', c => chunks.push(c))
     req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
-      received.push({ contentType: req.headers['content-type'], form })
+      const text = Buffer.concat(chunks).toString('utf8')
+      const form = Object.fromEntries(new URLSearchParams(text))
+      received.push({
+        contentType: req.headers['content-type'],
+        form,
+        text,
+        authorization: req.headers.authorization,
+      })
       if (mode === 'hold') held.push(res)
       else res.writeHead(mode === 'ok' ? 200 : 500).end(mode === 'ok' ? 'ok' : 'boom')
     })
@@ -37,8 +61,12 @@ export async function startReceiver() {
   const receiver = {
     url,
     received,
+    checks,
     answer(next: Mode) {
       mode = next
+    },
+    answerChecks(next: CheckMode) {
+      checkMode = next
     },
     /** Answers the requests held so far. */
     release() {

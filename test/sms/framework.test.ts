@@ -27,8 +27,9 @@ describe('framework failures in the vendor envelope', () => {
       expect(res).toMatchObject({ status: 404, body: envelope(50016, 'api not found') })
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
     }
+    // The control plane's own 404 (90004).
     const sandbox = await call(app, 'GET', '/_sandbox/sms/%E0%A4%A')
-    expect(sandbox).toMatchObject({ status: 404, body: envelope(50016, 'api not found') })
+    expect(sandbox).toMatchObject({ status: 404, body: envelope(90004, 'no such endpoint under /_sandbox') })
     // Each surface keeps its own envelope: JPush says 1003.
     const push = await call(app, 'GET', '/v3/devices/%E0%A4%A')
     expect(push).toMatchObject({ status: 404, body: { error: { code: 1003, message: 'API not found' } } })

@@ -28,7 +28,7 @@ describe('auto-provisioning caps', () => {
     expect(push.statusCode).toBe(401)
     expect(push.json()).toEqual({ error: { code: 1004, message: `Authen failed: ${reason}` } })
     expect((await get(app, '/v3/tags', fresh())).json().error.code).toBe(7004)
-    expect((await get(app, '/_sandbox/clock', fresh())).json().error.code).toBe(50002)
+    expect((await get(app, '/_sandbox/clock', fresh())).json().error.code).toBe(90002)
 
     for (const known of [first, second])
       expect((await get(app, '/v1/accounts/app', known)).statusCode).toBe(200)

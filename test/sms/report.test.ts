@@ -149,13 +149,14 @@ describe('GET /v1/reply and POST /_sandbox/sms/replies', () => {
         })
       ).status,
     ).toBe(200)
-    expect((await call(app, 'POST', '/_sandbox/sms/replies', { content: 'hi' })).body.error.code).toBe(50004)
-    expect(
-      (await call(app, 'POST', '/_sandbox/sms/replies', { mobile: '12', content: 'hi' })).body.error.code,
-    ).toBe(50006)
-    expect(
-      (await call(app, 'POST', '/_sandbox/sms/replies', { mobile: '13800138313', content: ' ' })).body.error
-        .code,
-    ).toBe(50007)
+    // The control plane's refusals name the field (400 90020).
+    const refusal = async (body: unknown) =>
+      (await call(app, 'POST', '/_sandbox/sms/replies', body)).body.error
+    expect(await refusal({ content: 'hi' })).toEqual({ code: 90020, message: '"mobile": required' })
+    expect((await refusal({ mobile: '12', content: 'hi' })).message).toMatch(/^"mobile": must be a mainland/)
+    expect(await refusal({ mobile: '13800138313', content: ' ' })).toEqual({
+      code: 90020,
+      message: '"content": must be a non-empty string',
+    })
   })
 })

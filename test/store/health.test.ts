@@ -89,7 +89,7 @@ async function expectWritesRefused({ app, clock, waiting }: Awaited<ReturnType<t
     ],
     ['POST', '/v3/push', pushBody(), 1000],
     ['POST', `/v3/devices/${ANDROID_1}`, { tags: { add: ['refused'] } }, 7000],
-    ['POST', '/_sandbox/push/devices', { platform: 'android' }, 50019],
+    ['POST', '/_sandbox/push/devices', { platform: 'android' }, 90099],
     // A read writes nothing of its own; this one first has due work to record (the push expired).
     ['GET', `/v3/received?msg_ids=${waiting}`, undefined, 10],
   ]
@@ -155,7 +155,7 @@ describe('a database that can no longer keep writes', () => {
     app.store.db.pragma('shrink_memory')
     const read = await call(app, 'GET', '/_sandbox/sms/messages')
     expect(read.status).toBe(500)
-    expect(read.body.error.code).toBe(50019)
+    expect(read.body.error.code).toBe(90099)
     const r = await ready(app)
     expect(r.status).toBe(503)
     expect(r.body.checks.database).toMatch(/^the database file is damaged \(SQLITE_CORRUPT/)

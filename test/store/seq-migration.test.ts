@@ -5,15 +5,15 @@ import { describe, expect, it } from 'vitest'
 import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
 
-// Migration 007 on a database written before it: what existed gets seqs per app, in the order it
+// Migration 011 on a database written before it: what existed gets seqs per app, in the order it
 // happened across kinds, and the counter goes on from there.
 
-describe('migration 007 on an existing database', () => {
+describe('migration 011 on an existing database', () => {
   it('numbers what each app already had, in time order, and new items follow', () => {
     const dir = mkdtempSync(join(tmpdir(), 'seq-migration-'))
     const before = join(dir, 'before')
     mkdirSync(before)
-    for (const f of readdirSync(MIGRATIONS_DIR).filter(f => f < '007'))
+    for (const f of readdirSync(MIGRATIONS_DIR).filter(f => f < '011'))
       copyFileSync(join(MIGRATIONS_DIR, f), join(before, f))
     const path = join(dir, 'sandbox.db')
 

@@ -1,0 +1,108 @@
+import type { SwaggerTransform } from '@fastify/swagger'
+import type { FastifySchema, RouteOptions } from 'fastify'
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { PushGroup } from '../push/dialect.js'
+import { groupOf } from '../push/dialect.js'
+import { failureResponses, rateHeaders } from './failures.js'
+import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
+
+// One route of the app as an operation of the OpenAPI document: @fastify/swagger collects every
+// route Fastify registers and asks this transform what to say of each. What the route takes and
+// answers comes from its zod schemas (the control plane) or from its docs (the vendor routes,
+// whose Fastify schema stays empty); the failures its surface shares come from the surface's
+// dialect; a /v3 answer carries the rate window's headers.
+
+// Nothing is skipped by URL: routes this transform should not show say so themselves.
+const zodToJson = createJsonSchemaTransform({ skipList: [] })
+
+type Documented = RouteOptions & { docs?: RouteDocs; [SURFACE]?: RouteSurface }
+type Answer = RouteDocs['answers'] extends Record<number, infer A> | undefined ? A : never
+
+const isOther = (answer: Answer): answer is OtherAnswer => !(answer instanceof z.ZodType)
+
+export const describeRoute: SwaggerTransform = ({ schema, url, route, ...document }) => {
+  const { docs = { summary: '' }, [SURFACE]: surface, config } = route as Documented
+  if (surface?.methodNotAllowed) return { schema: { hide: true }, url }
+  const own = (schema ?? {}) as FastifySchema & { response?: Record<number, z.ZodType> }
+  const answers: Record<number, Answer> = own.response ?? docs.answers ?? {}
+  const zodAnswers = Object.fromEntries(Object.entries(answers).filter(([, a]) => !isOther(a)))
+  // zod → JSON Schema: request parts as what a caller may send, answers as what leaves.
+  const converted = zodToJson({
+    schema: {
+      params: own.params ?? docs.params,
+      querystring: own.querystring ?? docs.querystring,
+      body: own.body ?? docs.body,
+      response: zodAnswers,
+    },
+    url,
+    route,
+    ...document,
+  }).schema as FastifySchema & { response: Record<string, Record<string, unknown>> }
+
+  const isPublic = config?.public === true || surface === undefined
+  const headers = surface?.dialect.rateLimited ? rateHeaders : undefined
+  const responses: Record<string, unknown> = {}
+  for (const [status, answer] of Object.entries(answers)) {
+    if (isOther(answer)) {
+      responses[status] = {
+        description: answer.description,
+        ...(answer.media === null
+          ? { type: 'null' }
+          : { content: { [answer.media]: { schema: { type: 'string' } } } }),
+        headers,
+      }
+      continue
+    }
+    const json = converted.response[status] ?? {}
+    const description = typeof json.description === 'string' ? json.description : 'OK'
+    responses[status] = { description, content: { 'application/json': { schema: json } }, headers }
+  }
+  const takesBody = (own.body ?? docs.body) !== undefined
+  Object.assign(
+    responses,
+    surface && failureResponses(surface, { docs, isPublic, takesBody, extra: config?.errorExtra, headers }),
+  )
+
+  const methods = [route.method].flat().join('')
+  return {
+    url,
+    schema: {
+      operationId: operationId(methods, url),
+      tags: [tagOf(url, isPublic)],
+      ...(docs.summary ? { summary: docs.summary } : {}),
+      ...(docs.description ? { description: docs.description } : {}),
+      ...(isPublic ? { security: [] } : config?.auth === 'dev' ? { security: [{ developer: [] }] } : {}),
+      params: converted.params,
+      querystring: converted.querystring,
+      body: converted.body,
+      ...(docs.bodyMedia && converted.body ? { consumes: [docs.bodyMedia] } : {}),
+      response: responses,
+    },
+  }
+}
+
+/** `POST /v1/codes/:msg_id/valid` → `postV1CodesMsgIdValid`: stable names for generated clients. */
+function operationId(method: string, url: string): string {
+  const words = `${method} ${url}`
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+  return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')
+}
+
+const PUSH_TAGS = {
+  push: 'JPush v3: push host',
+  device: 'JPush v3: device host',
+  report: 'JPush v3: report host',
+  schedule: 'JPush v3: schedule API',
+} as const satisfies Record<PushGroup, string>
+
+/** Operations grouped as the vendors group them (the JPush hosts apart), then the control plane's. */
+function tagOf(url: string, isPublic: boolean): string {
+  const [, prefix = '', first = ''] = url.split('/')
+  if (prefix === 'v1') return 'JSMS v1'
+  if (prefix === 'v3') return PUSH_TAGS[groupOf(url)]
+  if (prefix !== '_sandbox') return 'Index'
+  return isPublic ? 'Sandbox: operations (no credentials)' : `Sandbox: ${first}`
+}

@@ -1,0 +1,102 @@
+import { createReadStream } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import type { RouteSpec } from '../http/routes.js'
+import { schemaRoute } from '../http/schema.js'
+import { sandboxDialect } from './dialect.js'
+
+// The API described (GET /openapi.json, openapi/document.ts) and rendered (GET /docs) by Swagger
+// UI, whose files come from the swagger-ui-dist package: nothing from a CDN, no font or script
+// from elsewhere (the page's Content-Security-Policy allows only this origin). Both are public,
+// like /health: the document holds no secret, and a person exploring has no credentials yet.
+
+const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+
+/** The files of the page, by name: anything else under /docs/ is no route. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>jiguang-sandbox API</title>
+  <link rel="stylesheet" href="/_sandbox/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/_sandbox/docs/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/_sandbox/docs/swagger-ui-bundle.js"></script>
+  <script src="/_sandbox/docs/init.js"></script>
+</body>
+</html>
+`
+
+// validatorUrl null: Swagger UI would otherwise show a badge fetched from validator.swagger.io.
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/_sandbox/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  persistAuthorization: true,
+})
+`
+
+/** Only this origin; Swagger UI sets inline styles on its elements. */
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'"
+
+export function docsRoutes(): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      url: '/openapi.json',
+      config: { public: true },
+      docs: {
+        summary: 'This API as an OpenAPI 3.1 document',
+        answers: { 200: { description: 'The OpenAPI 3.1 document (JSON).', media: 'application/json' } },
+      },
+      handler: async req => req.server.swagger(),
+    },
+    {
+      method: 'GET',
+      url: '/docs',
+      config: { public: true },
+      docs: {
+        summary: 'This API, rendered (Swagger UI)',
+        answers: {
+          200: { description: 'The page; its files come from this server only.', media: 'text/html' },
+        },
+      },
+      handler: async (_req, reply) =>
+        reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE),
+    },
+    schemaRoute({
+      method: 'GET',
+      url: '/docs/:asset',
+      config: { public: true },
+      docs: {
+        summary: "A file of the docs page (Swagger UI's, from the swagger-ui-dist package)",
+        answers: { 200: { description: 'The file.', media: 'application/octet-stream' } },
+        errors: [sandboxDialect.notFound()],
+      },
+      schema: {
+        params: z.object({ asset: z.string().describe(`init.js, ${Object.keys(ASSETS).join(', ')}`) }),
+      },
+      handler: async (req, reply) => {
+        const { asset } = req.params
+        if (asset === 'init.js') return reply.type('application/javascript; charset=utf-8').send(INIT)
+        const type = Object.hasOwn(ASSETS, asset) ? ASSETS[asset] : undefined
+        if (!type) throw sandboxDialect.notFound()
+        return reply
+          .type(type)
+          .header('cache-control', 'public, max-age=3600')
+          .send(createReadStream(join(dist, asset)))
+      },
+    }),
+  ]
+}

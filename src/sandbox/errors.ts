@@ -1,0 +1,51 @@
+import { ApiError } from '../errors.js'
+
+// The control plane's own error table (README "Errors of the control plane"). Its codes are
+// 90001–90099: no vendor uses them (JSMS 50001–50301, JPush 10–8203), so an answer's code alone
+// says whether the sandbox or the emulated service refused. 4xx are the caller's mistakes, always
+// with a message naming the field and the problem; the status says which kind (400 bad input, 404
+// an unknown id, 409 a state that forbids the request). Codes are stable: never renumber one.
+
+const e = (status: number, code: number, message: string) => () => new ApiError(status, code, message)
+const why = (status: number, code: number) => (message: string) => new ApiError(status, code, message)
+
+export const sandboxErrors = {
+  missingAuth: e(401, 90001, 'missing credentials: send HTTP Basic appKey:masterSecret'),
+  authFailed: e(401, 90002, 'wrong credentials: appKey and masterSecret do not match'),
+  /** GET /_sandbox/events?token=: not one POST /_sandbox/events/token gave, or expired. */
+  badEventToken: e(
+    401,
+    90003,
+    'the token is unknown or expired: POST /_sandbox/events/token gives a new one (valid 10 minutes)',
+  ),
+  notFound: e(404, 90004, 'no such endpoint under /_sandbox'),
+  methodNotAllowed: e(405, 90005, 'this endpoint does not answer that method'),
+  notAnObject: e(400, 90010, 'the body must be a JSON object'),
+  missingBody: e(400, 90011, 'missing body: this endpoint takes a JSON object'),
+  bodyTooLarge: e(413, 90012, 'the body is over the 1 MiB limit'),
+  mediaNotSupported: e(415, 90013, 'the body must be JSON, not a form or XML'),
+  /** A field (of the body or the query) the endpoint cannot take: `"path": the problem`. */
+  invalidField: why(400, 90020),
+  /** The vendor's URL check of a callback_url failed (jsms-api.md §6): why. */
+  callbackCheckFailed: why(400, 90030),
+  unknownMsgId: why(404, 90040),
+  unknownTempId: e(404, 90041, 'no template with this temp_id'),
+  unknownSignId: e(404, 90042, 'no signature with this sign_id'),
+  unknownRegistrationId: (message = 'no device with this registration_id') =>
+    new ApiError(404, 90043, message),
+  noCode: e(404, 90044, 'no verification code for this mobile'),
+  registrationIdTaken: e(409, 90050, 'registration_id already exists'),
+  reportHandedOut: why(409, 90051),
+  notSentYet: why(409, 90052),
+  clockBackwards: e(409, 90053, 'the clock only moves forward'),
+  tooManyFaults: why(409, 90054),
+  /** A click on a push the device never received: why (not in its audience, offline, expired). */
+  notReceived: why(409, 90055),
+  /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */
+  tooManyListeners: why(429, 90060),
+  serverError: e(500, 90099, 'server error'),
+} as const
+
+/** `"field": problem`, the message of every invalid field. */
+export const invalidField = (field: string, problem: string) =>
+  sandboxErrors.invalidField(`"${field}": ${problem}`)

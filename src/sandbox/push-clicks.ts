@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import type { PipelineDeps } from '../deps.js'
+import { optionalString } from '../http/fields.js'
+import type { RouteSpec } from '../http/routes.js'
+import { readBy, schemaRoute } from '../http/schema.js'
+import { recordClick } from '../push/clicks.js'
+import { invalidControlBody } from './dialect.js'
+import { iso } from './schemas.js'
+
+const noRid = () => invalidControlBody('"registration_id" must be a non-empty string')
+
+function readRid(value: unknown): string {
+  const rid = optionalString(value, noRid)
+  if (rid === undefined) throw noRid()
+  return rid
+}
+
+const schemas = {
+  params: z.object({ msg_id: z.string() }),
+  click: z.object({ registration_id: readBy(readRid) }),
+  clicked: z.object({
+    msg_id: z.string(),
+    registration_id: z.string(),
+    platform: z.string(),
+    kind: z.enum(['notification', 'message']),
+    clicked_at: z.string(),
+  }),
+}
+
+/**
+ * A device opens a push it received (issue 12 §5): counted by `/v3/messages`,
+ * `/v3/messages/detail` and `/v3/users`. Once per device and push; a repeat answers the first.
+ */
+export function pushClickRoutes(deps: PipelineDeps): RouteSpec[] {
+  const { store } = deps
+  return [
+    schemaRoute({
+      method: 'POST',
+      url: '/push/messages/:msg_id/clicks',
+      schema: { params: schemas.params, body: schemas.click, response: { 200: schemas.clicked } },
+      handler: async req => {
+        const { app } = req.tenant
+        const now = req.tenant.now()
+        const { click } = await store.write(() => {
+          const recorded = recordClick(deps, app, req.params.msg_id, req.body.registration_id, now)
+          // Here, in the click's own write and only for a first click, the push's `callback`
+          // with the "clicked" type bit is enqueued (issue 14), so it is as durable as the click.
+          return recorded
+        })
+        // Here, once the click is durable, the `push.clicked` event is published (issue 12 §4).
+        return {
+          msg_id: click.msgId,
+          registration_id: click.registrationId,
+          platform: click.platform,
+          kind: click.kind,
+          clicked_at: iso(click.clickedAt),
+        }
+      },
+    }),
+  ]
+}

@@ -1,6 +1,6 @@
 import type { Clock } from './app-types.js'
 import type { Transport } from './http.js'
-import type { Message, Push, Reply, Report } from './list-types.js'
+import type { Callback, Message, Push, Reply, Report } from './list-types.js'
 
 // GET /_sandbox/events as Server-Sent Events, read through fetch (an EventSource cannot send Basic
 // credentials), as an async iterator. Each event's `id` is its seq.
@@ -27,17 +27,29 @@ interface Typed<T extends EventType, D> {
   data: D
 }
 
+/** A template or signature approved (1) or rejected (2), by the clock or the reviewer. */
+export interface ReviewDecision {
+  kind: 'template' | 'sign'
+  temp_id?: number
+  sign_id?: number
+  status: 1 | 2
+  refuse_reason: string | null
+  decided_at: string
+}
+
+type Shaped = 'sms.sent' | 'sms.report' | 'sms.reply' | 'push.delivered' | 'callback.attempt'
+
 /** An event, its data shaped like the matching list's item. */
 export type SandboxEvent =
   | Typed<'sms.sent', Message>
   | Typed<'sms.report', Report>
   | Typed<'sms.reply', Reply>
   | Typed<'push.delivered', Push>
+  /** The callback as it stands after the attempt. */
+  | Typed<'callback.attempt', Callback>
+  | Typed<'review.decided', ReviewDecision>
   | Typed<'clock.moved', Clock>
-  | Typed<
-      Exclude<EventType, 'sms.sent' | 'sms.report' | 'sms.reply' | 'push.delivered' | 'clock.moved'>,
-      Record<string, unknown>
-    >
+  | Typed<Exclude<EventType, Shaped | 'review.decided' | 'clock.moved'>, Record<string, unknown>>
 
 export interface EventOptions {
   /** Only events of this type. */

@@ -10,6 +10,7 @@ export {
   type EventOptions,
   type EventStream,
   type EventType,
+  type ReviewDecision,
   type SandboxEvent,
 } from './events.js'
 export type { Fetch } from './http.js'

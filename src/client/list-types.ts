@@ -45,6 +45,8 @@ export interface Push {
   message: unknown
   received_at: string
   sms_msg_id: string | null
+  /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
+  withdrawn_at: string | null
 }
 
 /** One callback to the app's URL with its attempts (GET /_sandbox/callbacks). */
@@ -54,6 +56,8 @@ export interface Callback {
   type: string
   /** The body posted to the app's URL. */
   data: Record<string, unknown>
+  /** Where it goes: a push's callback.url; null: the app's callback_url. */
+  url: string | null
   state: string
   attempts: Array<{
     attempt: number

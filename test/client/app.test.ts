@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createApp, SandboxClient, SandboxError } from '../../src/client/index.js'
+import { type Clock, createApp, type Removed, SandboxClient, SandboxError } from '../../src/client/index.js'
+import { keysIn, keysOf } from './keys.js'
 import { listening } from './sandbox.js'
 
 // The client's app, clock and reset calls against a sandbox on a real port.
@@ -97,7 +98,9 @@ describe('reset and deleteApp', () => {
   it('deleteApp: removed, and provisioned afresh by the next request', async () => {
     const sb = await s.newApp()
     await sb.patchApp({ sms_enabled: false })
-    expect(await sb.deleteApp()).toEqual({ app_key: sb.appKey, deleted: true, recreated: false })
+    const removed = await sb.deleteApp()
+    expect(removed).toEqual({ app_key: sb.appKey, deleted: true, recreated: false })
+    expect(keysIn(removed)).toEqual(keysOf<Removed>({ app_key: true, deleted: true, recreated: true }))
     expect((await sb.app()).sms_enabled).toBe(true)
   })
 })
@@ -105,7 +108,9 @@ describe('reset and deleteApp', () => {
 describe('the clock', () => {
   it('moves forward by a duration or to a time, and never back (409 90053)', async () => {
     const sb = await s.newApp()
-    expect(await sb.clock()).toEqual({ now: s.clock.now(), offset_ms: 0 })
+    const clock = await sb.clock()
+    expect(clock).toEqual({ now: s.clock.now(), offset_ms: 0 })
+    expect(keysIn(clock)).toEqual(keysOf<Clock>({ now: true, offset_ms: true }))
     expect(await sb.advanceClock(2_000)).toEqual({ now: s.clock.now() + 2_000, offset_ms: 2_000 })
     const at = Date.parse('2030-01-01T00:00:00.000Z')
     expect((await sb.setClock('2030-01-01T08:00:00+08:00')).now).toBe(at)

@@ -71,9 +71,9 @@ const { afterAll, beforeAll } = await import('vitest')
 let close = async () => {}
 beforeAll(async () => {
   const { startSandbox } = await import('./sandbox.js')
-  const { app, url } = await startSandbox()
-  process.env.SANDBOX = url
-  close = () => app.close()
+  const started = await startSandbox()
+  process.env.SANDBOX = started.url
+  close = started.close
 })
 afterAll(() => close())
 

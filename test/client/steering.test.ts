@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { SandboxError } from '../../src/client/index.js'
+import {
+  type Click,
+  type DecidedSign,
+  type DecidedTemplate,
+  type DeviceChange,
+  type Fault,
+  type Replied,
+  SandboxError,
+  type SteeredReport,
+} from '../../src/client/index.js'
+import { keysIn, keysOf } from './keys.js'
 import { listening } from './sandbox.js'
 
 // The client's inspection and steering calls against a sandbox on a real port: faults, devices,
@@ -24,6 +34,19 @@ describe('faults', () => {
       delay_ms: 0,
       remaining: 2,
     })
+    expect(keysIn(armed)).toEqual(
+      keysOf<Fault>({
+        id: true,
+        method: true,
+        path: true,
+        match: true,
+        code: true,
+        status: true,
+        message: true,
+        delay_ms: true,
+        remaining: true,
+      }),
+    )
     const failed = await s.vendor(sb, 'POST', '/v1/messages', notification)
     expect(failed).toEqual({ status: 500, body: { error: { code: 50019, message: 'server error' } } })
     expect(await sb.faults.list()).toEqual([{ ...armed, remaining: 1 }])
@@ -86,8 +109,25 @@ describe('devices', () => {
     expect(received.messages).toEqual([
       expect.objectContaining({ msg_id: first.body.msg_id, registration_id: rid, platform: 'android' }),
     ])
-    expect(await sb.devices.click(first.body.msg_id, rid)).toMatchObject({ kind: 'notification' })
-    expect((await sb.devices.setOnline(rid, false)).online).toBe(false)
+    const click = await sb.devices.click(first.body.msg_id, rid)
+    expect(click).toMatchObject({ kind: 'notification' })
+    expect(keysIn(click)).toEqual(
+      keysOf<Click>({ msg_id: true, registration_id: true, platform: true, kind: true, clicked_at: true }),
+    )
+    const offline = await sb.devices.setOnline(rid, false)
+    expect(offline.online).toBe(false)
+    expect(keysIn(offline)).toEqual(
+      keysOf<DeviceChange>({
+        registration_id: true,
+        platform: true,
+        alias: true,
+        tags: true,
+        mobile: true,
+        online: true,
+        last_online_time: true,
+        delivered: true,
+      }),
+    )
     const second = await push('second')
     expect((await sb.pushes({ msg_id: second.body.msg_id })).messages).toEqual([])
     expect(await sb.devices.setOnline(rid, true)).toMatchObject({ online: true, delivered: 1 })
@@ -99,7 +139,11 @@ describe('the carrier, handsets and the reviewer', () => {
   it('setReport decides the delivery report that falls due', async () => {
     const sb = await s.newApp()
     const { body } = await s.vendor(sb, 'POST', '/v1/messages', notification)
-    expect(await sb.sms.setReport(body.msg_id, 4003)).toMatchObject({ msg_id: body.msg_id, status: 4003 })
+    const steered = await sb.sms.setReport(body.msg_id, 4003)
+    expect(steered).toMatchObject({ msg_id: body.msg_id, status: 4003 })
+    expect(keysIn(steered)).toEqual(
+      keysOf<SteeredReport>({ msg_id: true, mobile: true, status: true, report_at: true }),
+    )
     await sb.advanceClock(5_000)
     const reports = await s.vendor(sb, 'GET', '/v1/report')
     expect(reports.body).toEqual([expect.objectContaining({ msgId: body.msg_id, status: 4003 })])
@@ -108,22 +152,41 @@ describe('the carrier, handsets and the reviewer', () => {
 
   it('reply plays a handset; TD unsubscribes it', async () => {
     const sb = await s.newApp()
-    expect(await sb.sms.reply(MOBILE, 'TD')).toMatchObject({
-      mobile: MOBILE,
-      content: 'TD',
-      unsubscribed: true,
-    })
+    const replied = await sb.sms.reply(MOBILE, 'TD')
+    expect(replied).toMatchObject({ mobile: MOBILE, content: 'TD', unsubscribed: true })
+    expect(keysIn(replied)).toEqual(
+      keysOf<Replied>({ mobile: true, content: true, reply_time: true, unsubscribed: true }),
+    )
     expect((await sb.app()).unsubscribed).toEqual([MOBILE])
   })
 
   it('reviewTemplate and reviewSign decide at once', async () => {
     const sb = await s.newApp()
-    expect(await sb.sms.reviewTemplate(4, 1)).toMatchObject({ temp_id: 4, status: 1, refuse_reason: null })
-    expect(await sb.sms.reviewSign(1, 2, 'no licence')).toMatchObject({
-      sign_id: 1,
-      status: 2,
-      refuse_reason: 'no licence',
-    })
+    const template = await sb.sms.reviewTemplate(4, 1)
+    expect(template).toMatchObject({ temp_id: 4, status: 1, refuse_reason: null })
+    expect(keysIn(template)).toEqual(
+      keysOf<DecidedTemplate>({
+        temp_id: true,
+        template: true,
+        type: true,
+        ttl: true,
+        remark: true,
+        status: true,
+        refuse_reason: true,
+      }),
+    )
+    const sign = await sb.sms.reviewSign(1, 2, 'no licence')
+    expect(sign).toMatchObject({ sign_id: 1, status: 2, refuse_reason: 'no licence' })
+    expect(keysIn(sign)).toEqual(
+      keysOf<DecidedSign>({
+        sign_id: true,
+        sign: true,
+        status: true,
+        is_default: true,
+        use_status: true,
+        refuse_reason: true,
+      }),
+    )
     await expect(sb.sms.reviewTemplate(99, 1)).rejects.toMatchObject({ status: 404, code: 90041 })
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import {
   type CallbackFilter,
+  type CodeFilter,
   type MessageFilter,
   NothingArrived,
   type PushFilter,
@@ -112,7 +113,8 @@ describe('the lists', () => {
   it('take every filter the client sends', async () => {
     const sb = await s.newApp()
     await s.vendor(sb, 'POST', '/v1/messages', text(A, 'f'))
-    const window = { after: 0, since: new Date(0), until: Date.now() + 86_400_000, limit: 5, wait: 0 }
+    const unlimited = { after: 0, since: new Date(0), until: Date.now() + 86_400_000, wait: 0 }
+    const window = { ...unlimited, limit: 5 }
     const messages = { ...window, mobile: A, msg_id: '1', kind: 'template' } satisfies Required<MessageFilter>
     const pushes = { ...window, registration_id: 'r', alias: 'a', msg_id: '1' } satisfies Required<PushFilter>
     const callbacks = {
@@ -131,7 +133,7 @@ describe('the lists', () => {
     expect((await sb.reports(reports)).reports).toEqual([])
     expect((await sb.replies(replies)).replies).toEqual([])
     await expect(
-      sb.latestCode(A, { ...window, limit: undefined, kind: 'code', msg_id: '1' }),
+      sb.latestCode(A, { ...unlimited, kind: 'code', msg_id: '1' } satisfies Required<CodeFilter>),
     ).rejects.toMatchObject({
       status: 404,
     })

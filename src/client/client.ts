@@ -2,7 +2,7 @@ import type { App, AppPatch, Clock, Removed } from './app-types.js'
 import { type EventOptions, type EventStream, openEvents } from './events.js'
 import { basicAuthorization, createTransport, type Fetch, type Transport } from './http.js'
 import type * as L from './list-types.js'
-import { createCursors, type NextOptions, readList } from './lists.js'
+import { createCursors, LISTS, type NextOptions, readList } from './lists.js'
 import { devicesOf, faultsOf, smsOf } from './steering.js'
 
 /** The default app of every sandbox (README "Credentials and fixtures"). */
@@ -16,14 +16,6 @@ export interface ClientOptions {
   masterSecret?: string
   /** Another fetch (a proxy's, a test double); the global one of Node 20+ by default. */
   fetch?: Fetch
-}
-
-const LISTS = {
-  messages: { path: '/_sandbox/sms/messages', key: 'messages' },
-  pushes: { path: '/_sandbox/push/messages', key: 'messages' },
-  callbacks: { path: '/_sandbox/callbacks', key: 'callbacks' },
-  reports: { path: '/_sandbox/sms/reports', key: 'reports' },
-  replies: { path: '/_sandbox/sms/replies', key: 'replies' },
 }
 
 /** A list's own filters: what `next…()` takes (the window is its own). */

@@ -93,10 +93,14 @@ export async function openEvents(transport: Transport, options: EventOptions = {
       for (;;) {
         let dropped = false
         for await (const frame of frames(res)) {
-          if (frame.event === 'dropped') dropped = true
-          if (frame.id === undefined || frame.event === 'dropped') continue
-          lastId = Number(frame.id)
-          yield { id: lastId, type: frame.event, data: JSON.parse(frame.data) } as SandboxEvent
+          if (frame.event === 'dropped') {
+            // It says where it stopped: the seq to resume after.
+            dropped = true
+            lastId = JSON.parse(frame.data).last_event_id ?? lastId
+          } else if (frame.id !== undefined) {
+            lastId = Number(frame.id)
+            yield { id: lastId, type: frame.event, data: JSON.parse(frame.data) } as SandboxEvent
+          }
         }
         if (!dropped) return
         res = await connect(lastId ?? options.after)

@@ -120,11 +120,25 @@ export interface PushFilter extends Window {
   msg_id?: string
 }
 
+/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for. */
+export type CallbackType =
+  | 'SMS_REPORT'
+  | 'SMS_REPLY'
+  | 'SMS_TEMPLATE'
+  | 'SMS_SIGN'
+  | 'JPUSH_DELIVERED'
+  | 'JPUSH_CLICKED'
+  | 'JPUSH_NOT_DELIVERED'
+  | 'JPUSH_PUSH_SUCCEEDED'
+
 export interface CallbackFilter extends Window {
-  kind?: 'SMS_REPORT' | 'SMS_REPLY' | 'SMS_TEMPLATE' | 'SMS_SIGN'
+  kind?: CallbackType
   state?: 'pending' | 'sending' | 'delivered' | 'failed'
   mobile?: string
+  /** An SMS's or a push's. */
   msg_id?: string
+  /** A push callback's device. */
+  registration_id?: string
 }
 
 export interface ReportFilter extends Window {

@@ -9,6 +9,15 @@ export const MAX_WAIT_MS = 30_000
 /** How long a `next…()` call waits when not told. */
 export const DEFAULT_WAIT_MS = 5_000
 
+/** Each list's path, and the key of its items in the answer. */
+export const LISTS = {
+  messages: { path: '/_sandbox/sms/messages', key: 'messages' },
+  pushes: { path: '/_sandbox/push/messages', key: 'messages' },
+  callbacks: { path: '/_sandbox/callbacks', key: 'callbacks' },
+  reports: { path: '/_sandbox/sms/reports', key: 'reports' },
+  replies: { path: '/_sandbox/sms/replies', key: 'replies' },
+}
+
 export const readList = <P>(transport: Transport, path: string, filter: object = {}) =>
   transport.json<P>('GET', path, { query: filter })
 
@@ -41,8 +50,10 @@ export async function firstAfter<T>(
 export function createCursors() {
   const seen = new Map<string, number>()
   let origin = 0
-  const keyOf = (path: string, filter: object) =>
-    `${path}?${JSON.stringify(Object.entries(filter).sort(([a], [b]) => a.localeCompare(b)))}`
+  const keyOf = (path: string, filter: object) => {
+    const given = Object.entries(filter).filter(([, value]) => value !== undefined)
+    return `${path}?${JSON.stringify(given.sort(([a], [b]) => a.localeCompare(b)))}`
+  }
 
   return {
     mark(seq: number): void {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { type Clock, createApp, type Removed, SandboxClient, SandboxError } from '../../src/client/index.js'
+import {
+  type Clock,
+  createApp,
+  DEFAULT_APP,
+  type Removed,
+  SandboxClient,
+  SandboxError,
+} from '../../src/client/index.js'
+import { DEFAULT_APP_KEY, DEFAULT_MASTER_SECRET } from '../../src/seed/fixtures.js'
 import { keysIn, keysOf } from './keys.js'
 import { listening } from './sandbox.js'
 
@@ -46,6 +54,7 @@ describe('createApp', () => {
   })
 
   it('talks to the default app when given no credentials', async () => {
+    expect(DEFAULT_APP).toEqual({ appKey: DEFAULT_APP_KEY, masterSecret: DEFAULT_MASTER_SECRET })
     const sb = new SandboxClient({ baseUrl: `${s.url}/` })
     expect(sb.baseUrl).toBe(s.url)
     expect((await sb.app()).app_key).toBe('7d431e42dfa6a6d693ac2d04')

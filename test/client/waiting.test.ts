@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import {
   type CallbackFilter,
   type CodeFilter,
+  type EventOptions,
   type MessageFilter,
   NothingArrived,
   type PushFilter,
@@ -10,6 +11,7 @@ import {
   type SandboxClient,
 } from '../../src/client/index.js'
 import { startReceiver } from '../scheduler/receiver.js'
+import { keysOf } from './keys.js'
 import { listening } from './sandbox.js'
 
 // Waiting instead of polling, through the client on a real port: `next…()` (after= and wait=),
@@ -123,6 +125,7 @@ describe('the lists', () => {
       state: 'pending',
       mobile: A,
       msg_id: '1',
+      registration_id: 'r',
     } satisfies Required<CallbackFilter>
     const reports = { ...window, mobile: A, msg_id: '1' } satisfies Required<ReportFilter>
     const replies = { ...window, mobile: A } satisfies Required<ReplyFilter>
@@ -137,5 +140,46 @@ describe('the lists', () => {
     ).rejects.toMatchObject({
       status: 404,
     })
+  })
+
+  it('take the query parameters the OpenAPI document lists, no more, no fewer', async () => {
+    const doc = (await s.app.inject({ url: '/_sandbox/openapi.json' })).json()
+    const params = (path: string): string[] =>
+      doc.paths[path].get.parameters
+        .filter((p: { in: string }) => p.in === 'query')
+        .map((p: { name: string }) => p.name)
+        .sort()
+    const window = { after: true, since: true, until: true, limit: true, wait: true } as const
+    const { limit: _, ...unlimited } = window
+    expect(params('/_sandbox/sms/messages')).toEqual(
+      keysOf<MessageFilter>({ ...window, mobile: true, msg_id: true, kind: true }),
+    )
+    // The document also lists `limit` here, which this route (one answer) refuses.
+    expect(params('/_sandbox/sms/codes/latest').filter(p => p !== 'limit')).toEqual(
+      keysOf<CodeFilter>({ ...unlimited, msg_id: true, kind: true })
+        .concat('mobile')
+        .sort(),
+    )
+    expect(params('/_sandbox/push/messages')).toEqual(
+      keysOf<PushFilter>({ ...window, registration_id: true, alias: true, msg_id: true }),
+    )
+    expect(params('/_sandbox/callbacks')).toEqual(
+      keysOf<CallbackFilter>({
+        ...window,
+        kind: true,
+        state: true,
+        mobile: true,
+        msg_id: true,
+        registration_id: true,
+      }),
+    )
+    expect(params('/_sandbox/sms/reports')).toEqual(
+      keysOf<ReportFilter>({ ...window, mobile: true, msg_id: true }),
+    )
+    expect(params('/_sandbox/sms/replies')).toEqual(keysOf<ReplyFilter>({ ...window, mobile: true }))
+    // The stream's own: `token` is for a browser's EventSource; the client sends Basic credentials.
+    expect(params('/_sandbox/events')).toEqual(
+      expect.arrayContaining(keysOf<EventOptions>({ kind: true, after: true })),
+    )
   })
 })

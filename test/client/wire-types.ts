@@ -1,12 +1,22 @@
 import type { z } from 'zod'
 import type { App, AppPatch } from '../../src/client/app-types.js'
 import type { EVENT_TYPES } from '../../src/client/events.js'
-import type { Callback, Code, Message, Push, Reply, Report } from '../../src/client/list-types.js'
+import type {
+  Callback,
+  CallbackFilter,
+  CallbackType,
+  Code,
+  Message,
+  Push,
+  Reply,
+  Report,
+} from '../../src/client/list-types.js'
 import type { Device } from '../../src/client/steer-types.js'
 import type { appView } from '../../src/sandbox/app-view.js'
 import type { items } from '../../src/sandbox/items.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push-device-schemas.js'
 import type { appPatchSchema } from '../../src/seed/seed-file.js'
+import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callback-rows.js'
 import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events.js'
 
 // The client's types are written out (its declarations must stand alone: the server's modules
@@ -28,4 +38,6 @@ export type Checks = [
   Expect<Equal<Report, z.output<typeof items.report>>>,
   Expect<Equal<Reply, z.output<typeof items.reply>>>,
   Expect<Equal<(typeof EVENT_TYPES)[number], (typeof SERVER_EVENT_TYPES)[number]>>,
+  Expect<Equal<CallbackType, ServerCallbackType>>,
+  Expect<Equal<NonNullable<CallbackFilter['state']>, CallbackState>>,
 ]

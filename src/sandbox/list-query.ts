@@ -48,6 +48,7 @@ const FILTERS = {
   registration_id: () => readBy(text),
   alias: () => readBy(text),
   msg_id: () => readBy(text),
+  schedule_id: () => readBy(text),
   kind: (values: readonly string[]) => readBy(oneOf('kind', values)),
   state: (values: readonly string[]) => readBy(oneOf('state', values)),
 }
@@ -90,14 +91,19 @@ export type ListQuery<F extends FilterName> = { [K in F]?: string | undefined } 
 /**
  * The query schema of a list taking the filters `filters` (with the values of `kind` and `state`
  * where it takes them), plus since, until, after, limit and wait; `single`: one item is answered
- * (codes/latest), so no `limit`; `token`: the events' (events.ts).
+ * (codes/latest), so no `limit`; `token`: the events' (events.ts); `seq: false`: its items have
+ * no seq (push schedules), so no `after` and no `wait`.
  */
 export function listQuery<F extends FilterName>(
   filters: readonly F[],
   values: { kind?: readonly string[]; state?: readonly string[] } = {},
-  { single = false, token = false } = {},
+  { single = false, token = false, seq = true } = {},
 ) {
   const shape: Record<string, z.ZodType> = { ...WINDOW }
+  if (!seq) {
+    delete shape.after
+    delete shape.wait
+  }
   for (const f of filters) shape[f] = FILTERS[f](values[f as 'kind' | 'state'] ?? [])
   if (token) shape.token = readBy(text)
   const known = Object.keys(shape).filter(k => !single || k !== 'limit')

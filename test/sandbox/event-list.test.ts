@@ -196,3 +196,28 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
     expect(tail).toEqual({ events: [], next_after: next.next_after })
   })
 })
+
+describe('the OpenAPI document of waiting and events', () => {
+  it('shows the list parameters, both answers of /_sandbox/events and their refusals', async () => {
+    const { app } = await createTestApp()
+    const doc = (await call(app, 'GET', '/_sandbox/openapi.json')).body
+    const events = doc.paths['/_sandbox/events'].get
+    expect(Object.keys(events.responses['200'].content)).toEqual(['application/json', 'text/event-stream'])
+    expect(events.responses['401'].description).toContain('`90003`')
+    expect(events.responses['429'].description).toContain('`90060`')
+    const params = (path: string) =>
+      Object.fromEntries(
+        doc.paths[path].get.parameters.map((p: { name: string; schema: unknown }) => [p.name, p.schema]),
+      )
+    expect(params('/_sandbox/sms/messages')).toMatchObject({
+      after: { type: 'integer', minimum: 0 },
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      wait: { type: 'integer', minimum: 0, maximum: 30000 },
+      kind: { type: 'string', enum: ['code', 'voice_code', 'template'] },
+    })
+    expect(Object.keys(params('/_sandbox/push/schedules'))).toEqual(
+      expect.not.arrayContaining(['after', 'wait']),
+    )
+    expect(doc.paths['/_sandbox/events/token'].post.summary).toContain('EventSource')
+  })
+})

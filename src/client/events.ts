@@ -1,6 +1,7 @@
-import type { Clock } from './app-types.js'
+import type { App, Clock } from './app-types.js'
 import type { Transport } from './http.js'
 import type { Callback, Message, Push, Reply, Report } from './list-types.js'
+import type { Click } from './steer-types.js'
 
 // GET /_sandbox/events as Server-Sent Events, read through fetch (an EventSource cannot send Basic
 // credentials), as an async iterator. Each event's `id` is its seq.
@@ -11,6 +12,7 @@ export const EVENT_TYPES = [
   'sms.report',
   'sms.reply',
   'push.delivered',
+  'push.clicked',
   'callback.attempt',
   'review.decided',
   'schedule.fired',
@@ -37,19 +39,21 @@ export interface ReviewDecision {
   decided_at: string
 }
 
-type Shaped = 'sms.sent' | 'sms.report' | 'sms.reply' | 'push.delivered' | 'callback.attempt'
-
-/** An event, its data shaped like the matching list's item. */
+/** An event, its data shaped like the matching list's item (or endpoint's answer). */
 export type SandboxEvent =
   | Typed<'sms.sent', Message>
   | Typed<'sms.report', Report>
   | Typed<'sms.reply', Reply>
   | Typed<'push.delivered', Push>
+  | Typed<'push.clicked', Click>
   /** The callback as it stands after the attempt. */
   | Typed<'callback.attempt', Callback>
   | Typed<'review.decided', ReviewDecision>
+  /** An SMS schedule's (`sent`, `failed`) or a push schedule's (`api: "push"`, `msg_id`, `error`). */
+  | Typed<'schedule.fired', { schedule_id: string; fired_at: string; [key: string]: unknown }>
   | Typed<'clock.moved', Clock>
-  | Typed<Exclude<EventType, Shaped | 'review.decided' | 'clock.moved'>, Record<string, unknown>>
+  /** The app as GET /_sandbox/app shows it, after the reset or the PATCH. */
+  | Typed<'app.reset' | 'app.changed', App>
 
 export interface EventOptions {
   /** Only events of this type. */

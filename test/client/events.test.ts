@@ -63,6 +63,17 @@ describe('events()', () => {
     await Promise.all([replies.close(), resumed.close()])
   })
 
+  it('app.changed and app.reset carry the app as GET /_sandbox/app shows it', async () => {
+    const sb = await s.newApp()
+    const stream = await sb.events()
+    const patched = await sb.patchApp({ balances: { market: 1 } })
+    const reset = await sb.reset()
+    const [changed, wasReset] = await take(stream, 2)
+    expect(changed).toMatchObject({ type: 'app.changed', data: patched })
+    expect(wasReset).toMatchObject({ type: 'app.reset', data: reset })
+    await stream.close()
+  })
+
   it('leaving a for-await loop closes the stream', async () => {
     const sb = await s.newApp()
     const stream = await sb.events()

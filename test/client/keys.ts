@@ -5,3 +5,6 @@
 export const keysOf = <T>(keys: { [K in keyof Required<T>]: true }): string[] => Object.keys(keys).sort()
 
 export const keysIn = (answer: object): string[] => Object.keys(answer).sort()
+
+/** The members of a union of strings, each named once (the compiler refuses a missing one). */
+export const valuesOf = <U extends string>(values: { [K in U]: true }): string[] => Object.keys(values).sort()

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import {
   type CallbackFilter,
   type CodeFilter,
+  EVENT_TYPES,
   type EventOptions,
   type MessageFilter,
   NothingArrived,
@@ -11,7 +12,7 @@ import {
   type SandboxClient,
 } from '../../src/client/index.js'
 import { startReceiver } from '../scheduler/receiver.js'
-import { keysOf } from './keys.js'
+import { keysOf, valuesOf } from './keys.js'
 import { listening } from './sandbox.js'
 
 // Waiting instead of polling, through the client on a real port: `next…()` (after= and wait=),
@@ -144,11 +145,15 @@ describe('the lists', () => {
 
   it('take the query parameters the OpenAPI document lists, no more, no fewer', async () => {
     const doc = (await s.app.inject({ url: '/_sandbox/openapi.json' })).json()
-    const params = (path: string): string[] =>
-      doc.paths[path].get.parameters
-        .filter((p: { in: string }) => p.in === 'query')
-        .map((p: { name: string }) => p.name)
+    type Parameter = { in: string; name: string; schema: { enum?: string[] } }
+    const query = (path: string): Parameter[] =>
+      doc.paths[path].get.parameters.filter((p: Parameter) => p.in === 'query')
+    const params = (path: string) =>
+      query(path)
+        .map(p => p.name)
         .sort()
+    const values = (path: string, name: string) =>
+      [...(query(path).find(p => p.name === name)?.schema.enum ?? [])].sort()
     const window = { after: true, since: true, until: true, limit: true, wait: true } as const
     const { limit: _, ...unlimited } = window
     expect(params('/_sandbox/sms/messages')).toEqual(
@@ -177,6 +182,34 @@ describe('the lists', () => {
       keysOf<ReportFilter>({ ...window, mobile: true, msg_id: true }),
     )
     expect(params('/_sandbox/sms/replies')).toEqual(keysOf<ReplyFilter>({ ...window, mobile: true }))
+    type Kind<F extends { kind?: string }> = NonNullable<F['kind']>
+    expect(values('/_sandbox/sms/messages', 'kind')).toEqual(
+      valuesOf<Kind<MessageFilter>>({ code: true, voice_code: true, template: true }),
+    )
+    expect(values('/_sandbox/sms/codes/latest', 'kind')).toEqual(
+      valuesOf<Kind<CodeFilter>>({ code: true, voice_code: true }),
+    )
+    expect(values('/_sandbox/callbacks', 'kind')).toEqual(
+      valuesOf<Kind<CallbackFilter>>({
+        SMS_REPORT: true,
+        SMS_REPLY: true,
+        SMS_TEMPLATE: true,
+        SMS_SIGN: true,
+        JPUSH_DELIVERED: true,
+        JPUSH_CLICKED: true,
+        JPUSH_NOT_DELIVERED: true,
+        JPUSH_PUSH_SUCCEEDED: true,
+      }),
+    )
+    expect(values('/_sandbox/callbacks', 'state')).toEqual(
+      valuesOf<NonNullable<CallbackFilter['state']>>({
+        pending: true,
+        sending: true,
+        delivered: true,
+        failed: true,
+      }),
+    )
+    expect(values('/_sandbox/events', 'kind')).toEqual([...EVENT_TYPES].sort())
     // The stream's own: `token` is for a browser's EventSource; the client sends Basic credentials.
     expect(params('/_sandbox/events')).toEqual(
       expect.arrayContaining(keysOf<EventOptions>({ kind: true, after: true })),

@@ -63,8 +63,6 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
       for (const path of [...group.paths, ...Object.values(group.aliases ?? {})])
         envelopes.add(`${prefix}/${path}`, group.dialect)
 
-    // `scope` already renders failures in `own`'s envelope: its error handler is set once, by
-    // whoever made the scope (Fastify warns of a second one in the same scope, FSTWRN004).
     async function mountGroup(
       scope: FastifyInstance,
       own: Dialect,
@@ -74,6 +72,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
     ) {
       acceptAnyBody(scope, own)
       useSchemas(scope, own)
+      scope.setErrorHandler(vendorErrorHandler(own))
       await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
       scope.addHook('preHandler', deps.scheduler.catchUp)
       if (faults) useFaults(scope, deps.faults)
@@ -90,17 +89,18 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
 
     await app.register(
       async surface => {
-        surface.setErrorHandler(vendorErrorHandler(dialect))
         surface.setNotFoundHandler((_req, reply) => sendApiError(reply, dialect.notFound()))
         const auth = hooks?.(surface, deps)
+        // One surface, one context: mountGroup sets its error handler (once per scope).
         if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
+        // Several groups: what no group answers (a 404) fails in the surface's own context.
+        surface.setErrorHandler(vendorErrorHandler(dialect))
         // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
         // the prefix's unknown paths are the surface's.
         for (const group of [{ dialect, routes, aliases: {} }, ...groups])
-          await surface.register(async scope => {
-            scope.setErrorHandler(vendorErrorHandler(group.dialect))
-            await mountGroup(scope, group.dialect, group.routes, auth, group.aliases)
-          })
+          await surface.register(async scope =>
+            mountGroup(scope, group.dialect, group.routes, auth, group.aliases),
+          )
       },
       { prefix },
     )

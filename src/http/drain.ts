@@ -22,15 +22,24 @@ export class ShuttingDown extends Error {
  * - a request that arrives on an open connection is refused before its handler (nothing runs,
  *   nothing is stored) in the envelope of its surface (error-handler.ts), HTTP 503;
  * - an answer waits for its turn on its connection, then carries `Connection: close` only if no
- *   request is queued behind it; a connection left idle is ended.
+ *   request is queued behind it; a connection left idle is ended;
+ * - a connection that has not sent a byte yet (a client's pool opens them ahead) is ended at once:
+ *   Node's own close waits for it, so it would hold the close for the whole grace period.
  */
 export function useDrain(app: FastifyInstance): void {
   const queues = new Map<Socket, ServerResponse[]>()
+  const unused = new Set<Socket>()
   let draining = false
+
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket)
+    socket.once('close', () => unused.delete(socket))
+  })
 
   // Before Fastify's listener: the queue is in arrival order when any hook looks at it.
   app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket
+    unused.delete(socket)
     let queue = queues.get(socket)
     if (!queue) {
       const created: ServerResponse[] = []
@@ -52,6 +61,8 @@ export function useDrain(app: FastifyInstance): void {
 
   const begin = () => {
     draining = true
+    // Bytes read but no request yet: one is arriving; the onRequest hook answers it 503.
+    for (const socket of unused) if (socket.bytesRead === 0) socket.end()
   }
   app.decorate('beginDrain', begin)
   app.addHook('preClose', async () => begin())

@@ -128,14 +128,14 @@ export function listQuery<F extends FilterName>(
     delete shape.after
     delete shape.wait
   }
+  if (single) delete shape.limit
   for (const f of filters) shape[f] = FILTERS[f](values[f as 'kind' | 'state'] ?? [])
   if (token)
     shape.token = readBy(
       text,
       doc('string', 'From POST /_sandbox/events/token, instead of Basic credentials.'),
     )
-  const known = Object.keys(shape).filter(k => !single || k !== 'limit')
-  return z.preprocess(onlyKnown(known), z.object(shape)) as unknown as z.ZodType<
+  return z.preprocess(onlyKnown(Object.keys(shape)), z.object(shape)) as unknown as z.ZodType<
     ListQuery<F> & { token?: string | undefined }
   >
 }

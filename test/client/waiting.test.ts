@@ -159,8 +159,7 @@ describe('the lists', () => {
     expect(params('/_sandbox/sms/messages')).toEqual(
       keysOf<MessageFilter>({ ...window, mobile: true, msg_id: true, kind: true }),
     )
-    // The document also lists `limit` here, which this route (one answer) refuses.
-    expect(params('/_sandbox/sms/codes/latest').filter(p => p !== 'limit')).toEqual(
+    expect(params('/_sandbox/sms/codes/latest')).toEqual(
       keysOf<CodeFilter>({ ...unlimited, msg_id: true, kind: true })
         .concat('mobile')
         .sort(),

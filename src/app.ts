@@ -47,6 +47,8 @@ import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
 import { smsReportSteeringRoutes } from './sandbox/sms-reports.js'
+import { smsReviewableRoutes } from './sandbox/sms-reviewables.js'
+import { smsScheduleInspectRoutes } from './sandbox/sms-schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -192,6 +194,8 @@ export async function buildApp(
       smsInspectRoutes,
       smsReportSteeringRoutes,
       reviewRoutes,
+      smsReviewableRoutes,
+      smsScheduleInspectRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,

@@ -64,6 +64,7 @@ import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
+import { basicChallenge, uiRoutes } from './ui/routes.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -209,6 +210,12 @@ export async function buildApp(
     ],
     { standing: false, faults: false },
   )
+  // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
+  await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
+    standing: false,
+    faults: false,
+    hooks: basicChallenge,
+  })
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {

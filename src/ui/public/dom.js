@@ -32,6 +32,10 @@ export function field(label, control, hint) {
   )
 }
 
+/** A text input whose id is its name (the forms read their fields by name). */
+export const input = (id, props = {}) => h('input', { id, name: id, autocomplete: 'off', ...props })
+export const number = (id, value) => input(id, { type: 'number', min: 0, step: 1, value: value ?? '' })
+
 /** Whether any of the values contains the search text (case-insensitive); an empty search matches. */
 export function matches(search, ...values) {
   if (!search) return true

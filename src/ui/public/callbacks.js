@@ -35,19 +35,23 @@ function callback(c) {
     c.attempts.length === 0
       ? h('p', { class: 'muted' }, 'Not attempted yet.')
       : h(
-          'table',
-          null,
-          h('caption', { class: 'visually-hidden' }, `Attempts of callback ${c.id}`),
+          'div',
+          { class: 'table-wrap' },
           h(
-            'thead',
+            'table',
             null,
+            h('caption', { class: 'visually-hidden' }, `Attempts of callback ${c.id}`),
             h(
-              'tr',
+              'thead',
               null,
-              ['#', 'at', 'url', 'answer', 'error'].map(t => h('th', { scope: 'col' }, t)),
+              h(
+                'tr',
+                null,
+                ['#', 'at', 'url', 'answer', 'error'].map(t => h('th', { scope: 'col' }, t)),
+              ),
             ),
+            h('tbody', null, c.attempts.map(attempt)),
           ),
-          h('tbody', null, c.attempts.map(attempt)),
         ),
   )
 }

@@ -15,7 +15,8 @@ const TOPICS = {
       api.get(`/_sandbox/sms/reports?${LIMIT}`),
       api.get(`/_sandbox/sms/replies?${LIMIT}`),
     ])
-    return { messages: messages.messages, reports: reports.reports, replies: replies.replies }
+    const reportOf = new Map(reports.reports.map(r => [r.msg_id, r]))
+    return { messages: messages.messages, reportOf, replies: replies.replies }
   },
   push: async api => {
     const [devices, pushes] = await Promise.all([
@@ -64,7 +65,8 @@ const EVENT_TOPICS = {
 export function createData(api, onChange) {
   const state = {
     messages: [],
-    reports: [],
+    /** msg_id → its delivery report. */
+    reportOf: new Map(),
     replies: [],
     devices: [],
     pushes: [],
@@ -76,6 +78,8 @@ export function createData(api, onChange) {
     faults: [],
     /** Pushes opened from this page (msg_id/registration_id → the click's answer). */
     clicks: new Map(),
+    /** Report statuses chosen from this page for reports still to come (msg_id → the answer). */
+    steered: new Map(),
     /** What fell due at the last clock move made from this page. */
     lastMove: null,
     errors: {},
@@ -114,14 +118,19 @@ export function createData(api, onChange) {
     timer = setTimeout(read, 20)
   }
 
+  /** What only this page knew of the app (its clicks, chosen reports, last clock move), after a reset. */
+  function forget() {
+    state.clicks.clear()
+    state.steered.clear()
+    state.lastMove = null
+  }
+
   return {
     state,
     invalidate,
+    forget,
     onEvent(type, data) {
-      if (type === 'app.reset') {
-        state.clicks.clear()
-        state.lastMove = null
-      }
+      if (type === 'app.reset') forget()
       if (type === 'clock.moved' && data && typeof data.now === 'number') {
         state.app = { ...state.app, clock: data }
         state.clockReadAt = Date.now()

@@ -118,8 +118,7 @@ async function reset(ctx, button) {
   if (!sure) return
   const answer = await act(button, () => ctx.api.post('/_sandbox/reset'))
   if (!answer) return
-  ctx.state.clicks.clear()
-  ctx.state.lastMove = null
+  ctx.data.forget()
   toast(`App ${appKey} reset`)
   ctx.data.invalidate()
 }

@@ -12,7 +12,7 @@ function withCode(content, code) {
 }
 
 function reportLine(ctx, m) {
-  const report = ctx.state.reports.find(r => r.msg_id === m.msg_id)
+  const report = ctx.state.reportOf.get(m.msg_id)
   if (report)
     return h(
       'span',
@@ -20,7 +20,7 @@ function reportLine(ctx, m) {
       `Delivery report: ${reportText(report.status)} at `,
       time(report.receive_time),
     )
-  const chosen = ctx.state.steered?.get(m.msg_id)
+  const chosen = ctx.state.steered.get(m.msg_id)
   const id = `report-${m.msg_id}`
   const choose = h(
     'select',
@@ -40,7 +40,6 @@ function reportLine(ctx, m) {
           ctx.api.post('/_sandbox/sms/reports', { msg_id: m.msg_id, status }),
         )
         if (!answer) return
-        ctx.state.steered ??= new Map()
         ctx.state.steered.set(m.msg_id, answer)
         ctx.done(form)
         toast(`The report of ${m.msg_id} will say ${reportText(status)}`)

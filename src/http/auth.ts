@@ -7,6 +7,7 @@ import { isWellFormedCredential } from '../seed/provision.js'
 import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
 import type { Dialect } from './dialect.js'
 import { groupLogin } from './group-auth.js'
+import { firstValue } from './query.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
@@ -66,12 +67,28 @@ export async function registerBasicAuth(
   })
   app.addHook('onRequest', (req, reply, done) => {
     if (req.is404 || req.routeOptions.config?.public) return done()
+    const byToken = req.routeOptions.config?.tokenAuth
+    const token = byToken && !req.headers.authorization ? queryToken(req) : undefined
+    if (byToken && token !== undefined) {
+      try {
+        req.tenant = byToken(token)
+      } catch (err) {
+        return done(err as Error)
+      }
+      return done()
+    }
     app.basicAuth(req, reply, err => {
       // No tenant: the request did not get past its credentials (a standing refusal has one).
       const authenticated = (req.tenant as Tenant | undefined) !== undefined
       done(err && !authenticated && hooks.refused ? hooks.refused(req, err) : err)
     })
   })
+}
+
+/** `?token=` of a route that takes one (tokenAuth): Basic credentials, when sent, come first. */
+function queryToken(req: FastifyRequest): string | undefined {
+  const query = req.query as Record<string, unknown> | undefined
+  return firstValue(query?.token)
 }
 
 function developerLogin(

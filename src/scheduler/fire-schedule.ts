@@ -33,6 +33,8 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
     resolved = err
   }
 
+  let sent = 0
+  let failed = 0
   for (const r of store.schedules.recipients(scheduleId)) {
     try {
       if (isApiError(resolved)) throw resolved
@@ -51,8 +53,10 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
       store.transaction(() =>
         deliver(deps, tenant, { ...outgoing, tag: task.tag, scheduleId, msgId: r.msgId }, now),
       )
+      sent++
     } catch (err) {
       if (!isApiError(err)) throw err
+      failed++
       store.schedules.recordFailure(scheduleId, r.msgId, err.code, err.message)
       recordReport(
         deps,
@@ -62,5 +66,8 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
       )
     }
   }
+  // After its messages (their sms.sent events come first); JPush schedules record the same type.
+  const data = { schedule_id: scheduleId, fired_at: new Date(now).toISOString(), sent, failed }
+  store.events.append({ appKey, type: 'schedule.fired', data, at: now })
   return true
 }

@@ -16,7 +16,10 @@ export async function webUiChecks(base: string): Promise<Array<[boolean, string]
   ])
   const page = await get(`${base}/_sandbox/ui/`, { authorization: AUTH })
   const html = await page.text()
-  checks.push([page.status === 200 && html.includes('/_sandbox/ui/main.js'), 'the page, with the credentials'])
+  checks.push([
+    page.status === 200 && html.includes('/_sandbox/ui/main.js'),
+    'the page, with the credentials',
+  ])
   // Every file the page names, and every module those import.
   const queue = [...html.matchAll(/(?:src|href)="\/_sandbox\/ui\/([\w.-]+)"/g)].map(m => m[1]!)
   const seen = new Set<string>()

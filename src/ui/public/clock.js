@@ -1,7 +1,7 @@
 // Clock: the app's own time, moved forward by hand. A move answers once everything that fell due
 // on the way has run (POST /_sandbox/clock); the events logged meanwhile say what that was.
 
-import { act, beijing, h, time, toast } from './dom.js'
+import { act, beijing, h, toast } from './dom.js'
 import { reportText } from './labels.js'
 
 const STEPS = [
@@ -98,9 +98,7 @@ export const clockView = {
             h(
               'small',
               null,
-              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms} ms ahead of real time (read `,
-              time(new Date(ctx.state.clockReadAt).toISOString()),
-              ')',
+              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms} ms ahead of real time`,
             ),
           )
         : h('p', { class: 'empty' }, 'Loading…'),

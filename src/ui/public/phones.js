@@ -11,10 +11,11 @@ function conversations(state) {
     if (!byMobile.has(mobile)) byMobile.set(mobile, { mobile, items: [], last: '' })
     return byMobile.get(mobile)
   }
-  for (const m of state.messages) of(m.mobile).items.push({ at: m.created_at, message: m })
-  for (const r of state.replies) of(r.mobile).items.push({ at: r.reply_time, reply: r })
+  for (const m of state.messages) of(m.mobile).items.push({ at: m.created_at, seq: m.seq, message: m })
+  for (const r of state.replies) of(r.mobile).items.push({ at: r.reply_time, seq: r.seq, reply: r })
   for (const c of byMobile.values()) {
-    c.items.sort((a, b) => a.at.localeCompare(b.at))
+    // In time order; the seq orders what happened in the same millisecond.
+    c.items.sort((a, b) => a.at.localeCompare(b.at) || a.seq - b.seq)
     c.last = c.items.at(-1)?.at ?? ''
   }
   return byMobile

@@ -49,13 +49,16 @@ function status(row) {
   )
 }
 
-const table = (caption, head, rows) =>
-  h(
+/** A table whose cells say their column (`data-label`), so that a narrow window can stack them. */
+function table(caption, head, rows) {
+  for (const row of rows)
+    for (const [i, cell] of [...row.cells].entries()) cell.setAttribute('data-label', head[i])
+  return h(
     'div',
     { class: 'table-wrap' },
     h(
       'table',
-      null,
+      { class: 'stack' },
       h('caption', null, caption),
       h(
         'thead',
@@ -69,6 +72,7 @@ const table = (caption, head, rows) =>
       h('tbody', null, rows),
     ),
   )
+}
 
 export const reviewsView = {
   id: 'templates',

@@ -46,15 +46,31 @@ function reportLine(ctx, m) {
         ctx.render()
       },
     },
-    h('span', null, chosen ? `Report due: ${reportText(chosen.status)} · ` : 'No delivery report yet · '),
-    h('label', { for: id }, 'Choose its status'),
+    h('label', { for: id }, 'Its status'),
     ' ',
     choose,
     ' ',
     h('button', { type: 'submit' }, 'Set report'),
   )
-  return form
+  // Folded until asked for; kept open across live updates.
+  const details = h(
+    'details',
+    { open: steering.has(m.msg_id) },
+    h(
+      'summary',
+      null,
+      chosen ? `Report due: ${reportText(chosen.status)}` : 'No delivery report yet: choose its status',
+    ),
+    form,
+  )
+  details.addEventListener('toggle', () =>
+    details.open ? steering.add(m.msg_id) : steering.delete(m.msg_id),
+  )
+  return details
 }
+
+/** The messages whose "choose its status" is unfolded. */
+const steering = new Set()
 
 export function sms(ctx, m, highlighted) {
   const { templates, signs } = ctx.state

@@ -70,8 +70,9 @@ function render() {
     route: current,
     search: search.value.trim(),
     render,
-    done: form => {
-      for (const el of form.elements) dirty.delete(el.id)
+    // A form (or one field) was sent: it shows what the app says from now on.
+    done: sent => {
+      for (const el of sent.elements ?? [sent]) dirty.delete(el.id)
     },
   }
   for (const v of VIEWS) {

@@ -14,6 +14,7 @@ function decide(ctx, what, path, row) {
     if (status === 2) body.refuse_reason = document.getElementById(reasonId).value
     const answer = await act(button, () => ctx.api.post(path, body))
     if (!answer) return
+    ctx.done(document.getElementById(reasonId))
     toast(`${what} ${status === 1 ? 'approved' : 'rejected'}`)
     ctx.data.invalidate(['reviews', 'callbacks'])
   }
@@ -112,7 +113,7 @@ export const reviewsView = {
             'tr',
             { 'data-sign-id': s.sign_id },
             h('td', null, String(s.sign_id)),
-            h('td', null, s.sign, s.is_default === 1 && h('span', { class: 'badge' }, ' default')),
+            h('td', null, s.sign, s.is_default === 1 && [' ', h('span', { class: 'badge' }, 'default')]),
             status(s),
             h(
               'td',

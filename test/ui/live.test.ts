@@ -87,5 +87,13 @@ describe('the web UI, live', () => {
     const stats = await ui.api(tenant, 'GET', `/v3/messages/detail?msg_ids=${pushed.body.msg_id}`)
     expect(stats.body[0].details.notification.sub_android.click).toBe(1)
     await ui.screenshot(page, 'devices')
+
+    // Offline, then online again: the state the device API reports.
+    await page.getByRole('button', { name: 'Take offline' }).click()
+    await page.getByRole('button', { name: 'Bring online' }).waitFor({ timeout: LIVE_MS })
+    const status = await ui.api(tenant, 'POST', '/v3/devices/status', { registration_ids: [rid] })
+    expect(status.body[rid].online).toBe(false)
+    await page.getByRole('button', { name: 'Bring online' }).click()
+    await page.getByRole('button', { name: 'Take offline' }).waitFor({ timeout: LIVE_MS })
   })
 })

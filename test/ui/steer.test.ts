@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatLocal } from '../../src/time.js'
+import { startReceiver } from '../scheduler/receiver.js'
 import { LIVE_MS, newTenant, uiHarness } from './browser.js'
 
 // Steering the sandbox by hand: what the UI does is what the API then says (issue 13).
@@ -108,6 +109,35 @@ describe('the web UI, steering', () => {
     await page.getByRole('link', { name: /1a0018970a8b0fd6c0e/ }).click()
     await page.getByText('Nothing received yet').waitFor({ timeout: LIVE_MS })
     expect(await page.locator('.push').count()).toBe(0)
+  })
+
+  it('a callback_url set in the UI gets the callbacks; each attempt and retry shows in Callbacks', async () => {
+    const tenant = newTenant('uihook')
+    const receiver = await startReceiver()
+    const { page } = await ui.open(tenant, '#/settings')
+    await page.getByLabel(/^callback_url/).fill(receiver.url, { timeout: LIVE_MS })
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await page.getByText('Saved: callback_url').waitFor({ timeout: LIVE_MS })
+    expect(receiver.checks).toHaveLength(1) // the vendor's echostr check
+
+    receiver.answer('fail')
+    const sent = await ui.api(tenant, 'POST', '/v1/messages', {
+      mobile: '13800138040',
+      temp_id: 2,
+      temp_para: { order: 'HOOK', days: '1' },
+    })
+    await ui.api(tenant, 'POST', '/_sandbox/clock', { advance_ms: 2000 }) // the report, called back
+    await page.getByRole('link', { name: /^Callbacks/ }).click()
+    const card = page.locator('[data-callback-id]', { hasText: 'SMS_REPORT' })
+    await card.getByText('HTTP 500').first().waitFor({ timeout: LIVE_MS })
+    expect(await card.innerText()).toContain('next attempt')
+    receiver.answer('ok')
+    await ui.api(tenant, 'POST', '/_sandbox/clock', { advance_ms: 3 * 60_000 }) // the first retry
+    await card.getByText('HTTP 200').first().waitFor({ timeout: LIVE_MS })
+    expect(await card.locator('.badge').innerText()).toBe('delivered')
+    await card.getByText('Payload (data)').click()
+    expect(await card.locator('pre').innerText()).toContain(sent.body.msg_id)
+    expect(receiver.received).toHaveLength(2)
   })
 
   it('works from the keyboard: "/" searches, Tab reaches every control, Enter acts', async () => {

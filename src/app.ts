@@ -140,7 +140,7 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
-    hub: createHub(store, events),
+    hub: createHub(store, appResets, events),
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
   }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { AppResets } from '../app-resets.js'
 import { sandboxErrors } from '../sandbox/errors.js'
 import type { Store } from '../store/index.js'
 import type { Marks, SeqTopic } from '../store/seqs.js'
@@ -11,8 +12,8 @@ export interface Subscriber {
   wake(): void
   /** About every HUB_DEFAULTS.heartbeatMs: a comment line keeps proxies from closing the stream. */
   heartbeat(): void
-  /** The sandbox closes: end the stream now. */
-  close(): void
+  /** The sandbox closes, or the app was removed (`why`, sent as a comment): end the stream now. */
+  close(why?: string): void
 }
 
 interface Listeners {
@@ -40,7 +41,7 @@ const tooMany = (what: string, max: number) =>
  * of that topic and their streams, each of which reads SQLite past what it already has. An idle
  * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
  */
-export function createHub(store: Pick<Store, 'seqs'>, options: HubOptions = {}) {
+export function createHub(store: Pick<Store, 'seqs'>, appResets: AppResets, options: HubOptions = {}) {
   const { maxWaiters, maxSubscribers, heartbeatMs } = { ...HUB_DEFAULTS, ...options }
   const apps = new Map<string, Listeners>()
   let pending = new Map<string, Set<SeqTopic>>()
@@ -87,6 +88,9 @@ export function createHub(store: Pick<Store, 'seqs'>, options: HubOptions = {}) 
     })
   }
   store.seqs.watch({ listened: appKey => apps.has(appKey), committed })
+  // A reset or removal deletes every row the app's counter would be read from again: it is read
+  // before (inside the same write), so seqs go on from where they were and are never repeated.
+  appResets.onAppReset(appKey => void store.seqs.current(appKey))
 
   return {
     /** The bounds of each event stream (subscriber.ts). */
@@ -142,6 +146,17 @@ export function createHub(store: Pick<Store, 'seqs'>, options: HubOptions = {}) 
       }
       clearInterval(heartbeat)
       heartbeat = undefined
+    },
+
+    /**
+     * The app was removed for good (DELETE /_sandbox/app): its held requests are answered as
+     * without waiting, its streams end. Call once the removal is durable.
+     */
+    appRemoved(appKey: string): void {
+      const l = apps.get(appKey)
+      if (!l) return
+      for (const w of [...l.waiters]) w.release()
+      for (const s of [...l.subscribers]) s.close('the app was removed')
     },
 
     /** How many listen to the app (tests and the stream's own bounds). */

@@ -91,7 +91,7 @@ export function streamEvents(
     heartbeat() {
       if (!stalled && !ended) res.write(': heartbeat\n\n')
     },
-    close: () => end(),
+    close: why => end(why === undefined ? undefined : `: ${why}\n\n`),
   })
   // Subscribed (or refused, 429, in the API's envelope) before Fastify lets go of the reply.
   reply.hijack()

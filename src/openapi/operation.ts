@@ -58,6 +58,16 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
     const description = typeof json.description === 'string' ? json.description : 'OK'
     responses[status] = { description, content: { 'application/json': { schema: json } }, headers }
   }
+  // A route with a JSON answer may also answer another media type on the same status (GET
+  // /_sandbox/events: a list, or Server-Sent Events): its docs name it.
+  for (const [status, other] of Object.entries(own.response ? (docs.answers ?? {}) : {})) {
+    const response = responses[status] as
+      | { description: string; content?: Record<string, unknown> }
+      | undefined
+    if (!isOther(other) || other.media === null || !response?.content) continue
+    response.content[other.media] = { schema: { type: 'string' } }
+    response.description = `${response.description}; or ${other.description}`
+  }
   const takesBody = (own.body ?? docs.body) !== undefined
   Object.assign(
     responses,

@@ -29,6 +29,7 @@ export function callbackRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[
   return [
     listRoute(deps, {
       url: '/callbacks',
+      summary: 'Callbacks of the app (JSMS and push), each with its delivery attempts',
       key: 'callbacks',
       filters: ['kind', 'state', 'mobile', 'msg_id', 'registration_id'],
       values: { kind: TYPES, state: STATES },

@@ -9,7 +9,7 @@ import { EVENT_TYPES, type EventType } from '../store/events.js'
 import { tenantOf } from '../tenancy.js'
 import { sandboxErrors } from './errors.js'
 import { listQuery, whole } from './list-query.js'
-import { readOrWait } from './list-route.js'
+import { readOrWait, waitErrors } from './list-route.js'
 import { iso } from './schemas.js'
 
 const schemas = {
@@ -20,6 +20,15 @@ const schemas = {
   }),
   token: z.object({ token: z.string(), expires_at: z.string() }),
 }
+
+const STREAM_DOC = `The app's events, newest first, as every list (\`after\`, \`wait\`, \`kind\`…): ${EVENT_TYPES.join(', ')}.
+Each has a \`seq\` and \`data\` shaped like the matching inspection item (README "Waiting and events").
+
+With \`Accept: text/event-stream\`: Server-Sent Events instead, from after \`Last-Event-ID\` (or \`after=\`,
+else from now), each with \`id: <seq>\`, \`event: <type>\` and the item as \`data\`; a \`: heartbeat\` comment every
+15 s. A client that stops reading while the app moves 1000 events ahead gets \`event: dropped\` and the
+end of the stream (it resumes with Last-Event-ID). A browser's EventSource, which cannot send
+credentials, passes \`?token=\` from POST /_sandbox/events/token instead.`
 
 /** An EventSource asks for `text/event-stream`; anyone else gets the events as a list. */
 const wantsStream = (req: FastifyRequest) => String(req.headers.accept ?? '').includes('text/event-stream')
@@ -48,6 +57,19 @@ export function eventRoutes(deps: Pick<AppDeps, 'store' | 'hub' | 'clock' | 'eve
       method: 'GET',
       url: '/events',
       config: { tokenAuth: byToken },
+      docs: {
+        summary: 'Events of the app: a list, or Server-Sent Events',
+        description: STREAM_DOC,
+        answers: {
+          200: { description: 'Server-Sent Events (Accept: text/event-stream)', media: 'text/event-stream' },
+        },
+        errors: [
+          sandboxErrors.badEventToken(),
+          sandboxErrors.invalidField('"Last-Event-ID": must be a seq (a whole number, 0 or more)'),
+          ...waitErrors,
+          sandboxErrors.tooManyListeners('too many event streams: at most 20 per app at a time'),
+        ],
+      },
       schema: { querystring: schemas.query, response: { 200: schemas.events } },
       handler: async (req, reply) => {
         const { appKey } = req.tenant.app
@@ -72,6 +94,11 @@ export function eventRoutes(deps: Pick<AppDeps, 'store' | 'hub' | 'clock' | 'eve
     schemaRoute({
       method: 'POST',
       url: '/events/token',
+      docs: {
+        summary: 'A token that opens GET /_sandbox/events without credentials (for EventSource)',
+        description: `Valid 10 minutes for the app's own events only (\`?token=\`); an open stream outlives
+it. A restart, or the app's removal, voids it.`,
+      },
       schema: { response: { 200: schemas.token } },
       handler: async req => {
         const { token, expiresAt } = eventTokens.issue(req.tenant.app)

@@ -42,27 +42,52 @@ const mobile = (v: unknown) => {
   return t === undefined ? undefined : (nationalMobile(t) ?? t.trim())
 }
 
+// What the OpenAPI document shows of each parameter (the readers themselves cannot be shown).
+const doc = (type: 'string' | 'integer', description: string, more: Record<string, unknown> = {}) => ({
+  type,
+  description,
+  ...more,
+})
+
 /** Every filter a list may take. `kind` and `state` take the values each list names. */
 const FILTERS = {
-  mobile: () => readBy(mobile),
-  registration_id: () => readBy(text),
-  alias: () => readBy(text),
-  msg_id: () => readBy(text),
-  kind: (values: readonly string[]) => readBy(oneOf('kind', values)),
-  state: (values: readonly string[]) => readBy(oneOf('state', values)),
+  mobile: () => readBy(mobile, doc('string', 'A mobile, national or +86 form.')),
+  registration_id: () => readBy(text, doc('string', 'A device.')),
+  alias: () => readBy(text, doc('string', 'The alias the device had when the push reached it.')),
+  msg_id: () => readBy(text, doc('string', 'A message or push.')),
+  schedule_id: () => readBy(text, doc('string', 'One schedule.')),
+  kind: (values: readonly string[]) =>
+    readBy(oneOf('kind', values), doc('string', 'Of this kind.', { enum: values })),
+  state: (values: readonly string[]) =>
+    readBy(oneOf('state', values), doc('string', 'In this state.', { enum: values })),
 }
 export type FilterName = keyof typeof FILTERS
 
+const TIME = 'App clock: ISO-8601 (at least yyyy-mm-dd) or epoch milliseconds.'
 const WINDOW = {
-  since: readBy(time('since')),
-  until: readBy(time('until')),
-  after: readBy(whole('after', 0, Number.MAX_SAFE_INTEGER, 'a seq (a whole number, 0 or more)')),
+  since: readBy(time('since'), doc('string', `Items at or after this time. ${TIME}`)),
+  until: readBy(time('until'), doc('string', `Items before this time. ${TIME}`)),
+  after: readBy(
+    whole('after', 0, Number.MAX_SAFE_INTEGER, 'a seq (a whole number, 0 or more)'),
+    doc('integer', 'Only items with a larger seq: the `limit` right after it, newest first.', { minimum: 0 }),
+  ),
   limit: readBy(
     v =>
       whole('limit', 1, LIST_LIMITS.maxLimit, `a whole number from 1 to ${LIST_LIMITS.maxLimit}`)(v) ??
       LIST_LIMITS.defaultLimit,
+    doc('integer', 'How many, newest first.', { minimum: 1, maximum: LIST_LIMITS.maxLimit, default: 100 }),
   ),
-  wait: readBy(whole('wait', 0, LIST_LIMITS.maxWaitMs, `milliseconds from 0 to ${LIST_LIMITS.maxWaitMs}`)),
+  wait: readBy(
+    whole('wait', 0, LIST_LIMITS.maxWaitMs, `milliseconds from 0 to ${LIST_LIMITS.maxWaitMs}`),
+    doc(
+      'integer',
+      'When nothing matches yet: hold the request until something does, at most this long (ms).',
+      {
+        minimum: 0,
+        maximum: LIST_LIMITS.maxWaitMs,
+      },
+    ),
+  ),
 }
 
 /** Refuses a parameter the route does not take: a typo must not silently widen the answer. */
@@ -90,16 +115,25 @@ export type ListQuery<F extends FilterName> = { [K in F]?: string | undefined } 
 /**
  * The query schema of a list taking the filters `filters` (with the values of `kind` and `state`
  * where it takes them), plus since, until, after, limit and wait; `single`: one item is answered
- * (codes/latest), so no `limit`; `token`: the events' (events.ts).
+ * (codes/latest), so no `limit`; `token`: the events' (events.ts); `seq: false`: its items have
+ * no seq (push schedules), so no `after` and no `wait`.
  */
 export function listQuery<F extends FilterName>(
   filters: readonly F[],
   values: { kind?: readonly string[]; state?: readonly string[] } = {},
-  { single = false, token = false } = {},
+  { single = false, token = false, seq = true } = {},
 ) {
   const shape: Record<string, z.ZodType> = { ...WINDOW }
+  if (!seq) {
+    delete shape.after
+    delete shape.wait
+  }
   for (const f of filters) shape[f] = FILTERS[f](values[f as 'kind' | 'state'] ?? [])
-  if (token) shape.token = readBy(text)
+  if (token)
+    shape.token = readBy(
+      text,
+      doc('string', 'From POST /_sandbox/events/token, instead of Basic credentials.'),
+    )
   const known = Object.keys(shape).filter(k => !single || k !== 'limit')
   return z.preprocess(onlyKnown(known), z.object(shape)) as unknown as z.ZodType<
     ListQuery<F> & { token?: string | undefined }

@@ -4,11 +4,14 @@ import type { AppDeps } from '../deps.js'
 import type { WaitTopic } from '../events/held.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
-import { type FilterName, type ListQuery, listQuery } from './list-query.js'
+import { sandboxErrors } from './errors.js'
+import { type FilterName, LIST_LIMITS, type ListQuery, listQuery } from './list-query.js'
 
 /** One list of the control plane: its path, filters, item, and how to read it. */
 export interface ListSpec<F extends FilterName, I extends z.ZodType> {
   url: string
+  /** One line for the OpenAPI document. */
+  summary: string
   /** The key of the items in the answer (`messages`, `callbacks`…): one envelope for every list. */
   key: string
   filters: readonly F[]
@@ -39,6 +42,11 @@ export function listRoute<F extends FilterName, I extends z.ZodType>(
   return schemaRoute({
     method: 'GET',
     url: spec.url,
+    docs: {
+      summary: spec.summary,
+      description: LIST_DESCRIPTION,
+      errors: [sandboxErrors.invalidField('"limit": must be a whole number from 1 to 1000'), ...waitErrors],
+    },
     schema: { querystring: listQuery(spec.filters, spec.values), response: { 200: answer } },
     handler: async (req, reply) => {
       const q = req.query as ListQuery<F>
@@ -53,6 +61,17 @@ export function listRoute<F extends FilterName, I extends z.ZodType>(
     },
   })
 }
+
+/** What every list says of itself in the OpenAPI document (README "Waiting and events"). */
+export const LIST_DESCRIPTION = `Newest first, each item with its \`seq\` (per app, across every kind).
+\`after=<seq>\` answers only newer items (the \`limit\` right after it); \`next_after\` is where to go on
+from. \`wait=<ms>\` (at most ${LIST_LIMITS.maxWaitMs}) holds a request that finds nothing until something
+matching arrives, or the wait ends (then answered as without it). Unknown parameters are refused.`
+
+/** A held request's own refusal. */
+export const waitErrors = [
+  sandboxErrors.tooManyListeners('too many requests waiting: at most 100 per app at a time'),
+]
 
 /**
  * `read()` now; when it finds nothing and the request says `wait=<ms>`, the request is held until a

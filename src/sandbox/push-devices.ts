@@ -99,6 +99,7 @@ export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): Rou
     ),
     listRoute(deps, {
       url: '/push/messages',
+      summary: 'What each device received of each push',
       key: 'messages',
       filters: ['registration_id', 'alias', 'msg_id'],
       item: items.push,

@@ -44,6 +44,7 @@ export function replyRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
   return [
     listRoute(deps, {
       url: '/sms/replies',
+      summary: 'Uplink replies the app got',
       key: 'replies',
       filters: ['mobile'],
       item: items.reply,

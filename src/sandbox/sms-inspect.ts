@@ -4,7 +4,7 @@ import { schemaRoute } from '../http/schema.js'
 import { sandboxErrors } from './errors.js'
 import { items } from './items.js'
 import { type ListQuery, listQuery } from './list-query.js'
-import { listRoute, readOrWait } from './list-route.js'
+import { listRoute, readOrWait, waitErrors } from './list-route.js'
 import { codeItem, messageItem } from './views.js'
 
 const noCode = sandboxErrors.noCode
@@ -20,6 +20,7 @@ export function smsInspectRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpe
   return [
     listRoute(deps, {
       url: '/sms/messages',
+      summary: 'Texts the app sent, codes included',
       key: 'messages',
       filters: ['mobile', 'msg_id', 'kind'],
       values: { kind: MESSAGE_KINDS },
@@ -30,6 +31,16 @@ export function smsInspectRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpe
     schemaRoute({
       method: 'GET',
       url: '/sms/codes/latest',
+      docs: {
+        summary: 'The latest verification code (of a mobile)',
+        description: `The newest code matching the filters; with \`after=<seq>\`, only a newer one, and
+with \`wait=<ms>\` (at most 30000) the request is held until one is sent. 404 90044 when there is none.`,
+        errors: [
+          noCode(),
+          sandboxErrors.invalidField('"wait": must be milliseconds from 0 to 30000'),
+          ...waitErrors,
+        ],
+      },
       schema: { querystring: codeQuery, response: { 200: items.code } },
       handler: async (req, reply) => {
         const q = req.query as ListQuery<(typeof codeFilters)[number]>

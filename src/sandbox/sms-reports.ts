@@ -18,6 +18,7 @@ export function smsReportListRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): Route
   return [
     listRoute(deps, {
       url: '/sms/reports',
+      summary: 'Delivery reports that arrived',
       key: 'reports',
       filters: ['mobile', 'msg_id'],
       item: items.report,

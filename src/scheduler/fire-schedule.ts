@@ -67,7 +67,7 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
     }
   }
   // After its messages (their sms.sent events come first); JPush schedules record the same type.
-  const data = { schedule_id: scheduleId, fired_at: new Date(now).toISOString(), sent, failed }
+  const data = { api: 'sms', schedule_id: scheduleId, fired_at: new Date(now).toISOString(), sent, failed }
   store.events.append({ appKey, type: 'schedule.fired', data, at: now })
   return true
 }

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'sms.report',
   'sms.reply',
   'push.delivered',
+  'push.clicked',
   'callback.attempt',
   'review.decided',
   'schedule.fired',
@@ -46,7 +47,8 @@ const PRUNE_EVERY = 100
 /**
  * The event log of what has no row of its own to carry a seq (migration 011): one INSERT per
  * event, in the write that makes the change, so an event exists exactly when its change does.
- * Pruned per app to the newest EVENTS_KEPT; never emptied, so the largest seq survives a restart.
+ * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
+ * largest seq survives a restart.
  */
 export function createEventLog(db: Db, seqs: Seqs) {
   const insert = db.prepare(
@@ -56,7 +58,6 @@ export function createEventLog(db: Db, seqs: Seqs) {
     `DELETE FROM events WHERE app_key = @appKey AND seq < (
        SELECT seq FROM events WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
   )
-  const clear = db.prepare('DELETE FROM events WHERE app_key = ?')
   const list = createLister<'kind', Row>(db, {
     columns: 'seq, type, at, data',
     from: 'events',
@@ -86,15 +87,6 @@ export function createEventLog(db: Db, seqs: Seqs) {
         appended.set(e.appKey, n)
       }
       return seq
-    },
-    /**
-     * Forgets the app's events (a reset) but not its counter: seqs keep growing, so a client that
-     * follows `after=` or `Last-Event-ID` across the reset misses nothing new. Append the reset's
-     * own event after it, in the same write.
-     */
-    clear(appKey: string): void {
-      seqs.current(appKey)
-      clear.run(appKey)
     },
     /** The app's logged events, newest first (lister.ts). */
     list(appKey: string, filter: ListWindow & { kind?: string }): LoggedEvent[] {

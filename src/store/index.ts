@@ -18,6 +18,7 @@ import { createPushDeviceStore } from './push-devices.js'
 import { createPushFileStore } from './push-files.js'
 import { createPushGroupStore } from './push-groups.js'
 import { createPushScheduleFirings } from './push-schedule-firings.js'
+import { createPushScheduleList } from './push-schedule-list.js'
 import { createPushScheduleStore } from './push-schedules.js'
 import { createPushWithdrawalStore } from './push-withdrawals.js'
 import { createPushStore } from './pushes.js'
@@ -67,7 +68,11 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDeliveries,
     pushClicks: createPushClickStore(db),
     pushActivity: createPushActivityStore(db),
-    pushSchedules: { ...createPushScheduleStore(db, due), ...createPushScheduleFirings(db, due) },
+    pushSchedules: {
+      ...createPushScheduleStore(db, due),
+      ...createPushScheduleFirings(db, due),
+      ...createPushScheduleList(db),
+    },
     // The push variants of jpush-api.md §5.14.
     pushFiles: createPushFileStore(db),
     pushGroups: createPushGroupStore(db),

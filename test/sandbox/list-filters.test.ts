@@ -3,7 +3,7 @@ import type { SandboxApp } from '../../src/app.js'
 import { basic, call, createTestApp } from '../helpers.js'
 import { ANDROID_1, IOS_1 } from '../push/helpers.js'
 import { CALLBACK_APP, callbackSeed, startReceiver } from '../scheduler/receiver.js'
-import { advance, sendTimeIn } from '../sms/schedule-helpers.js'
+import { advance } from '../sms/schedule-helpers.js'
 import { MOBILE, OTHER_MOBILE } from '../sms/support.js'
 
 // The filters every list of the control plane shares (issue 12 §6): declared once, applied in
@@ -190,100 +190,5 @@ describe('GET /_sandbox/callbacks, /sms/reports, /sms/replies', () => {
       { seq: expect.any(Number), mobile: OTHER_MOBILE, content: 'ok', reply_time: expect.any(String) },
     ])
     expect((await get(app, `/_sandbox/sms/replies?mobile=${MOBILE}`, auth)).replies).toEqual([])
-  })
-})
-
-describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () => {
-  it('carries every kind of event, each shaped like its inspection item', async () => {
-    const receiver = await startReceiver()
-    const { app, clock } = await createTestApp({ seedFile: callbackSeed(receiver.url) })
-    const auth = { authorization: basic(CALLBACK_APP.appKey, CALLBACK_APP.secret) }
-    const send = (method: 'POST' | 'PUT', url: string, body?: unknown) => call(app, method, url, body, auth)
-    await send('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 }) // sms.sent
-    await send('POST', '/_sandbox/sms/replies', { mobile: MOBILE, content: 'TD' }) // sms.reply
-    await send('POST', '/v3/push', {
-      platform: 'all',
-      audience: { registration_id: [ANDROID_1] },
-      message: { msg_content: 'm' },
-    })
-    await send('POST', '/_sandbox/sms/templates/2/review', { status: 2, refuse_reason: 'no' }) // review.decided
-    const sendTime = await sendTimeIn(app, 60_000, auth)
-    await send('POST', '/v1/schedule', {
-      send_time: sendTime,
-      mobile: OTHER_MOBILE,
-      temp_id: 1,
-      temp_para: { code: '1' },
-    })
-    await send('POST', '/_sandbox/clock', { advance_ms: 120_000 }) // sms.report, callback.attempt, schedule.fired…
-    // What PATCH /_sandbox/app and POST /_sandbox/reset record, in their own writes.
-    const at = clock.now()
-    await app.store.write(() =>
-      app.store.events.append({
-        appKey: CALLBACK_APP.appKey,
-        type: 'app.changed',
-        data: { blacklisted: true },
-        at,
-      }),
-    )
-
-    const all = await get(app, '/_sandbox/events?limit=1000', auth)
-    const types = (events: Array<{ type: string }>) => [...new Set(events.map(e => e.type))].sort()
-    expect(types(all.events)).toEqual(
-      [
-        'sms.sent',
-        'sms.reply',
-        'push.delivered',
-        'review.decided',
-        'clock.moved',
-        'sms.report',
-        'callback.attempt',
-        'schedule.fired',
-        'app.changed',
-      ].sort(),
-    )
-    expect(seqs(all.events)).toEqual([...seqs(all.events)].sort((a, b) => b - a))
-    expect(all.next_after).toBe(all.events[0].seq)
-    const of = (type: string) => all.events.find((e: { type: string }) => e.type === type)
-    expect(of('app.changed')).toEqual({
-      seq: all.next_after,
-      type: 'app.changed',
-      data: { blacklisted: true },
-    })
-    expect(of('review.decided').data).toEqual({
-      kind: 'template',
-      temp_id: 2,
-      status: 2,
-      refuse_reason: 'no',
-      decided_at: expect.any(String),
-    })
-    expect(of('schedule.fired').data).toMatchObject({ sent: 1, failed: 0, schedule_id: expect.any(String) })
-    expect(of('callback.attempt').data).toMatchObject({
-      state: 'delivered',
-      attempts: [expect.objectContaining({ status_code: 200 })],
-    })
-    expect(of('push.delivered').data).toMatchObject({
-      registration_id: ANDROID_1,
-      message: { msg_content: 'm' },
-    })
-    expect(of('sms.reply').data).toEqual({
-      seq: expect.any(Number),
-      mobile: MOBILE,
-      content: 'TD',
-      reply_time: expect.any(String),
-    })
-
-    // A reset forgets the logged events (its own is the first of the new log), and seqs go on.
-    await app.store.write(() => {
-      app.store.events.clear(CALLBACK_APP.appKey)
-      app.store.events.append({ appKey: CALLBACK_APP.appKey, type: 'app.reset', data: {}, at })
-    })
-    const after = await get(app, '/_sandbox/events?limit=1000', auth)
-    expect(after.events[0]).toEqual({ seq: all.next_after + 1, type: 'app.reset', data: {} })
-    expect(types(after.events)).toEqual(['app.reset', 'push.delivered', 'sms.report', 'sms.sent'])
-
-    const kinds = await get(app, '/_sandbox/events?kind=sms.sent', auth)
-    expect(kinds.events.map((e: { type: string }) => e.type)).toEqual(['sms.sent', 'sms.sent'])
-    const tail = await get(app, `/_sandbox/events?after=${after.next_after}&wait=50`, auth)
-    expect(tail).toEqual({ events: [], next_after: after.next_after })
   })
 })

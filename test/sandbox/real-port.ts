@@ -36,7 +36,7 @@ export async function listening(events: HubOptions = {}, overrides: Partial<Conf
   open.push({ app, agent })
 
   async function http(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},

@@ -148,16 +148,34 @@ describe('wait= on the lists', () => {
     for (const res of await Promise.all(answers)) expect(res.body.messages).toHaveLength(1)
   })
 
-  it("answers the app's held requests at once when it is reset", async () => {
+  it("answers the app's held requests at once when it is reset, and after= reads on past the reset", async () => {
     const s = await listening()
-    const answer = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&wait=20000`)
+    await s.http('POST', '/v1/messages', notice(OTHER_MOBILE)) // seq 1
+    const answer = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&after=1&wait=20000`)
     await held(s, 1)
-    // What POST /_sandbox/reset records in its write (see store/events.ts).
-    await s.app.store.write(() => {
-      s.app.store.events.clear(APP_KEY)
-      s.app.store.events.append({ appKey: APP_KEY, type: 'app.reset', data: {}, at: s.clock.now() })
-    })
+    expect((await s.http('POST', '/_sandbox/reset')).status).toBe(200) // its app.reset: seq 2
+    // Answered as without waiting: nothing of the app is left; next_after is still the caller's.
     expect(await answer).toEqual({ status: 200, body: { messages: [], next_after: 1 } })
+    // Seqs go on from where they were: the same after= finds what the app does next.
+    const again = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&after=1&wait=20000`)
+    await held(s, 1)
+    const sent = await s.http('POST', '/v1/messages', notice(MOBILE))
+    expect((await again).body).toEqual({
+      messages: [expect.objectContaining({ seq: 3, msg_id: sent.body.msg_id })],
+      next_after: 3,
+    })
+  })
+
+  it('answers the held requests of an app removed for good', async () => {
+    const s = await listening()
+    const appKey = newKey('gone')
+    const own = { authorization: basic(appKey, newKey('s')) }
+    const answer = s.http('GET', '/_sandbox/sms/messages?wait=20000', undefined, own)
+    await held(s, 1, appKey)
+    const removed = await s.http('DELETE', '/_sandbox/app', undefined, own)
+    expect(removed.body).toEqual({ app_key: appKey, deleted: true, recreated: false })
+    expect(await answer).toEqual({ status: 200, body: { messages: [], next_after: 0 } })
+    expect(s.app.hub.count(appKey)).toEqual({ waiters: 0, subscribers: 0 })
   })
 
   it('the close answers held requests at once rather than waiting for them', async () => {

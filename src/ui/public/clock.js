@@ -34,11 +34,22 @@ function describe({ type, data: d = {} }) {
       return [
         `${d.kind === 'template' ? `Template ${d.temp_id}` : `Signature ${d.sign_id}`} ${d.status === 1 ? 'approved' : 'rejected'}`,
       ]
-    case 'schedule.fired':
+    case 'schedule.fired': {
+      const task = h('a', { href: `#/scheduled/${d.schedule_id}` }, d.schedule_id)
+      if (d.api === 'push')
+        return [
+          'Push schedule ',
+          task,
+          d.error ? ` fired: ${d.error.message} (${d.error.code})` : ` fired: push ${d.msg_id}`,
+        ]
+      return ['Schedule ', task, ` fired (${d.sent ?? 0} sent, ${d.failed ?? 0} refused)`]
+    }
+    case 'push.clicked':
       return [
-        'Schedule ',
-        h('a', { href: `#/scheduled/${d.schedule_id}` }, d.schedule_id),
-        ` fired (${d.sent ?? 0} sent, ${d.failed ?? 0} refused)`,
+        'Push ',
+        d.msg_id,
+        ' opened on ',
+        h('a', { href: `#/devices/${d.registration_id}` }, d.registration_id),
       ]
     default:
       return [type]

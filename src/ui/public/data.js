@@ -101,7 +101,7 @@ export function createData(api, onChange) {
               Object.assign(state, await TOPICS[topic](api))
               delete state.errors[topic]
             } catch (err) {
-              state.errors[topic] = err.message
+              state.errors[topic] = err
             }
           }),
         )

@@ -85,7 +85,10 @@ function render() {
   const errors = Object.values(data.state.errors)
   document
     .getElementById('problems')
-    .replaceChildren(...errors.map(e => h('p', { class: 'problem' }, `Could not read: ${e}`)))
+    .replaceChildren(...errors.map(e => h('p', { class: 'problem' }, `Could not read: ${e.message}`)))
+  // The app was removed, or its secret is not the one this tab has: sign in again.
+  if (errors.some(e => e.status === 401))
+    openSwitch(`The credentials of ${api.appKey} were refused: sign in as an app again.`)
   renderMain(ctx, view)
   showClock()
 }

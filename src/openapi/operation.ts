@@ -69,9 +69,12 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
     response.description = `${response.description}; or ${other.description}`
   }
   const takesBody = (own.body ?? docs.body) !== undefined
+  // A group's member apps are refused for their standing one by one, in the answer (group-auth.ts).
+  const standing = surface?.standing === true && config?.auth !== 'group'
   Object.assign(
     responses,
-    surface && failureResponses(surface, { docs, isPublic, takesBody, extra: config?.errorExtra, headers }),
+    surface &&
+      failureResponses(surface, { docs, isPublic, standing, takesBody, extra: config?.errorExtra, headers }),
   )
 
   const methods = [route.method].flat().join('')
@@ -82,7 +85,7 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       tags: [tagOf(url, isPublic)],
       ...(docs.summary ? { summary: docs.summary } : {}),
       ...(docs.description ? { description: docs.description } : {}),
-      ...(isPublic ? { security: [] } : config?.auth === 'dev' ? { security: [{ developer: [] }] } : {}),
+      ...(isPublic ? { security: [] } : config?.auth ? { security: [{ [SCHEMES[config.auth]]: [] }] } : {}),
       params: converted.params,
       querystring: converted.querystring,
       body: converted.body,
@@ -100,6 +103,9 @@ function operationId(method: string, url: string): string {
     .filter(Boolean)
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')
 }
+
+/** The security scheme (document.ts) of each kind of credentials a route takes. */
+const SCHEMES = { app: 'app', dev: 'developer', group: 'group' } as const
 
 const PUSH_TAGS = {
   push: 'JPush v3: push host',

@@ -1,17 +1,23 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import { queryLimit, queryText, schemaRoute } from '../http/schema.js'
+import { schemaRoute } from '../http/schema.js'
 import type { Schedule } from '../store/schedules.js'
 import { formatLocal } from '../time.js'
+import { type ListQuery, listQuery } from './list-query.js'
 import { iso, isoOrNull } from './schemas.js'
 
 // What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones
 // too), its state, and each recipient's msg_id (the message's, once the task has fired) or the
 // refusal it met when the task fired.
 
+const filters = ['schedule_id', 'state', 'mobile', 'msg_id'] as const
+const STATES = ['pending', 'sent', 'deleted'] as const
+
 const schemas = {
-  query: z.object({ schedule_id: queryText, limit: queryLimit }),
+  // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (a task that
+  // fires is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
+  query: listQuery(filters, { state: STATES }, { seq: false }),
   schedules: z.object({
     schedules: z.array(
       z.object({
@@ -24,7 +30,7 @@ const schemas = {
         send_time: z.string(),
         send_at: z.string(),
         /** pending (not due yet), sent (fired: each recipient sent or refused) or deleted. */
-        state: z.enum(['pending', 'sent', 'deleted']),
+        state: z.enum(STATES),
         sent_at: z.string().nullable(),
         created_at: z.string(),
         updated_at: z.string(),
@@ -41,7 +47,10 @@ const schemas = {
   }),
 }
 
-/** GET /_sandbox/sms/schedules: newest first; `schedule_id` for one, `limit` (100, ≤ 1000). */
+/**
+ * GET /_sandbox/sms/schedules: newest first; `schedule_id`, `state`, `mobile` and `msg_id` (of a
+ * recipient), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
+ */
 export function smsScheduleInspectRoutes(deps: Pick<AppDeps, 'store' | 'config'>): RouteSpec[] {
   const { store, config } = deps
   const view = (s: Schedule) => ({
@@ -69,9 +78,9 @@ export function smsScheduleInspectRoutes(deps: Pick<AppDeps, 'store' | 'config'>
       url: '/sms/schedules',
       schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
       handler: async req => {
+        const q = req.query as ListQuery<(typeof filters)[number]>
         const { appKey } = req.tenant.app
-        const { schedule_id: one, limit } = req.query
-        const ids = one ? [one] : store.listings.scheduleIds(appKey, limit)
+        const ids = store.listings.scheduleIds(appKey, { ...q, scheduleId: q.schedule_id, msgId: q.msg_id })
         return { schedules: ids.flatMap(id => store.schedules.get(appKey, id) ?? []).map(view) }
       },
     }),

@@ -133,6 +133,45 @@ describe('GET /_sandbox/sms/schedules', () => {
     expect((await call(app, 'GET', '/_sandbox/sms/schedules?limit=1')).body.schedules).toHaveLength(1)
   })
 
+  it('takes the lists’ filters: state, mobile and msg_id of a recipient, since/until; refuses the rest', async () => {
+    const { app } = await createTestApp()
+    const task = async (mobile: string, at: number) =>
+      (
+        await call(app, 'POST', '/v1/schedule', {
+          send_time: await sendTimeIn(app, at),
+          mobile,
+          temp_id: 2,
+          temp_para: { order: 'Q', days: '1' },
+        })
+      ).body.schedule_id as string
+    const soon = await task('13800138000', HOUR)
+    const later = await task('+8613800138001', 3 * HOUR)
+    await advance(app, 2 * HOUR)
+    const ids = async (query: string) =>
+      (await call(app, 'GET', `/_sandbox/sms/schedules?${query}`)).body.schedules.map(
+        (s: { schedule_id: string }) => s.schedule_id,
+      )
+    expect(await ids('state=sent')).toEqual([soon])
+    expect(await ids('state=pending')).toEqual([later])
+    expect(await ids('mobile=8613800138001')).toEqual([later])
+    const [recipient] = (await call(app, 'GET', `/_sandbox/sms/schedules?schedule_id=${soon}`)).body
+      .schedules[0].recipients
+    expect(await ids(`msg_id=${recipient.msg_id}`)).toEqual([soon])
+    const now = (await call(app, 'GET', '/_sandbox/clock')).body.now
+    expect(await ids(`since=${now}`)).toEqual([])
+    expect(await ids(`until=${now}`)).toEqual([later, soon])
+    for (const [query, message] of [
+      ['limit=0', '"limit": must be a whole number from 1 to 1000'],
+      ['state=fired', 'pending, sent, deleted'],
+      ['after=1', '"after"'],
+    ] as const) {
+      const res = await call(app, 'GET', `/_sandbox/sms/schedules?${query}`)
+      expect(res.status, query).toBe(400)
+      expect(res.body.error.code, query).toBe(90020)
+      expect(res.body.error.message, query).toContain(message)
+    }
+  })
+
   it('another app’s task, or an unknown id, is not listed', async () => {
     const { app } = await createTestApp()
     const made = await call(app, 'POST', '/v1/schedule', {

@@ -50,6 +50,8 @@ import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms-reports.js'
+import { smsReviewableRoutes } from './sandbox/sms-reviewables.js'
+import { smsScheduleInspectRoutes } from './sandbox/sms-schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -65,6 +67,7 @@ import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
+import { basicChallenge, uiRoutes } from './ui/routes.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -201,6 +204,8 @@ export async function buildApp(
       smsReportListRoutes,
       smsReportSteeringRoutes,
       reviewRoutes,
+      smsReviewableRoutes,
+      smsScheduleInspectRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,
@@ -215,6 +220,12 @@ export async function buildApp(
     ],
     { standing: false, faults: false },
   )
+  // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
+  await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
+    standing: false,
+    faults: false,
+    hooks: basicChallenge,
+  })
   // Held requests are answered and event streams ended as the close begins: the close must not
   // wait for them (http/drain.ts then ends each connection once its answer is out).
   app.addHook('preClose', async () => deps.hub.close())

@@ -9,6 +9,7 @@ import { createDueIndex } from './due-index.js'
 import { createDueTimes } from './due-times.js'
 import { createEventLog } from './events.js'
 import { createHealth, type HealthLog, watchStatements } from './health.js'
+import { createListings } from './listings.js'
 import { createMessageStore } from './messages.js'
 import { createPushActivityStore } from './push-activity.js'
 import { createPushClickStore } from './push-clicks.js'
@@ -90,6 +91,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     events,
     /** An app's events after a seq, every source merged (GET /_sandbox/events). */
     stream: createStream({ messages, reports, pushDeliveries, events }),
+    /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
+    listings: createListings(db),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */
     appRows: createAppRows(db, due),
     /** When due work next falls due: known in memory (`due`), asked of SQLite (`dueTimes`). */

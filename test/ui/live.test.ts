@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { LIVE_MS, markPage, newTenant, uiHarness } from './browser.js'
+import { BROWSER_TEST_MS, LIVE_MS, markPage, newTenant, uiHarness } from './browser.js'
 
 // What happens through the API appears in the open page, without a reload (issue 13): the page
 // follows the app's event stream.
 
 const ui = uiHarness()
 
-describe('the web UI, live', () => {
+describe('the web UI, live', { timeout: BROWSER_TEST_MS }, () => {
   it('an SMS sent through /v1/messages shows in its phone view without a reload', async () => {
     const tenant = newTenant('uilive')
     const { page } = await ui.open(tenant, '#/phones/13800138000')

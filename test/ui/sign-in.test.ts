@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { LIVE_MS, newTenant, uiHarness } from './browser.js'
+import { BROWSER_TEST_MS, LIVE_MS, newTenant, uiHarness } from './browser.js'
 
 // Getting in: the browser's own Basic prompt, `/` for a browser, switching apps; and what the page
 // is made of (small, from this server only, every control labelled, readable on a narrow window).
 
 const ui = uiHarness()
 
-describe('signing in to the web UI', () => {
+describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
   it('a browser without credentials is challenged (401, WWW-Authenticate: Basic)', async () => {
     const context = await ui.browser.newContext()
     const page = await context.newPage()
@@ -75,7 +75,7 @@ describe('signing in to the web UI', () => {
   })
 })
 
-describe('the page itself', () => {
+describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
   it('loads in under 200 KB, everything from this server', async () => {
     const tenant = newTenant('uisize')
     const context = await ui.browser.newContext({

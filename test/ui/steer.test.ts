@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { formatLocal } from '../../src/time.js'
 import { startReceiver } from '../scheduler/receiver.js'
-import { LIVE_MS, newTenant, uiHarness } from './browser.js'
+import { BROWSER_TEST_MS, LIVE_MS, newTenant, uiHarness } from './browser.js'
 
 // Steering the sandbox by hand: what the UI does is what the API then says (issue 13).
 
 const ui = uiHarness()
 
-describe('the web UI, steering', () => {
+describe('the web UI, steering', { timeout: BROWSER_TEST_MS }, () => {
   it('a template approved in the UI is approved through the API', async () => {
     const tenant = newTenant('uitpl')
     const { page } = await ui.open(tenant, '#/templates')

@@ -34,6 +34,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY migrations ./migrations
+# The web UI's files, served as they are (no build step): dist/ui finds them at ../../src/ui/public.
+COPY src/ui/public ./src/ui/public
 # The database and the local CA live on the volume, owned by the unprivileged user.
 RUN mkdir -p /data && chown node:node /data
 USER node

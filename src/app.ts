@@ -4,6 +4,8 @@ import { createAppResets } from './app-resets.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
+import { createHub, type Hub, type HubOptions } from './events/hub.js'
+import { createEventTokens } from './events/token.js'
 import { useDrain } from './http/drain.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
@@ -36,6 +38,7 @@ import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
+import { eventRoutes } from './sandbox/events.js'
 import { faultRoutes } from './sandbox/fault-routes.js'
 import { createFaults } from './sandbox/faults.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
@@ -46,7 +49,9 @@ import { pushScheduleInspectRoutes } from './sandbox/push-schedules.js'
 import { replyRoutes } from './sandbox/replies.js'
 import { reviewRoutes } from './sandbox/review.js'
 import { smsInspectRoutes } from './sandbox/sms-inspect.js'
-import { smsReportSteeringRoutes } from './sandbox/sms-reports.js'
+import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms-reports.js'
+import { smsReviewableRoutes } from './sandbox/sms-reviewables.js'
+import { smsScheduleInspectRoutes } from './sandbox/sms-schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
@@ -62,18 +67,21 @@ import { closeDatabase, openDatabase } from './store/db.js'
 import { databaseStatus } from './store/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
+import { basicChallenge, uiRoutes } from './ui/routes.js'
 
 export interface AppOptions {
   clock?: Clock
   logger?: FastifyBaseLogger
   /** Where callbacks to the apps' URLs go out (undici); tests may inject one. */
   dispatcher?: Dispatcher
+  /** Bounds of waiting and event streams (events/hub.ts); tests make them small. */
+  events?: HubOptions
 }
 
 /** Wiring only: the whole sandbox on one screen — its state, background jobs, hooks and surfaces. */
 export async function buildApp(
   config: Config,
-  { clock = systemClock, logger, dispatcher }: AppOptions = {},
+  { clock = systemClock, logger, dispatcher, events }: AppOptions = {},
 ): Promise<SandboxApp> {
   // What no surface's own handlers see (a path outside every prefix, a malformed URL, bytes Node's
   // parser refuses) answers in the envelope of the surface the path names; JSMS's elsewhere.
@@ -133,6 +141,9 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
+    hub: createHub(store, appResets, events),
+    // Real time, like the certificates: a token is about the client's security, not app time.
+    eventTokens: createEventTokens(systemClock),
   }
 
   // The OpenAPI document (GET /_sandbox/openapi.json) collects every route registered after it.
@@ -185,8 +196,11 @@ export async function buildApp(
     [
       appRoutes,
       smsInspectRoutes,
+      smsReportListRoutes,
       smsReportSteeringRoutes,
       reviewRoutes,
+      smsReviewableRoutes,
+      smsScheduleInspectRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,
@@ -196,10 +210,20 @@ export async function buildApp(
       pushGroupRoutes,
       opsRoutes,
       faultRoutes,
+      eventRoutes,
       docsRoutes,
     ],
     { standing: false, faults: false },
   )
+  // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
+  await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
+    standing: false,
+    faults: false,
+    hooks: basicChallenge,
+  })
+  // Held requests are answered and event streams ended as the close begins: the close must not
+  // wait for them (http/drain.ts then ends each connection once its answer is out).
+  app.addHook('preClose', async () => deps.hub.close())
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
@@ -208,11 +232,12 @@ export async function buildApp(
     store.close()
     closeDatabase(db)
   })
-  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness })
+  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub: deps.hub })
 }
 
 export type SandboxApp = FastifyInstance & {
   store: Store
+  hub: Hub
   clock: Clock
   scheduler: Scheduler
   tls: TlsMaterial

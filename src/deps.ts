@@ -1,6 +1,8 @@
 import type { AppResets } from './app-resets.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
+import type { Hub } from './events/hub.js'
+import type { EventTokens } from './events/token.js'
 import type { RouteBook } from './http/route-book.js'
 import type { ProvisioningGuard } from './limits/provisioning.js'
 import type { Faults } from './sandbox/faults.js'
@@ -37,6 +39,14 @@ export interface AppDeps {
   /** GET /_sandbox/ready: every check must pass; evaluated at each request. */
   readiness: readonly ReadinessCheck[]
   tls: TlsMaterial
+  /**
+   * Who listens to each app (requests held by `wait=`, event streams), woken once a commit that
+   * concerns them is durable (events/hub.ts). Events themselves are written by the store:
+   * `store.events.append(…)` inside the write that makes the change.
+   */
+  hub: Hub
+  /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
+  eventTokens: EventTokens
 }
 
 /**

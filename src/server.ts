@@ -9,7 +9,7 @@ import {
   DEFAULT_MASTER_SECRET,
 } from './seed/fixtures.js'
 import { prepareGracefulClose } from './shutdown.js'
-import { DatabaseOpenError } from './store/open-errors.js'
+import { listenFailure, StartRefusal } from './start-refusal.js'
 import { listenAppTls } from './tls/listener.js'
 
 // `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
@@ -28,14 +28,11 @@ async function main(): Promise<void> {
     throw err
   }
   const logger = createLogger(config.logLevel)
-  const app = await buildApp(config, { logger }).catch(err => {
-    // An operator's mistake (see DatabaseOpenError): one line saying what to do, no stack.
-    if (!(err instanceof DatabaseOpenError)) throw err
-    console.error(`jiguang-sandbox cannot start: ${err.message}`)
-    process.exit(1)
-  })
+  const app = await buildApp(config, { logger }).catch(refuseStart)
   const graceful = prepareGracefulClose(app)
-  const address = await app.listen({ port: config.port, host: config.host })
+  const address = await app
+    .listen({ port: config.port, host: config.host })
+    .catch(err => refuseStart(listenFailure(err, config.port, config.host)))
   // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
   keepServingOnUncaught(logger)
   logger.info(
@@ -86,6 +83,13 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/** An operator's mistake (see StartRefusal): one line saying what to do, no stack. */
+function refuseStart(err: unknown): never {
+  if (!(err instanceof StartRefusal)) throw err
+  console.error(`jiguang-sandbox cannot start: ${err.message}`)
+  process.exit(1)
 }
 
 main().catch(err => {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { request } from 'node:http'
 import { Agent } from 'node:https'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -77,6 +78,23 @@ describe('graceful close', () => {
     const graceful = prepareGracefulClose(app)
     await app.listen({ port: 0, host: '127.0.0.1' })
     await Promise.all([graceful.close(), graceful.close()])
+    expect(app.server.listening).toBe(false)
+  })
+
+  it('ends a connection that never sent a request at once, not after the grace period', {
+    timeout: 20_000,
+  }, async () => {
+    const app = await buildApp(testConfig())
+    // A grace longer than the test: the close must not wait for it.
+    const graceful = prepareGracefulClose(app, { graceMs: 120_000 })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = (app.server.address() as { port: number }).port
+    const pooled = connect(port, '127.0.0.1')
+    await new Promise(resolve => pooled.once('connect', resolve))
+    const ended = new Promise(resolve => pooled.once('close', resolve))
+    pooled.on('error', () => {})
+    await graceful.close()
+    await ended
     expect(app.server.listening).toBe(false)
   })
 })

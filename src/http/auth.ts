@@ -8,6 +8,7 @@ import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../tenancy.js
 import type { Dialect } from './dialect.js'
 import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
+import { firstValue } from './query.js'
 import { routeConfig } from './route-config.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
@@ -79,6 +80,16 @@ export async function registerBasicAuth(
   app.addHook('onRequest', (req, reply, done) => {
     const config = routeConfig(req)
     if (req.is404 || config?.public) return done()
+    const byToken = config?.tokenAuth
+    const token = byToken && !req.headers.authorization ? queryToken(req) : undefined
+    if (byToken && token !== undefined) {
+      try {
+        req.tenant = byToken(token)
+      } catch (err) {
+        return done(err as Error)
+      }
+      return done()
+    }
     // A header that authenticated this app before, against its current row (known-credentials.ts).
     const known = config?.auth === undefined ? credentials.appOf(req.headers.authorization) : undefined
     if (known) {
@@ -95,6 +106,12 @@ export async function registerBasicAuth(
       done(err && !authenticated && hooks.refused ? hooks.refused(req, err) : err)
     })
   })
+}
+
+/** `?token=` of a route that takes one (tokenAuth): Basic credentials, when sent, come first. */
+function queryToken(req: FastifyRequest): string | undefined {
+  const query = req.query as Record<string, unknown> | undefined
+  return firstValue(query?.token)
 }
 
 function developerLogin(

@@ -22,10 +22,19 @@ export class ShuttingDown extends Error {
  * - a request that arrives on an open connection is refused before its handler (nothing runs,
  *   nothing is stored) in the envelope of its surface (error-handler.ts), HTTP 503;
  * - an answer waits for its turn on its connection, then carries `Connection: close` only if no
- *   request is queued behind it; a connection left idle is ended.
+ *   request is queued behind it; a connection left idle is ended;
+ * - a connection that has not sent a byte yet (a client's pool opens them ahead) is ended at once:
+ *   Node's own close waits for it, so it would hold the close for the whole grace period.
  */
 export function useDrain(app: FastifyInstance): void {
+  // Every open connection (a Set entry per connection, not per request).
+  const connections = new Set<CountedSocket>()
   let draining = false
+
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket)
+    socket.once('close', () => connections.delete(socket))
+  })
 
   // Before Fastify's listener, so the count includes every request received. A count, not a list
   // of answers: it runs for every request, and the order is the connection's own (turnOn).
@@ -42,6 +51,10 @@ export function useDrain(app: FastifyInstance): void {
 
   const begin = () => {
     draining = true
+    // Never a request and no byte read: nothing is arriving. (Bytes read but no request yet: one
+    // is arriving; the onRequest hook answers it 503.)
+    for (const socket of connections)
+      if (socket[IN_FLIGHT] === undefined && socket.bytesRead === 0) socket.end()
   }
   app.decorate('beginDrain', begin)
   app.addHook('preClose', async () => begin())

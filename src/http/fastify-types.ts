@@ -32,6 +32,11 @@ declare module 'fastify' {
     auth?: 'app' | 'dev' | 'group'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
+    /**
+     * Also takes a `?token=` instead of Basic credentials (for a browser's EventSource, which
+     * cannot send headers): the tenant of the token, or throws the surface's auth failure.
+     */
+    tokenAuth?: (token: string) => Tenant
     /** How the body is read: JSON (the default) or the raw bytes of a multipart form. */
     body?: 'json' | 'multipart'
     /**

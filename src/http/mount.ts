@@ -89,10 +89,12 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
 
     await app.register(
       async surface => {
-        surface.setErrorHandler(vendorErrorHandler(dialect))
         surface.setNotFoundHandler((_req, reply) => sendApiError(reply, dialect.notFound()))
         const auth = hooks?.(surface, deps)
+        // One surface, one context: mountGroup sets its error handler (once per scope).
         if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
+        // Several groups: what no group answers (a 404) fails in the surface's own context.
+        surface.setErrorHandler(vendorErrorHandler(dialect))
         // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
         // the prefix's unknown paths are the surface's.
         for (const group of [{ dialect, routes, aliases: {} }, ...groups])

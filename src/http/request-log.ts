@@ -3,11 +3,16 @@ import { LogController } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
 import { type InfoLine, infoLineOf } from '../logger.js'
 
+/** A token in the query string (GET /_sandbox/events?token=…) opens a stream: never logged. */
+export function redactUrl(url: string): string {
+  return url.includes('token=') ? url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]') : url
+}
+
 /**
  * One log line per request, when it completes, with the method, url, status and time (Fastify's
  * default writes two: "incoming request" and "request completed"). At the default level the log
  * is one of the largest per-request costs (docs/performance.md), and the first line says nothing
- * the second cannot. Headers, so the Authorization header, are never part of it.
+ * the second cannot. Headers, so the Authorization header, are never part of it, nor a token.
  *
  * The line of an answered request is written as text by the logger's own line writer (logger.ts),
  * through the request's logger bindings (its reqId), without making the request's child logger.
@@ -24,14 +29,14 @@ export class OneLineRequestLog extends LogController {
     const log = reply.log
     if (!error && log instanceof RequestLogger && log.line) {
       log.line(
-        `${log.bindingsText},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}},` +
+        `${log.bindingsText},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}},` +
           `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime}`,
         'request completed',
       )
       return
     }
     const line = {
-      req: { method: request.method, url: request.url },
+      req: { method: request.method, url: redactUrl(request.url) },
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     }

@@ -28,6 +28,12 @@ export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInt
    * fails otherwise); Fastify never reads it, so it changes no answer (openapi/route-docs.ts).
    */
   docs?: RouteDocs
+  /**
+   * Methods of this path that stay unknown paths (the surface's 404) rather than derived 405s: a
+   * parametric path shadows its siblings' other methods (`DELETE /v3/push/:msg_id` would make
+   * `POST /v3/push/template`, not emulated, a 405 "only POST").
+   */
+  unknownMethods?: HTTPMethods[]
   // A method, not a function property: its parameters compare bivariantly, so routes that take
   // different things still make one table.
   handler(req: FastifyRequest<Takes>, reply: FastifyReply<Takes>): Promise<unknown>
@@ -66,12 +72,13 @@ export function defineRoutes(
   { standing = true }: { standing?: boolean } = {},
 ): void {
   const surface: RouteSurface = { dialect, standing }
+  // Per path, the methods it answers, and those no 405 is derived for (answered or unknown).
   const byUrl = new Map<string, Set<string>>()
-  for (const r of routes) {
+  for (const { unknownMethods = [], ...r } of routes) {
     const documented = { ...r, [SURFACE]: surface }
     app.route(documented)
     const methods = byUrl.get(r.url) ?? new Set()
-    for (const m of [r.method].flat()) methods.add(m)
+    for (const m of [r.method, ...unknownMethods].flat()) methods.add(m)
     byUrl.set(r.url, methods)
   }
   for (const [url, methods] of byUrl) {

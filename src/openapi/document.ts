@@ -18,7 +18,8 @@ real service hides.
 
 - Credentials: HTTP Basic \`appKey:masterSecret\` on every route but the public ones (the default app
   is \`7d431e42dfa6a6d693ac2d04:5e987ac6d2e04d95a9d8f0d1\`; any other well-formed pair creates its
-  own app on first use). \`GET /v1/accounts/dev\` takes \`devKey:devSecret\`.
+  own app on first use). \`GET /v1/accounts/dev\` takes \`devKey:devSecret\`, \`POST /v3/grouppush\`
+  a group's \`group-<groupKey>:<groupMasterSecret>\`.
 - Every failure is \`{"error":{"code":…,"message":…}}\` with the vendor's code and HTTP status; each
   operation lists its codes by status. A path answers the methods it does not list with its
   vendor's "method not allowed" (JSMS 405 50018, JPush 405 1001 / 7002 / 3002), and an unknown
@@ -37,6 +38,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           app: { type: 'http', scheme: 'basic', description: 'appKey:masterSecret' },
           developer: { type: 'http', scheme: 'basic', description: 'devKey:devSecret' },
+          group: { type: 'http', scheme: 'basic', description: 'group-<groupKey>:<groupMasterSecret>' },
         },
         schemas: {
           VendorError: {

@@ -15,6 +15,8 @@ export const rateHeaders = {
 interface FailureContext {
   docs: RouteDocs
   isPublic: boolean
+  /** Whether the app's standing is refused as the request's failure (blacklist, IP, frozen…). */
+  standing: boolean
   takesBody: boolean
   /** Top-level fields every failure of the route carries (`"is_valid": false`). */
   extra: Record<string, unknown> | undefined
@@ -22,12 +24,15 @@ interface FailureContext {
 }
 
 /** Every failure an operation may answer: its own, then its surface's. */
-function failuresOf(surface: RouteSurface, { docs, isPublic, takesBody }: FailureContext): ApiError[] {
+function failuresOf(
+  surface: RouteSurface,
+  { docs, isPublic, standing, takesBody }: FailureContext,
+): ApiError[] {
   const d = surface.dialect
   const shared: Array<ApiError | undefined> = []
   if (!isPublic) {
     shared.push(d.missingAuth(), d.authFailed(), d.malformedKey(), d.rateLimited?.())
-    if (surface.standing)
+    if (standing)
       shared.push(d.blacklisted(), d.ipNotWhitelisted(), d.frozenDeveloper(), d.serviceNotEnabled?.())
   }
   if (takesBody) shared.push(d.missingBody?.(), d.invalidBody(), d.bodyTooLarge(), d.mediaNotSupported?.())

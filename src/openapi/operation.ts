@@ -58,10 +58,23 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
     const description = typeof json.description === 'string' ? json.description : 'OK'
     responses[status] = { description, content: { 'application/json': { schema: json } }, headers }
   }
+  // A route with a JSON answer may also answer another media type on the same status (GET
+  // /_sandbox/events: a list, or Server-Sent Events): its docs name it.
+  for (const [status, other] of Object.entries(own.response ? (docs.answers ?? {}) : {})) {
+    const response = responses[status] as
+      | { description: string; content?: Record<string, unknown> }
+      | undefined
+    if (!isOther(other) || other.media === null || !response?.content) continue
+    response.content[other.media] = { schema: { type: 'string' } }
+    response.description = `${response.description}; or ${other.description}`
+  }
   const takesBody = (own.body ?? docs.body) !== undefined
+  // A group's member apps are refused for their standing one by one, in the answer (group-auth.ts).
+  const standing = surface?.standing === true && config?.auth !== 'group'
   Object.assign(
     responses,
-    surface && failureResponses(surface, { docs, isPublic, takesBody, extra: config?.errorExtra, headers }),
+    surface &&
+      failureResponses(surface, { docs, isPublic, standing, takesBody, extra: config?.errorExtra, headers }),
   )
 
   const methods = [route.method].flat().join('')
@@ -72,7 +85,7 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       tags: [tagOf(url, isPublic)],
       ...(docs.summary ? { summary: docs.summary } : {}),
       ...(docs.description ? { description: docs.description } : {}),
-      ...(isPublic ? { security: [] } : config?.auth === 'dev' ? { security: [{ developer: [] }] } : {}),
+      ...(isPublic ? { security: [] } : config?.auth ? { security: [{ [SCHEMES[config.auth]]: [] }] } : {}),
       params: converted.params,
       querystring: converted.querystring,
       body: converted.body,
@@ -90,6 +103,9 @@ function operationId(method: string, url: string): string {
     .filter(Boolean)
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')
 }
+
+/** The security scheme (document.ts) of each kind of credentials a route takes. */
+const SCHEMES = { app: 'app', dev: 'developer', group: 'group' } as const
 
 const PUSH_TAGS = {
   push: 'JPush v3: push host',

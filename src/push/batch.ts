@@ -1,6 +1,8 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { batchDocs } from './docs/variants.js'
 import { pushErrors } from './errors.js'
+import { BATCH_LIMITS } from './limits.js'
 import { parsePush } from './payload.js'
 import { type PushEntry, pushOne, readEntry } from './per-push.js'
 import { isObject, scalarText } from './values.js'
@@ -9,12 +11,6 @@ import { isObject, scalarText } from './values.js'
 // 1000 pushes keyed by their cid, each to one `target` (a registration_id or an alias), each read,
 // checked and delivered on its own as a /v3/push would be. The answer maps each cid to its own
 // `{"msg_id"}`, `{"msg_id","error"}` (nobody matched) or `{"error"}`.
-
-export const BATCH_LIMITS = {
-  entries: 1000,
-  /** 1000 entries of a few KB each (every platform object within its 1005 limit). */
-  bodyBytes: 8 * 1024 * 1024,
-} as const
 
 const KINDS = { regid: 'registration_id', alias: 'alias' } as const
 
@@ -57,6 +53,7 @@ export function batchRoutes(deps: AppDeps): RouteSpec[] {
   return (['regid', 'alias'] as const).map(kind => ({
     method: 'POST',
     url: `/push/batch/${kind}/single`,
+    docs: batchDocs,
     bodyLimit: BATCH_LIMITS.bodyBytes,
     handler: async req => {
       const pushlist = readPushlist(req.body)

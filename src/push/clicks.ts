@@ -15,7 +15,8 @@ import { isObject } from './values.js'
  */
 export const clickErrors = {
   noPush: (msgId: string) => sandboxErrors.unknownMsgId(`no push with msg_id ${msgId} in this app`),
-  noDevice: (rid: string) => sandboxErrors.unknownDevice(`no device with registration_id ${rid} in this app`),
+  noDevice: (rid: string) =>
+    sandboxErrors.unknownRegistrationId(`no device with registration_id ${rid} in this app`),
   notReceived: (rid: string, msgId: string, why: string) =>
     sandboxErrors.notReceived(`registration_id ${rid} has not received msg_id ${msgId}: ${why}`),
 }

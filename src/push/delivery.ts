@@ -45,7 +45,7 @@ export function setDeviceOnline(
   if (device.online === online) return 0
   pushDevices.setOnline(app.appKey, rid, online, now)
   if (!online) return 0
-  const delivered = pushDeliveries.deliverPending(app.appKey, rid, now)
+  const delivered = pushDeliveries.deliverPending(app.appKey, rid, device.alias, now)
   deliveriesSettled(deps, app, CALLBACK_BITS.delivered, delivered, now)
   return delivered.length
 }

@@ -1,6 +1,6 @@
 import type { PipelineDeps } from '../deps.js'
 import type { Store } from '../store/index.js'
-import type { Delivery } from '../store/push-deliveries.js'
+import type { Delivery, NewDelivery } from '../store/push-deliveries.js'
 import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
@@ -81,7 +81,7 @@ export function dispatchPush(
   const made: Delivery[] = []
   for (const d of targets) {
     const fallback = req.sms && d.mobile ? req.sms : undefined
-    const delivery: Delivery = {
+    const delivery: NewDelivery = {
       msgId,
       appKey: app.appKey,
       registrationId: d.registrationId,
@@ -92,9 +92,10 @@ export function dispatchPush(
       smsDueAt: fallback ? now + fallback.delayTime * 1000 : null,
       smsMsgId: null,
       smsError: null,
+      alias: d.alias,
     }
-    store.pushDeliveries.insert(delivery)
-    if (req.callback) made.push(delivery) // what its callback reports on
+    const inserted = store.pushDeliveries.insert(delivery)
+    if (req.callback) made.push(inserted) // what its callback reports on
     // delay_time 0: the text goes out with the push, whatever happens to the push.
     if (fallback && d.mobile && fallback.delayTime === 0) {
       store.pushDeliveries.setSms(

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { ApiError } from '../errors.js'
 import { type Form, isMultipart, MultipartError, parseMultipart } from '../http/multipart.js'
 import type { PushFileType } from '../store/push-files.js'
 import { pushErrors } from './errors.js'
@@ -18,6 +19,11 @@ export const FILE_LIMITS = {
   maxTtlHours: 720,
   fileNameChars: 255,
 } as const
+
+export const noSuchFile = (fileId: string) =>
+  pushErrors.invalid(`file_id ${fileId.slice(0, 80)} does not exist`)
+export const tooManyFiles = () =>
+  new ApiError(400, 1012, `an app keeps at most ${FILE_LIMITS.filesPerApp} files at once: delete one first`)
 
 export interface FileUpload {
   fileName: string

@@ -4,8 +4,9 @@ import type { App } from '../store/apps.js'
 import type { Store } from '../store/index.js'
 import type { Audience } from './audience.js'
 import { dispatchPush } from './dispatch.js'
+import { filePushDocs } from './docs/files.js'
 import { pushErrors } from './errors.js'
-import { noSuchFile } from './files.js'
+import { noSuchFile } from './file-form.js'
 import { parsePush } from './payload.js'
 import { isObject } from './values.js'
 
@@ -38,6 +39,7 @@ export function filePushRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/push/file',
+      docs: filePushDocs,
       config: { exactIntegers: ['options.override_msg_id'] },
       handler: async req => {
         const { tenant } = req

@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { AppDeps } from '../deps.js'
-import { ApiError } from '../errors.js'
 import { type RouteSpec, route } from '../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../store/push-files.js'
 import { formatLocal } from '../time.js'
-import { pushErrors } from './errors.js'
-import { FILE_LIMITS, readFileUpload } from './file-form.js'
+import { deleteFileDocs, fileDocs, filesDocs, uploadAliasesDocs, uploadRidsDocs } from './docs/files.js'
+import { FILE_LIMITS, noSuchFile, readFileUpload, tooManyFiles } from './file-form.js'
 
 // The files of file push (jpush-api.md §5.14; fields as cav file/*.go and jsdk FileGetResult read
 // them): upload a list of aliases or registration_ids, list, read and delete them, per app. A file
 // is `<appkey>-<uuid>`; another app's id is simply unknown.
 
 const HOUR_MS = 3600_000
-
-export const noSuchFile = (fileId: string) =>
-  pushErrors.invalid(`file_id ${fileId.slice(0, 80)} does not exist`)
-const tooManyFiles = () =>
-  new ApiError(400, 1012, `an app keeps at most ${FILE_LIMITS.filesPerApp} files at once: delete one first`)
 
 export function fileRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
@@ -32,6 +26,7 @@ export function fileRoutes(deps: AppDeps): RouteSpec[] {
   const upload = (type: PushFileType): RouteSpec => ({
     method: 'POST',
     url: `/files/${type}`,
+    docs: type === 'alias' ? uploadAliasesDocs : uploadRidsDocs,
     bodyLimit: FILE_LIMITS.bodyBytes,
     config: { body: 'multipart' },
     handler: async req => {
@@ -61,6 +56,7 @@ export function fileRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/files',
+      docs: filesDocs,
       handler: async req => {
         const files = store.pushFiles.list(req.tenant.app.appKey, req.tenant.now())
         return { total_count: files.length, files: files.map(view) }
@@ -69,6 +65,7 @@ export function fileRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { file_id: string } }>({
       method: 'GET',
       url: '/files/:file_id',
+      docs: fileDocs,
       handler: async req => {
         const file = store.pushFiles.info(req.tenant.app.appKey, req.params.file_id, req.tenant.now())
         if (!file) throw noSuchFile(req.params.file_id)
@@ -79,6 +76,7 @@ export function fileRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { file_id: string } }>({
       method: 'DELETE',
       url: '/files/:file_id',
+      docs: deleteFileDocs,
       handler: async req => {
         const { appKey } = req.tenant.app
         await store.write(() => store.pushFiles.delete(appKey, req.params.file_id))

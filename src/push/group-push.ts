@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { newPushMsgId } from './dispatch.js'
+import { groupPushDocs } from './docs/variants.js'
 import { pushErrors } from './errors.js'
 import { parsePush } from './payload.js'
 import { type PushEntry, pushOne } from './per-push.js'
@@ -22,6 +23,7 @@ export function groupPushRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: '/grouppush',
+      docs: groupPushDocs,
       config: { auth: 'group' },
       handler: async req => {
         const { members } = req.group!

@@ -54,3 +54,10 @@ export function rateLimitOf(app: App | undefined, group: PushGroup): number {
 export function broadcastLimitOf(app: App): number {
   return positiveInt(app.settings.broadcasts_per_day) ?? PUSH_LIMITS.broadcastsPerDay
 }
+
+/** Batch single push, POST /v3/push/batch/{regid|alias}/single (jpush-api.md §5.14). */
+export const BATCH_LIMITS = {
+  entries: 1000,
+  /** 1000 entries of a few KB each (every platform object within its 1005 limit). */
+  bodyBytes: 8 * 1024 * 1024,
+} as const

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
+import { quotaDocs } from './docs/variants.js'
 import { isObject } from './values.js'
 
 // GET /v3/push/quota (jpush-api.md §5.14): the vendor channels' daily quotas, in the flat
@@ -31,6 +32,7 @@ export function quotaRoutes(_deps: AppDeps): RouteSpec[] {
     {
       method: 'GET',
       url: '/push/quota',
+      docs: quotaDocs,
       handler: async req => ({ code: 0, message: 'success', data: quotaOf(req.tenant.app.settings) }),
     },
   ]

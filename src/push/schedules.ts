@@ -1,6 +1,14 @@
 import type { AppDeps } from '../deps.js'
 import { firstValue, type QueryValue } from '../http/query.js'
 import { type RouteSpec, route } from '../http/routes.js'
+import {
+  createScheduleDocs,
+  deleteScheduleDocs,
+  scheduleDocs,
+  scheduleMsgIdsDocs,
+  schedulesDocs,
+  updateScheduleDocs,
+} from './docs/schedules.js'
 import { readNewSchedule, readScheduleUpdate } from './schedule-input.js'
 import { endOf, nextOccurrence } from './schedule-occurrences.js'
 import { SCHEDULE_LIMITS, scheduleErrors } from './schedule-rules.js'
@@ -37,6 +45,7 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
     {
       method: 'POST',
       url: base,
+      docs: createScheduleDocs,
       config: EXACT,
       handler: async req => {
         const now = req.tenant.now()
@@ -47,6 +56,7 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Querystring: { page?: QueryValue } }>({
       method: 'GET',
       url: base,
+      docs: schedulesDocs,
       handler: async req => {
         const page = readPage(req.query.page)
         const { appKey } = req.tenant.app
@@ -65,11 +75,13 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: Id }>({
       method: 'GET',
       url: `${base}/:schedule_id`,
+      docs: scheduleDocs,
       handler: async req => taskView(visible(req.tenant.app.appKey, req.params.schedule_id)),
     }),
     route<{ Params: Id }>({
       method: 'GET',
       url: `${base}/:schedule_id/msg_ids`,
+      docs: scheduleMsgIdsDocs,
       handler: async req => {
         const task = visible(req.tenant.app.appKey, req.params.schedule_id)
         const msgids = store.pushSchedules.firings(task.scheduleId).map(msgIdEntry)
@@ -79,6 +91,7 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: Id }>({
       method: 'PUT',
       url: `${base}/:schedule_id`,
+      docs: updateScheduleDocs,
       config: EXACT,
       handler: async req =>
         store.write(() => {
@@ -108,6 +121,7 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: Id }>({
       method: 'DELETE',
       url: `${base}/:schedule_id`,
+      docs: deleteScheduleDocs,
       handler: async req => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()

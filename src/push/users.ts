@@ -3,6 +3,7 @@ import { type RouteSpec, route } from '../http/routes.js'
 import type { Store } from '../store/index.js'
 import type { PushPlatform } from '../store/push-devices.js'
 import { dayKey } from '../time.js'
+import { usersDocs } from './docs/report.js'
 import { type Period, readUsersQuery, type UsersQueryString } from './user-periods.js'
 
 // GET /v3/users (jpush-api.md §6.5): per period, per platform, what the app's devices did —
@@ -68,6 +69,7 @@ export function pushUserRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Querystring: UsersQueryString }>({
       method: 'GET',
       url: '/users',
+      docs: usersDocs,
       handler: async req => {
         const now = req.tenant.now()
         const { time_unit, start, duration } = req.query

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js'
 import { type RouteSpec, route } from '../http/routes.js'
-import { pushDialect } from './dialect.js'
+import { withdrawDocs } from './docs/variants.js'
 import { pushErrors } from './errors.js'
 import { PUSH_LIMITS } from './limits.js'
 
@@ -20,6 +20,10 @@ export function withdrawRoutes(deps: AppDeps): RouteSpec[] {
     route<{ Params: { msg_id: string } }>({
       method: 'DELETE',
       url: '/push/:msg_id',
+      docs: withdrawDocs,
+      // /v3/push/<x> is this path's alone for DELETE; its POST stays what it was before: the push
+      // host's endpoints the sandbox does not emulate (templates, plans), unknown paths (404 1003).
+      unknownMethods: ['POST'],
       handler: async req => {
         const { msg_id: msgId } = req.params
         const { appKey } = req.tenant.app
@@ -34,15 +38,5 @@ export function withdrawRoutes(deps: AppDeps): RouteSpec[] {
         return {}
       },
     }),
-    // Without this, every POST under /v3/push/ would be this path's 405 ("only POST"): the push
-    // host's POST endpoints the sandbox does not emulate (templates, plans) are unknown paths.
-    {
-      method: 'POST',
-      url: '/push/:msg_id',
-      config: { public: true },
-      handler: async () => {
-        throw pushDialect.notFound()
-      },
-    },
   ]
 }

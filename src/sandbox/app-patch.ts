@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js'
 import { readBy } from '../http/schema.js'
 import { type AppPatch, appPatchSchema } from '../seed/seed-file.js'
 import { nationalMobile } from '../sms/fields.js'
+import { describeApp } from './app-view.js'
 import { invalidField, sandboxErrors } from './errors.js'
 
 // PATCH /_sandbox/app: the seed file's rules for an `apps[]` entry (seed-file.ts, one schema for
@@ -44,11 +45,12 @@ function mergeSettings(current: Settings, patch: AppPatch['settings']): Settings
 }
 
 /**
- * Applies a PATCH at once and durably. A new callback_url must pass the vendor's URL check first
- * (a GET with `echostr`, url-check.ts): a receiver that fails it changes nothing.
+ * Applies a PATCH at once and durably, with an app.changed event (the app as GET shows it after).
+ * A new callback_url must pass the vendor's URL check first (a GET with `echostr`, url-check.ts):
+ * a receiver that fails it changes nothing.
  */
 export async function applyPatch(
-  deps: Pick<AppDeps, 'store' | 'scheduler'>,
+  deps: Pick<AppDeps, 'store' | 'scheduler' | 'clock'>,
   appKey: string,
   patch: z.output<typeof patchBody>,
   now: number,
@@ -77,11 +79,13 @@ export async function applyPatch(
     }
     const { developer } = patch
     const own = store.apps.developer(app.devKey)
-    if (!developer || !own) return
-    if (developer.frozen !== undefined) store.apps.saveDeveloper({ ...own, frozen: developer.frozen })
-    if (developer.balances) {
-      const current = store.apps.developerBalances(app.devKey)!
-      store.apps.setDeveloperBalances(app.devKey, { ...current, ...developer.balances })
+    if (developer && own) {
+      if (developer.frozen !== undefined) store.apps.saveDeveloper({ ...own, frozen: developer.frozen })
+      if (developer.balances) {
+        const current = store.apps.developerBalances(app.devKey)!
+        store.apps.setDeveloperBalances(app.devKey, { ...current, ...developer.balances })
+      }
     }
+    store.events.append({ appKey, type: 'app.changed', data: describeApp(deps, appKey), at: now })
   })
 }

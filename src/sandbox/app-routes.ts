@@ -9,12 +9,14 @@ import { sandboxErrors } from './errors.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'scheduler' | 'seed' | 'appResets'>
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'scheduler' | 'seed' | 'appResets' | 'hub'>
 
 /**
  * The calling app itself: its settings at runtime (read, PATCH), its reset to the state of its
  * first use, its removal. Each answers once the change is durable; the next request of any
  * surface sees it (the writing statements forget the cached rows, app-resets.ts the rest).
+ * Events: app.changed (PATCH), app.reset (a reset, or a removal that makes the app again), each
+ * with the app as GET shows it; a removal for good ends the app's streams and held requests.
  */
 export function appRoutes(deps: Deps): RouteSpec[] {
   const { store, clock } = deps
@@ -29,6 +31,12 @@ export function appRoutes(deps: Deps): RouteSpec[] {
     const shown = describeApp(deps, appKey)
     if (!shown) throw sandboxErrors.authFailed()
     return shown
+  }
+  // Inside the reset's write: seqs go on from where they were (hub.ts), so `after=` and
+  // Last-Event-ID taken before the reset still read what comes after it.
+  const resetEvent = (appKey: string) => {
+    const data = describeApp(deps, appKey)
+    if (data) store.events.append({ appKey, type: 'app.reset', data, at: data.clock.now })
   }
   return [
     schemaRoute({
@@ -53,7 +61,10 @@ export function appRoutes(deps: Deps): RouteSpec[] {
       schema: { response: { 200: appView } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        await store.write(() => reprovision(deps, current(appKey), clock.now()))
+        await store.write(() => {
+          reprovision(deps, current(appKey), clock.now())
+          resetEvent(appKey)
+        })
         return view(appKey)
       },
     }),
@@ -63,9 +74,12 @@ export function appRoutes(deps: Deps): RouteSpec[] {
       schema: { response: { 200: removed } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        const recreated = await store.write(() =>
-          reprovision(deps, current(appKey), clock.now(), { remove: true }),
-        )
+        const recreated = await store.write(() => {
+          const again = reprovision(deps, current(appKey), clock.now(), { remove: true })
+          if (again) resetEvent(appKey)
+          return again
+        })
+        if (!recreated) deps.hub.appRemoved(appKey)
         return { app_key: appKey, deleted: true as const, recreated }
       },
     }),

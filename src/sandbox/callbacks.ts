@@ -1,64 +1,45 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import { queryLimit, schemaRoute } from '../http/schema.js'
-import { iso, isoOrNull } from './schemas.js'
+import type { CallbackType } from '../store/callbacks.js'
+import { items } from './items.js'
+import { listRoute } from './list-route.js'
+import { callbackItem } from './views.js'
 
-const schemas = {
-  query: z.object({ limit: queryLimit }),
-  callbacks: z.object({
-    callback_url: z.string().nullable(),
-    callbacks: z.array(
-      z.object({
-        id: z.number(),
-        type: z.string(),
-        /** The body posted to the app's URL. */
-        data: z.record(z.string(), z.unknown()),
-        state: z.string(),
-        attempts: z.array(
-          z.object({
-            attempt: z.number(),
-            url: z.string(),
-            at: z.string(),
-            status_code: z.number().nullable(),
-            error: z.string().nullable(),
-          }),
-        ),
-        next_attempt_at: z.string().nullable(),
-        created_at: z.string(),
-      }),
-    ),
-  }),
-}
+/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
+const TYPES = [
+  'SMS_REPORT',
+  'SMS_REPLY',
+  'SMS_TEMPLATE',
+  'SMS_SIGN',
+  'JPUSH_DELIVERED',
+  'JPUSH_CLICKED',
+  'JPUSH_NOT_DELIVERED',
+  'JPUSH_PUSH_SUCCEEDED',
+] as const satisfies readonly CallbackType[]
+const STATES = ['pending', 'sending', 'delivered', 'failed'] as const
 
-/** Every callback of the calling app, newest first, with each delivery attempt. */
-export function callbackRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+/**
+ * Every callback of the calling app (JSMS's and those of pushes) with each delivery attempt, latest
+ * change first: a callback's seq is that of its last change (queued, then each attempt), so
+ * `after=` finds the ones that moved.
+ */
+export function callbackRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
   const { store } = deps
   return [
-    schemaRoute({
-      method: 'GET',
+    listRoute(deps, {
       url: '/callbacks',
-      schema: { querystring: schemas.query, response: { 200: schemas.callbacks } },
-      handler: async req => {
-        const { app } = req.tenant
-        return {
-          callback_url: app.callbackUrl,
-          callbacks: store.callbacks.list(app.appKey, req.query.limit).map(c => ({
-            id: c.id,
-            type: c.type,
-            data: c.data,
-            state: c.state,
-            attempts: c.log.map(a => ({
-              attempt: a.attempt,
-              url: a.url,
-              at: iso(a.at),
-              status_code: a.statusCode,
-              error: a.error,
-            })),
-            next_attempt_at: isoOrNull(c.nextAttemptAt),
-            created_at: iso(c.createdAt),
-          })),
-        }
+      summary: 'Callbacks of the app (JSMS and push), each with its delivery attempts',
+      key: 'callbacks',
+      filters: ['kind', 'state', 'mobile', 'msg_id', 'registration_id'],
+      values: { kind: TYPES, state: STATES },
+      item: items.callback,
+      topic: 'callbacks',
+      read: (appKey, q) =>
+        store.callbacks.list(appKey, { ...q, msgId: q.msg_id, rid: q.registration_id }).map(callbackItem),
+      extra: {
+        schema: { callback_url: z.string().nullable() },
+        read: req => ({ callback_url: req.tenant.app.callbackUrl }),
       },
     }),
   ]

@@ -42,7 +42,8 @@ const schemas = {
 /**
  * The calling app's clock: read it, or move it forward. A move answers only after everything that
  * fell due up to the new time has run, in order (scheduled messages, delivery reports, reviews,
- * callback retries). Each app has its own clock, so parallel suites do not disturb each other.
+ * callback retries), then records a clock.moved event. Each app has its own clock, so parallel
+ * suites do not disturb each other.
  */
 export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>): RouteSpec[] {
   const { store, scheduler } = deps
@@ -71,7 +72,12 @@ export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>
         if (target < now) throw sandboxErrors.clockBackwards()
         if (target > LATEST) throw tooLate()
         await scheduler.advance(appKey, target)
-        return show(appKey)
+        // After what fell due on the way: the stream says what happened, then that time moved.
+        const moved = show(appKey)
+        await store.write(() =>
+          store.events.append({ appKey, type: 'clock.moved', data: moved, at: moved.now }),
+        )
+        return moved
       },
     }),
   ]

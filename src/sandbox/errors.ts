@@ -12,6 +12,12 @@ const why = (status: number, code: number) => (message: string) => new ApiError(
 export const sandboxErrors = {
   missingAuth: e(401, 90001, 'missing credentials: send HTTP Basic appKey:masterSecret'),
   authFailed: e(401, 90002, 'wrong credentials: appKey and masterSecret do not match'),
+  /** GET /_sandbox/events?token=: not one POST /_sandbox/events/token gave, or expired. */
+  badEventToken: e(
+    401,
+    90003,
+    'the token is unknown or expired: POST /_sandbox/events/token gives a new one (valid 10 minutes)',
+  ),
   notFound: e(404, 90004, 'no such endpoint under /_sandbox'),
   methodNotAllowed: e(405, 90005, 'this endpoint does not answer that method'),
   notAnObject: e(400, 90010, 'the body must be a JSON object'),
@@ -25,8 +31,8 @@ export const sandboxErrors = {
   unknownMsgId: why(404, 90040),
   unknownTempId: e(404, 90041, 'no template with this temp_id'),
   unknownSignId: e(404, 90042, 'no signature with this sign_id'),
-  unknownRegistrationId: e(404, 90043, 'no device with this registration_id'),
-  unknownDevice: why(404, 90043),
+  unknownRegistrationId: (message = 'no device with this registration_id') =>
+    new ApiError(404, 90043, message),
   noCode: e(404, 90044, 'no verification code for this mobile'),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),
@@ -35,6 +41,8 @@ export const sandboxErrors = {
   tooManyFaults: why(409, 90054),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
+  /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */
+  tooManyListeners: why(429, 90060),
   serverError: e(500, 90099, 'server error'),
 } as const
 

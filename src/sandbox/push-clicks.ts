@@ -4,6 +4,7 @@ import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import { recordClick } from '../push/clicks.js'
+import { pushClicked } from '../push/push-callbacks.js'
 import { invalidControlBody } from './dialect.js'
 import { iso } from './schemas.js'
 
@@ -41,20 +42,23 @@ export function pushClickRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async req => {
         const { app } = req.tenant
         const now = req.tenant.now()
-        const { click } = await store.write(() => {
-          const recorded = recordClick(deps, app, req.params.msg_id, req.body.registration_id, now)
-          // Here, in the click's own write and only for a first click, the push's `callback`
-          // with the "clicked" type bit is enqueued (issue 14), so it is as durable as the click.
-          return recorded
+        // In the click's own write, and only for a first click: the push's `callback` with the
+        // "clicked" type bit, and the push.clicked event (heard once the write is durable).
+        return store.write(() => {
+          const { click, first } = recordClick(deps, app, req.params.msg_id, req.body.registration_id, now)
+          const clicked = {
+            msg_id: click.msgId,
+            registration_id: click.registrationId,
+            platform: click.platform,
+            kind: click.kind,
+            clicked_at: iso(click.clickedAt),
+          }
+          if (first) {
+            pushClicked(deps, app, click.msgId, click.registrationId, now)
+            store.events.append({ appKey: app.appKey, type: 'push.clicked', data: clicked, at: now })
+          }
+          return clicked
         })
-        // Here, once the click is durable, the `push.clicked` event is published (issue 12 §4).
-        return {
-          msg_id: click.msgId,
-          registration_id: click.registrationId,
-          platform: click.platform,
-          kind: click.kind,
-          clicked_at: iso(click.clickedAt),
-        }
       },
     }),
   ]

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isAbsent } from '../http/fields.js'
-import { queryText, readBy } from '../http/schema.js'
+import { readBy } from '../http/schema.js'
 import { readTagChanges } from '../push/device-fields.js'
 import { NOTIFICATION_PLATFORMS } from '../push/notification.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../push/values.js'
@@ -78,21 +78,5 @@ export const pushDeviceSchemas = {
     mobile: z.string().nullable(),
     online: z.boolean(),
     last_online_time: z.string().nullable(),
-  }),
-  messagesQuery: z.object({ alias: queryText, registration_id: queryText, msg_id: queryText }),
-  messages: z.object({
-    messages: z.array(
-      z.object({
-        msg_id: z.string(),
-        registration_id: z.string(),
-        platform: z.string(),
-        notification: z.unknown(),
-        message: z.unknown(),
-        received_at: z.string().nullable(),
-        sms_msg_id: z.string().nullable(),
-        /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
-        withdrawn_at: z.string().nullable(),
-      }),
-    ),
   }),
 }

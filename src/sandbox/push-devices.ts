@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import type { PipelineDeps } from '../deps.js'
+import type { AppDeps, PipelineDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { setDeviceOnline } from '../push/delivery.js'
 import { addTags, bindAlias } from '../push/device-fields.js'
-import { parseNotification } from '../push/notification.js'
-import { isObject } from '../push/values.js'
 import type { Device, PushPlatform } from '../store/push-devices.js'
 import { sandboxErrors } from './errors.js'
+import { items } from './items.js'
+import { listRoute } from './list-route.js'
 import { pushDeviceSchemas } from './push-device-schemas.js'
 import { asField, isoOrNull } from './schemas.js'
+import { pushItems } from './views.js'
 
 const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({
   registration_id: d.registrationId,
@@ -32,7 +33,7 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
 /** Devices as a phone app registering with JPush would create them, and their online state. */
-export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
+export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({
@@ -96,39 +97,17 @@ export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
         },
       }),
     ),
-    schemaRoute({
-      method: 'GET',
+    listRoute(deps, {
       url: '/push/messages',
-      schema: { querystring: pushDeviceSchemas.messagesQuery, response: { 200: pushDeviceSchemas.messages } },
-      handler: async req => {
-        const { alias } = req.query
-        const rid = req.query.registration_id || undefined
-        const msgId = req.query.msg_id || undefined
-        const { app } = req.tenant
-        const aliasRids = alias
-          ? new Set(store.pushDevices.byAlias(app.appKey, alias).map(d => d.registrationId))
-          : null
-        const received = store.pushDeliveries
-          .search(app.appKey, { rid, msgId })
-          .filter(d => d.status === 'delivered' && (!aliasRids || aliasRids.has(d.registrationId)))
-        return {
-          messages: received.map(d => {
-            const push = store.pushes.get(app.appKey, d.msgId)
-            const payload = push?.payload ?? {}
-            const notification = isObject(payload.notification) ? parseNotification(payload.notification) : {}
-            return {
-              msg_id: d.msgId,
-              registration_id: d.registrationId,
-              platform: d.platform,
-              notification: notification[d.platform] ?? null,
-              message: payload.message ?? null,
-              received_at: isoOrNull(d.deliveredAt),
-              sms_msg_id: d.smsMsgId,
-              withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
-            }
-          }),
-        }
-      },
+      summary: 'What each device received of each push',
+      key: 'messages',
+      filters: ['registration_id', 'alias', 'msg_id'],
+      item: items.push,
+      topic: 'push',
+      read: (appKey, q) =>
+        store.pushDeliveries
+          .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
+          .map(pushItems(store, appKey)),
     }),
   ]
 }

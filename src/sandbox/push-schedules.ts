@@ -1,24 +1,31 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import { queryLimit, queryText, schemaRoute } from '../http/schema.js'
+import { schemaRoute } from '../http/schema.js'
+import { SCHEDULE_STATES, type ScheduleState } from '../store/push-schedule-list.js'
 import type { PushSchedule } from '../store/push-schedules.js'
+import { type ListQuery, listQuery } from './list-query.js'
 import { iso, isoOrNull } from './schemas.js'
 
 // What the Schedule API does not show: every task of the app (over and deleted ones too), its
 // state, when it fires next, and each occurrence it fired with the push's msg_id or error.
 
+const filters = ['schedule_id', 'kind', 'state', 'msg_id'] as const
+const KINDS = ['single', 'periodical'] as const
+
 const schemas = {
-  query: z.object({ schedule_id: queryText, limit: queryLimit }),
+  // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (each firing
+  // is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
+  query: listQuery(filters, { kind: KINDS, state: SCHEDULE_STATES }, { seq: false }),
   schedules: z.object({
     schedules: z.array(
       z.object({
         schedule_id: z.string(),
         name: z.string(),
-        kind: z.enum(['single', 'periodical']),
+        kind: z.enum(KINDS),
         enabled: z.boolean(),
         /** deleted; expired (its time or end has passed); disabled; or active. */
-        state: z.enum(['active', 'disabled', 'expired', 'deleted']),
+        state: z.enum(SCHEDULE_STATES),
         trigger: z.record(z.string(), z.unknown()),
         push: z.record(z.string(), z.unknown()),
         next_fire_time: z.string().nullable(),
@@ -37,12 +44,13 @@ const schemas = {
   }),
 }
 
-type State = 'active' | 'disabled' | 'expired' | 'deleted'
-
-const stateOf = (s: PushSchedule, now: number): State =>
+const stateOf = (s: PushSchedule, now: number): ScheduleState =>
   s.deletedAt !== null ? 'deleted' : s.endsAt <= now ? 'expired' : s.enabled ? 'active' : 'disabled'
 
-/** GET /_sandbox/push/schedules: newest first; `schedule_id` for one, `limit` (100, ≤ 1000). */
+/**
+ * GET /_sandbox/push/schedules: newest first; `schedule_id`, `kind`, `state`, `msg_id` (a push one
+ * of its occurrences made), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
+ */
 export function pushScheduleInspectRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
   const { store } = deps
   return [
@@ -51,11 +59,14 @@ export function pushScheduleInspectRoutes(deps: Pick<AppDeps, 'store'>): RouteSp
       url: '/push/schedules',
       schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
       handler: async req => {
+        const q = req.query as ListQuery<(typeof filters)[number]>
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const tasks = store.pushSchedules.search(appKey, {
-          scheduleId: req.query.schedule_id || undefined,
-          limit: req.query.limit,
+        const tasks = store.pushSchedules.list(appKey, {
+          ...q,
+          scheduleId: q.schedule_id,
+          msgId: q.msg_id,
+          now,
         })
         return {
           schedules: tasks.map(s => ({

@@ -4,7 +4,10 @@ import { optionalString } from '../http/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import { invalidField } from './errors.js'
+import { items } from './items.js'
+import { listRoute } from './list-route.js'
 import { mobileField } from './schemas.js'
+import { replyItem } from './views.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
@@ -32,10 +35,22 @@ const schemas = {
   }),
 }
 
-/** Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY). */
-export function replyRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+/**
+ * Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY), and
+ * an sms.reply event; and lists the replies the app got.
+ */
+export function replyRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
   const { store } = deps
   return [
+    listRoute(deps, {
+      url: '/sms/replies',
+      summary: 'Uplink replies the app got',
+      key: 'replies',
+      filters: ['mobile'],
+      item: items.reply,
+      topic: 'replies',
+      read: (appKey, q) => store.replies.list(appKey, q).map(replyItem),
+    }),
     schemaRoute({
       method: 'POST',
       url: '/sms/replies',
@@ -47,6 +62,8 @@ export function replyRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
           const now = req.tenant.now()
           const { appKey } = req.tenant.app
           const stored = store.replies.insert({ appKey, mobile, content, replyAt: now })
+          const data = replyItem(stored)
+          store.events.append({ appKey, type: 'sms.reply', data, at: now, seq: stored.seq })
           if (unsubscribed) store.unsubscribed.add(appKey, mobile, now)
           if (store.apps.get(appKey)?.callbackUrl) {
             store.callbacks.enqueue(appKey, 'SMS_REPLY', { phone: mobile, replyTime: now, content }, now)

@@ -9,10 +9,11 @@ import { templateView } from '../sms/templates.js'
 import { invalidControlBody } from './dialect.js'
 import { sandboxErrors } from './errors.js'
 import { textField } from './schemas.js'
+import { reviewDecision } from './views.js'
 
-// The reviewer's desk: approve (1) or reject (2) a template or signature at once, instead of
-// waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a test can also
-// reject an approved template. Unknown (or malformed) ids are 404.
+// The reviewer's desk: approve (1) or reject (2) a template or signature at once (a review.decided
+// event), instead of waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a
+// test can also reject an approved template. Unknown (or malformed) ids are 404.
 
 const unknownTemplate = sandboxErrors.unknownTempId
 const unknownSign = sandboxErrors.unknownSignId
@@ -69,8 +70,11 @@ export function reviewRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
         const { temp_id: tempId } = req.params
         const { appKey } = req.tenant.app
         const decided = await store.write(() => {
-          if (!store.templates.decide(appKey, tempId, req.body.status, reasonOf(req.body), req.tenant.now()))
-            throw unknownTemplate()
+          const { status } = req.body
+          const [reason, now] = [reasonOf(req.body), req.tenant.now()]
+          if (!store.templates.decide(appKey, tempId, status, reason, now)) throw unknownTemplate()
+          const data = reviewDecision('template', tempId, status, reason, now)
+          store.events.append({ appKey, type: 'review.decided', data, at: now })
           return store.templates.get(appKey, tempId)!
         })
         return { ...templateView(decided), refuse_reason: decided.refuseReason }
@@ -84,8 +88,11 @@ export function reviewRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
         const { sign_id: signId } = req.params
         const { appKey } = req.tenant.app
         const decided = await store.write(() => {
-          if (!store.signs.decide(appKey, signId, req.body.status, reasonOf(req.body), req.tenant.now()))
-            throw unknownSign()
+          const { status } = req.body
+          const [reason, now] = [reasonOf(req.body), req.tenant.now()]
+          if (!store.signs.decide(appKey, signId, status, reason, now)) throw unknownSign()
+          const data = reviewDecision('sign', signId, status, reason, now)
+          store.events.append({ appKey, type: 'review.decided', data, at: now })
           return store.signs.get(appKey, signId)!
         })
         const used = store.signs.usedByMessages(appKey, signId)

@@ -1,92 +1,55 @@
-import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import { queryLimit, queryText, schemaRoute } from '../http/schema.js'
-import { nationalMobile } from '../sms/fields.js'
+import { schemaRoute } from '../http/schema.js'
 import { sandboxErrors } from './errors.js'
-import { iso } from './schemas.js'
-
-// Mobiles are stored in national form (sms/fields.ts); `+` in a query string arrives as a space.
-const asStored = (mobile: string) => nationalMobile(mobile) ?? mobile.trim()
+import { items } from './items.js'
+import { type ListQuery, listQuery } from './list-query.js'
+import { listRoute, readOrWait, waitErrors } from './list-route.js'
+import { codeItem, messageItem } from './views.js'
 
 const noCode = sandboxErrors.noCode
 
-const schemas = {
-  messagesQuery: z.object({ mobile: queryText, msg_id: queryText, limit: queryLimit }),
-  messages: z.object({
-    messages: z.array(
-      z.object({
-        msg_id: z.string(),
-        mobile: z.string(),
-        kind: z.string(),
-        temp_id: z.number().nullable(),
-        sign_id: z.number().nullable(),
-        temp_para: z.record(z.string(), z.string()).nullable(),
-        content: z.string(),
-        units: z.number(),
-        tag: z.string().nullable(),
-        schedule_id: z.string().nullable(),
-        created_at: z.string(),
-      }),
-    ),
-  }),
-  codeQuery: z.object({ mobile: queryText }),
-  code: z.object({
-    msg_id: z.string(),
-    mobile: z.string(),
-    code: z.string(),
-    expires_at: z.string(),
-    verified: z.boolean(),
-  }),
-}
+const MESSAGE_KINDS = ['code', 'voice_code', 'template'] as const
+const CODE_KINDS = ['code', 'voice_code'] as const
+const codeFilters = ['mobile', 'msg_id', 'kind'] as const
+const codeQuery = listQuery(codeFilters, { kind: CODE_KINDS }, { single: true })
 
 /** What the real service hides: the texts that went out and the codes in them. */
-export function smsInspectRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function smsInspectRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
   const { store } = deps
   return [
-    schemaRoute({
-      method: 'GET',
+    listRoute(deps, {
       url: '/sms/messages',
-      schema: { querystring: schemas.messagesQuery, response: { 200: schemas.messages } },
-      handler: async req => {
-        const { mobile, msg_id: msgId, limit } = req.query
-        const messages = store.messages.search(req.tenant.app.appKey, {
-          mobile: mobile ? asStored(mobile) : undefined,
-          msgId: msgId || undefined,
-          limit,
-        })
-        return {
-          messages: messages.map(m => ({
-            msg_id: m.msgId,
-            mobile: m.mobile,
-            kind: m.kind,
-            temp_id: m.tempId,
-            sign_id: m.signId,
-            temp_para: m.tempPara,
-            content: m.content,
-            units: m.units,
-            tag: m.tag,
-            schedule_id: m.scheduleId,
-            created_at: iso(m.createdAt),
-          })),
-        }
-      },
+      summary: 'Texts the app sent, codes included',
+      key: 'messages',
+      filters: ['mobile', 'msg_id', 'kind'],
+      values: { kind: MESSAGE_KINDS },
+      item: items.message,
+      topic: 'sms',
+      read: (appKey, q) => store.messages.list(appKey, { ...q, msgId: q.msg_id }).map(messageItem),
     }),
     schemaRoute({
       method: 'GET',
       url: '/sms/codes/latest',
-      schema: { querystring: schemas.codeQuery, response: { 200: schemas.code } },
-      handler: async req => {
-        const { mobile } = req.query
-        const code = mobile ? store.codes.latest(req.tenant.app.appKey, asStored(mobile)) : undefined
+      docs: {
+        summary: 'The latest verification code (of a mobile)',
+        description: `The newest code matching the filters; with \`after=<seq>\`, only a newer one, and
+with \`wait=<ms>\` (at most 30000) the request is held until one is sent. 404 90044 when there is none.`,
+        errors: [
+          noCode(),
+          sandboxErrors.invalidField('"wait": must be milliseconds from 0 to 30000'),
+          ...waitErrors,
+        ],
+      },
+      schema: { querystring: codeQuery, response: { 200: items.code } },
+      handler: async (req, reply) => {
+        const q = req.query as ListQuery<(typeof codeFilters)[number]>
+        const { appKey } = req.tenant.app
+        const code = await readOrWait(deps, req, reply, 'sms', q.wait, () =>
+          store.codes.latest(appKey, { ...q, msgId: q.msg_id }),
+        )
         if (!code) throw noCode()
-        return {
-          msg_id: code.msgId,
-          mobile: code.mobile,
-          code: code.code,
-          expires_at: iso(code.expiresAt),
-          verified: code.verifiedAt !== null,
-        }
+        return codeItem(code)
       },
     }),
   ]

@@ -4,7 +4,29 @@ import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import { REPORT_STATUSES } from '../sms/report-status.js'
 import { invalidField, sandboxErrors } from './errors.js'
+import { items } from './items.js'
+import { listRoute } from './list-route.js'
 import { iso } from './schemas.js'
+import { reportItem } from './views.js'
+
+/**
+ * The delivery reports that arrived (each at its receive time, REPORT_DELAY_MS after its message:
+ * the sms.report event), whether or not GET /v1/report handed them out.
+ */
+export function smsReportListRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+  const { store } = deps
+  return [
+    listRoute(deps, {
+      url: '/sms/reports',
+      summary: 'Delivery reports that arrived',
+      key: 'reports',
+      filters: ['mobile', 'msg_id'],
+      item: items.report,
+      topic: 'reports',
+      read: (appKey, q) => store.reports.list(appKey, { ...q, msgId: q.msg_id }).map(reportItem),
+    }),
+  ]
+}
 
 // Steering the carrier: the delivery report of one message gets the status a test chooses, in
 // place of the one the magic numbers gave it (sms/report-status.ts). It is handed out as usual,

@@ -5,6 +5,7 @@ import type { AppResets } from '../app-resets.js'
 import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { lazy } from '../lazy.js'
+import { callbackItem } from '../sandbox/views.js'
 import type { Callback } from '../store/callbacks.js'
 import type { Store } from '../store/index.js'
 import { type Outgoing, outgoing } from './outgoing.js'
@@ -87,11 +88,21 @@ export function createCourier(deps: CourierDeps) {
           { app_key: c.appKey, callback: c.id },
           'callback attempt not recorded: its app was reset',
         )
-      store.callbacks.recordAttempt(
+      const seq = store.callbacks.recordAttempt(
         c,
         { attempt: c.attempts, url: url ?? '', at, ...result },
         { delivered, next },
       )
+      // The callback as GET /_sandbox/callbacks shows it after this attempt (gone with its app).
+      const logged = store.callbacks.get(c.appKey, c.id)
+      if (logged)
+        store.events.append({
+          appKey: c.appKey,
+          type: 'callback.attempt',
+          data: callbackItem(logged),
+          at,
+          seq,
+        })
     })
   }
 

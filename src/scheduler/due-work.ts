@@ -4,7 +4,7 @@ import type { DueKind } from '../store/due-index.js'
 import type { Store } from '../store/index.js'
 import type { Courier } from './courier.js'
 import {
-  emitDueReports,
+  arriveReports,
   emitReviewEvents,
   fireDueSchedules,
   type JobDeps,
@@ -47,7 +47,7 @@ export function createDueWork(courier: Courier): DueWork[] {
     entry('reviews', settleDueReviews, settleReviewsOf),
     entry('schedules', fireDueSchedules),
     entry('push schedules', fireDuePushSchedules),
-    entry('reports', emitDueReports),
+    entry('reports', arriveReports),
     entry('review results', deps => emitReviewEvents(deps)),
     entry('callbacks', () => courier.dispatchDue()),
     entry('push', async (deps, now) => void (await pushTick(deps, now)), settlePushes),

@@ -51,7 +51,23 @@ export function firePushSchedule(
     firing = firingOf(scheduleId, dueAt, msgId, err.code, err.message)
   }
   store.pushSchedules.recordFiring(firing)
+  firedEvent(deps, appKey, firing)
   return { firing, next }
+}
+
+/**
+ * schedule.fired, after the push's own events (push.delivered…): the occurrence as GET
+ * /_sandbox/push/schedules shows it in `firings`, with the task's id and the SMS schedules' keys.
+ */
+function firedEvent(deps: PipelineDeps, appKey: string, f: Firing): void {
+  const data = {
+    api: 'push',
+    schedule_id: f.scheduleId,
+    fired_at: new Date(f.dueAt).toISOString(),
+    msg_id: f.msgId === '' ? null : f.msgId,
+    error: f.errorCode === 0 ? null : { code: f.errorCode, message: f.errorMessage },
+  }
+  deps.store.events.append({ appKey, type: 'schedule.fired', data, at: f.dueAt })
 }
 
 const firingOf = (
@@ -86,7 +102,10 @@ export function skipPushScheduleOccurrence(
   } catch {
     next = null // a task that no longer reads (its stored sections damaged) fires no more
   }
-  if (store.pushSchedules.claim(appKey, scheduleId, dueAt, next))
-    store.pushSchedules.recordFiring(firingOf(scheduleId, dueAt, '', 1000, pushErrors.internal().message))
+  if (store.pushSchedules.claim(appKey, scheduleId, dueAt, next)) {
+    const firing = firingOf(scheduleId, dueAt, '', 1000, pushErrors.internal().message)
+    store.pushSchedules.recordFiring(firing)
+    firedEvent(deps, appKey, firing)
+  }
   return next
 }

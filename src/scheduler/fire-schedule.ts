@@ -33,6 +33,8 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
     resolved = err
   }
 
+  let sent = 0
+  let failed = 0
   for (const r of store.schedules.recipients(scheduleId)) {
     try {
       if (isApiError(resolved)) throw resolved
@@ -50,8 +52,10 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
       // others still go out: deliver refuses before it writes anything. (No savepoint per
       // recipient: SQLite would copy every page each one touches again.)
       deliver(deps, tenant, { ...outgoing, tag: task.tag, scheduleId, msgId: r.msgId }, now)
+      sent++
     } catch (err) {
       if (!isApiError(err)) throw err
+      failed++
       store.schedules.recordFailure(scheduleId, r.msgId, err.code, err.message)
       recordReport(
         deps,
@@ -61,5 +65,8 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
       )
     }
   }
+  // After its messages (their sms.sent events come first); JPush schedules record the same type.
+  const data = { api: 'sms', schedule_id: scheduleId, fired_at: new Date(now).toISOString(), sent, failed }
+  store.events.append({ appKey, type: 'schedule.fired', data, at: now })
   return true
 }

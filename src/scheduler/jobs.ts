@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { PipelineDeps } from '../deps.js'
+import { reviewDecision } from '../sandbox/views.js'
 import type { App } from '../store/apps.js'
 import { fireSchedule } from './fire-schedule.js'
 
@@ -14,10 +15,14 @@ const MAX_ROUNDS = 20
 
 export type JobDeps = PipelineDeps & { log: FastifyBaseLogger }
 
-/** Approves the app's reviews whose time has come (REVIEW_DELAY_MS). */
+/** Approves the app's reviews whose time has come (REVIEW_DELAY_MS): review.decided events. */
 export function settleReviewsOf({ store }: JobDeps, app: App, now: number): void {
-  store.templates.settleReviews(app.appKey, now)
-  store.signs.settleReviews(app.appKey, now)
+  const { appKey } = app
+  const decided = (data: unknown) => store.events.append({ appKey, type: 'review.decided', data, at: now })
+  for (const t of store.templates.settleReviews(appKey, now))
+    decided(reviewDecision('template', t.tempId, 1, null, now))
+  for (const s of store.signs.settleReviews(appKey, now))
+    decided(reviewDecision('sign', s.signId, 1, null, now))
 }
 
 /** Every app with a review due on its own clock, each in its own write job. */
@@ -65,17 +70,20 @@ export async function fireDueSchedules(deps: JobDeps, now: number): Promise<void
   }
 }
 
-/** Reports that arrived, for apps that take callbacks: into the outbox as SMS_REPORT. */
-export async function emitDueReports({ store }: JobDeps, now: number): Promise<void> {
+/**
+ * Reports whose time has come arrive: each gets its seq (the sms.report event) and, for an app
+ * that takes callbacks, an SMS_REPORT in the outbox.
+ */
+export async function arriveReports({ store }: JobDeps, now: number): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const n = await store.write(() => {
-      const due = store.reports.takeDueNotifications(now, BATCH)
-      for (const r of due) {
+      const arrived = store.reports.takeArrived(now, BATCH)
+      for (const r of arrived) {
         if (!r.callBack) continue
         const data = { msgId: r.msgId, status: r.status, receiveTime: r.reportAt, phone: r.mobile }
         store.callbacks.enqueue(r.appKey, 'SMS_REPORT', data, r.reportAt)
       }
-      return due.length
+      return arrived.length
     })
     if (n < BATCH) return
   }

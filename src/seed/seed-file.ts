@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type * as Yaml from 'yaml'
 import { z } from 'zod'
 import { lazy } from '../lazy.js'
+import { StartRefusal } from '../start-refusal.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
 import { groupConflicts, pushVariantSettings } from './push-settings.js'
 
@@ -130,14 +131,33 @@ export const appPatchSchema = patchOf(
 export type AppPatch = z.output<typeof appPatchSchema>
 
 export function readSeedFile(path: string): SeedFile {
-  const text = readFileSync(path, 'utf8')
-  const raw = /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text)
-  const parsed = seedFileSchema.safeParse(raw ?? {})
+  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new Error(`invalid SANDBOX_CONFIG ${path}:\n  ${lines.join('\n  ')}`)
+    throw new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
   }
   return parsed.data
+}
+
+/** The file's YAML or JSON; an unreadable or unparsable file is the operator's to fix, in one line. */
+function parseSeedText(path: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error'
+    throw new StartRefusal(
+      `SANDBOX_CONFIG ${path} cannot be read (${code}): give the path of a readable YAML or JSON file`,
+    )
+  }
+  try {
+    return /\.ya?ml$/i.test(path) ? yaml().parse(text) : JSON.parse(text)
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0]
+    throw new StartRefusal(
+      `SANDBOX_CONFIG ${path} is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${why}`,
+    )
+  }
 }
 
 export const emptySeed: SeedFile = { sensitive_words: [], developers: [], apps: [] }

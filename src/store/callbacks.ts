@@ -1,89 +1,38 @@
+import {
+  type AttemptRow,
+  type Callback,
+  type CallbackAttempt,
+  type CallbackFilter,
+  type CallbackType,
+  type LoggedCallback,
+  type Row,
+  toAttempt,
+  toCallback,
+} from './callback-rows.js'
 import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
+import { createLister } from './lister.js'
+import type { Seqs } from './seqs.js'
 import { prepareWrite } from './statements.js'
 
-export type CallbackType =
-  | 'SMS_REPORT'
-  | 'SMS_REPLY'
-  | 'SMS_TEMPLATE'
-  | 'SMS_SIGN'
-  // A push's `callback` (push/push-callbacks.ts): one type per bit of callback.type.
-  | 'JPUSH_DELIVERED'
-  | 'JPUSH_CLICKED'
-  | 'JPUSH_NOT_DELIVERED'
-  | 'JPUSH_PUSH_SUCCEEDED'
-export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
-
-export interface Callback {
-  id: number
-  appKey: string
-  type: CallbackType
-  data: Record<string, unknown>
-  /** Its own URL (a push's callback.url); null: the app's callback_url. */
-  url: string | null
-  state: CallbackState
-  attempts: number
-  nextAttemptAt: number | null
-  createdAt: number
-}
-
-export interface CallbackAttempt {
-  attempt: number
-  url: string
-  at: number
-  statusCode: number | null
-  error: string | null
-}
-
-interface Row {
-  id: number
-  app_key: string
-  type: string
-  data: string
-  url: string | null
-  state: string
-  attempts: number
-  next_attempt_at: number | null
-  created_at: number
-}
-
-interface AttemptRow {
-  attempt: number
-  url: string
-  at: number
-  status_code: number | null
-  error: string | null
-}
-
-const toCallback = (r: Row): Callback => ({
-  id: r.id,
-  appKey: r.app_key,
-  type: r.type as CallbackType,
-  data: JSON.parse(r.data),
-  url: r.url,
-  state: r.state as CallbackState,
-  attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at,
-  createdAt: r.created_at,
-})
-
-const toAttempt = (r: AttemptRow): CallbackAttempt => ({
-  attempt: r.attempt,
-  url: r.url,
-  at: r.at,
-  statusCode: r.status_code,
-  error: r.error,
-})
+export type {
+  Callback,
+  CallbackAttempt,
+  CallbackFilter,
+  CallbackState,
+  CallbackType,
+  LoggedCallback,
+} from './callback-rows.js'
 
 /** The callback outbox and the log of every delivery attempt. */
-export function createCallbackStore(db: Db, due: DueIndex) {
+export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
   const insert = prepareWrite<
-    { appKey: string; type: string; data: string; url: string | null; at: number },
+    { appKey: string; type: string; data: string; url: string | null; at: number; seq: number },
     { id: number }
   >(
     db,
-    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at)
-     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at) RETURNING id`,
+    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at, seq)
+     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at, @seq) RETURNING id`,
     p => due.note('callbacks', p.appKey, p.at),
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
@@ -100,9 +49,15 @@ export function createCallbackStore(db: Db, due: DueIndex) {
   )
   // A retry is due work from its next attempt. Only the claimed row: an app reset while the attempt
   // was on the wire has none left (and its id may be another's by now).
-  const settle = prepareWrite<{ id: number; appKey: string; state: string; nextAttemptAt: number | null }>(
+  const settle = prepareWrite<{
+    id: number
+    appKey: string
+    state: string
+    nextAttemptAt: number | null
+    seq: number
+  }>(
     db,
-    `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt
+    `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt, seq = @seq
      WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
     p => {
       if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
@@ -116,9 +71,24 @@ export function createCallbackStore(db: Db, due: DueIndex) {
      WHERE state = 'sending'`,
     () => due.remap(),
   )
-  const list = db.prepare<[string, number], Row>(
-    'SELECT * FROM callbacks WHERE app_key = ? ORDER BY id DESC LIMIT ?',
-  )
+  const list = createLister<'kind' | 'state' | 'mobile' | 'msgId' | 'rid', Row>(db, {
+    columns: '*',
+    from: 'callbacks',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'created_at',
+    // The phone and msgId of SMS_REPORT and SMS_REPLY, as posted (jsms-api.md §6); the msg_id
+    // and the devices' rows of a push's callbacks (push/push-callbacks.ts).
+    filters: {
+      kind: 'type = @kind',
+      state: 'state = @state',
+      mobile: "json_extract(data, '$.phone') = @mobile",
+      msgId: "coalesce(json_extract(data, '$.msgId'), json_extract(data, '$.msg_id')) = @msgId",
+      rid: `EXISTS (SELECT 1 FROM json_each(data, '$.rows') r
+        WHERE json_extract(r.value, '$.registration_id') = @rid)`,
+    },
+  })
+  const get = db.prepare<[string, number], Row>('SELECT * FROM callbacks WHERE app_key = ? AND id = ?')
   const attempts = db.prepare<[number], AttemptRow>(
     'SELECT * FROM callback_attempts WHERE callback_id = ? ORDER BY attempt',
   )
@@ -132,29 +102,45 @@ export function createCallbackStore(db: Db, due: DueIndex) {
       at: number,
       url: string | null = null,
     ): number {
-      return insert.get({ appKey, type, data: JSON.stringify(data), url, at })!.id
+      const seq = seqs.next(appKey, 'callbacks')
+      return insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!.id
     },
     claimDue(now: number, limit: number): Callback[] {
       return claim.all({ now, limit }).map(toCallback)
     },
     /**
      * Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up).
-     * Nothing when the callback is gone (its app was reset or removed meanwhile).
+     * Returns the callback's new seq (its callback.attempt event's); nothing when the callback is
+     * gone (its app was reset or removed meanwhile).
      */
     recordAttempt(
       c: Callback,
       a: CallbackAttempt,
       outcome: { delivered: boolean; next?: number | undefined },
-    ): void {
+    ): number | undefined {
       const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
-      const settled = settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null })
-      if (settled.changes === 1) insertAttempt.run({ id: c.id, ...a })
+      const seq = seqs.next(c.appKey, 'callbacks')
+      const settled = settle.run({
+        id: c.id,
+        appKey: c.appKey,
+        state,
+        nextAttemptAt: outcome.next ?? null,
+        seq,
+      })
+      if (settled.changes !== 1) return undefined
+      insertAttempt.run({ id: c.id, ...a })
+      return seq
     },
     resetInterrupted(): number {
       return reset.run().changes
     },
-    list(appKey: string, limit: number): Array<Callback & { log: CallbackAttempt[] }> {
-      return list.all(appKey, limit).map(r => ({ ...toCallback(r), log: attempts.all(r.id).map(toAttempt) }))
+    /** Newest change first, each with its attempts. */
+    list(appKey: string, filter: CallbackFilter): LoggedCallback[] {
+      return list(appKey, filter).map(r => ({ ...toCallback(r), log: attempts.all(r.id).map(toAttempt) }))
+    },
+    get(appKey: string, id: number): LoggedCallback | undefined {
+      const row = get.get(appKey, id)
+      return row && { ...toCallback(row), log: attempts.all(row.id).map(toAttempt) }
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from './db.js'
+import { createLister, type ListWindow } from './lister.js'
 
 export interface Code {
   msgId: string
@@ -18,6 +19,11 @@ interface Row {
   verified_at: number | null
 }
 
+/** A code as the control plane shows it: with its message's seq, kind and time. */
+export type ListedCode = Code & { seq: number; kind: string; createdAt: number }
+
+export type CodeFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
+
 const toCode = (r: Row): Code => ({
   msgId: r.msg_id,
   appKey: r.app_key,
@@ -33,9 +39,21 @@ export function createCodeStore(db: Db) {
      VALUES (@msgId, @appKey, @mobile, @code, @expiresAt, NULL)`,
   )
   const get = db.prepare<[string, string], Row>('SELECT * FROM codes WHERE app_key = ? AND msg_id = ?')
-  const latest = db.prepare<[string, string], Row>(
-    `SELECT c.* FROM codes c JOIN messages m ON m.msg_id = c.msg_id
-     WHERE c.app_key = ? AND c.mobile = ? ORDER BY m.created_at DESC, c.msg_id DESC LIMIT 1`,
+  const latest = createLister<
+    'mobile' | 'msgId' | 'kind',
+    Row & { seq: number; kind: string; created_at: number }
+  >(
+    db,
+    {
+      columns: 'c.*, m.seq, m.kind, m.created_at',
+      from: 'codes c',
+      join: 'JOIN messages m ON m.msg_id = c.msg_id',
+      appKey: 'c.app_key',
+      seq: 'm.seq',
+      time: 'm.created_at',
+      filters: { mobile: 'c.mobile = @mobile', msgId: 'c.msg_id = @msgId', kind: 'm.kind = @kind' },
+    },
+    { newest: true },
   )
   const verify = db.prepare('UPDATE codes SET verified_at = ? WHERE msg_id = ? AND verified_at IS NULL')
 
@@ -47,9 +65,10 @@ export function createCodeStore(db: Db) {
       const row = get.get(appKey, msgId)
       return row && toCode(row)
     },
-    latest(appKey: string, mobile: string): Code | undefined {
-      const row = latest.get(appKey, mobile)
-      return row && toCode(row)
+    /** The newest code that passes the filter. */
+    latest(appKey: string, filter: Omit<CodeFilter, 'limit'>): ListedCode | undefined {
+      const [row] = latest(appKey, { ...filter, limit: 1 })
+      return row && { ...toCode(row), seq: row.seq, kind: row.kind, createdAt: row.created_at }
     },
     /** True only for the one call that marks it verified. */
     markVerified(msgId: string, now: number): boolean {

@@ -45,8 +45,8 @@ const QUERIES: Record<DueKind, Array<[every: string, one: string]>> = {
   ],
   reports: [
     [
-      EVERY_APP('x.report_at', 'reports x', 'x.notify = 1'),
-      ONE_APP('x.report_at', 'reports x', 'x.notify = 1'),
+      EVERY_APP('x.report_at', 'reports x', 'x.seq IS NULL'),
+      ONE_APP('x.report_at', 'reports x', 'x.seq IS NULL'),
     ],
   ],
   // Recorded when a review is decided (reviewable.ts): due at once.

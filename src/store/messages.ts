@@ -1,4 +1,6 @@
 import type { Db } from './db.js'
+import { createLister, type ListWindow } from './lister.js'
+import type { Seqs } from './seqs.js'
 
 export type MessageKind = 'code' | 'voice_code' | 'template'
 
@@ -16,7 +18,12 @@ export interface Message {
   tag: string | null
   scheduleId: string | null
   createdAt: number
+  /** Its sms.sent event (seqs.ts). */
+  seq: number
 }
+
+/** A message as the control plane lists it: with the code it carried (codes and voice codes). */
+export type ListedMessage = Message & { code: string | null }
 
 interface Row {
   msg_id: string
@@ -32,6 +39,7 @@ interface Row {
   tag: string | null
   schedule_id: string | null
   created_at: number
+  seq: number
 }
 
 const toMessage = (r: Row): Message => ({
@@ -48,30 +56,30 @@ const toMessage = (r: Row): Message => ({
   tag: r.tag,
   scheduleId: r.schedule_id,
   createdAt: r.created_at,
+  seq: r.seq,
 })
 
-export interface MessageQuery {
-  mobile?: string | undefined
-  msgId?: string | undefined
-  limit: number
-}
+/** The control plane's filters of sent messages. */
+export type MessageFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
 
-export function createMessageStore(db: Db) {
+export function createMessageStore(db: Db, seqs: Seqs) {
   const insert = db.prepare(
     `INSERT INTO messages (msg_id, app_key, mobile, kind, temp_id, temp_type, sign_id, temp_para, content, units,
-       tag, schedule_id, created_at)
+       tag, schedule_id, created_at, seq)
      VALUES (@msgId, @appKey, @mobile, @kind, @tempId, @tempType, @signId, @tempPara, @content, @units, @tag,
-       @scheduleId, @createdAt)`,
+       @scheduleId, @createdAt, @seq)`,
   )
   const get = db.prepare<[string, string], Row>('SELECT * FROM messages WHERE app_key = ? AND msg_id = ?')
-  const search = db.prepare<
-    { appKey: string; mobile: string | null; msgId: string | null; limit: number },
-    Row
-  >(
-    `SELECT * FROM messages WHERE app_key = @appKey
-       AND (@mobile IS NULL OR mobile = @mobile) AND (@msgId IS NULL OR msg_id = @msgId)
-     ORDER BY created_at DESC, msg_id DESC LIMIT @limit`,
-  )
+  const list = createLister<'mobile' | 'msgId' | 'kind', Row & { code: string | null }>(db, {
+    columns: 'm.*, c.code',
+    from: 'messages m',
+    join: 'LEFT JOIN codes c ON c.msg_id = m.msg_id',
+    appKey: 'm.app_key',
+    seq: 'm.seq',
+    time: 'm.created_at',
+    filters: { mobile: 'm.mobile = @mobile', msgId: 'm.msg_id = @msgId', kind: 'm.kind = @kind' },
+    indexed: { mobile: 'messages_by_mobile', msgId: 'sqlite_autoindex_messages_1' },
+  })
   // Frequency windows (sms-service.md §8) are counted from what was actually sent: nothing to
   // keep in step, and they survive restarts.
   const countKind = db.prepare<
@@ -104,17 +112,18 @@ export function createMessageStore(db: Db) {
   )
 
   return {
-    insert(m: Message): void {
-      insert.run({ ...m, tempPara: m.tempPara === null ? null : JSON.stringify(m.tempPara) })
+    /** Stores a sent message with the next seq of its app; returns the seq. */
+    insert(m: Omit<Message, 'seq'>): number {
+      const seq = seqs.next(m.appKey, 'sms')
+      insert.run({ ...m, tempPara: m.tempPara === null ? null : JSON.stringify(m.tempPara), seq })
+      return seq
     },
     get(appKey: string, msgId: string): Message | undefined {
       const row = get.get(appKey, msgId)
       return row && toMessage(row)
     },
-    search(appKey: string, q: MessageQuery): Message[] {
-      return search
-        .all({ appKey, mobile: q.mobile ?? null, msgId: q.msgId ?? null, limit: q.limit })
-        .map(toMessage)
+    list(appKey: string, filter: MessageFilter): ListedMessage[] {
+      return list(appKey, filter).map(r => ({ ...toMessage(r), code: r.code }))
     },
     countKindSince(appKey: string, mobile: string, kind: MessageKind, since: number): number {
       return countKind.get({ appKey, mobile, kind, since })!.n

@@ -1,11 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { StartRefusal } from '../start-refusal.js'
 
 /**
  * The database cannot be used, for a reason the operator can fix: one line saying what is wrong
  * and what to do. The process prints it and exits non-zero (server.ts), without a stack.
  */
-export class DatabaseOpenError extends Error {
+export class DatabaseOpenError extends StartRefusal {
   override name = 'DatabaseOpenError'
 }
 

@@ -21,7 +21,7 @@ export interface PushSchedule {
   updatedAt: number
 }
 
-interface Row {
+export interface ScheduleRow {
   schedule_id: string
   app_key: string
   cid: string | null
@@ -37,7 +37,7 @@ interface Row {
   updated_at: number
 }
 
-const toSchedule = (r: Row): PushSchedule => ({
+export const toSchedule = (r: ScheduleRow): PushSchedule => ({
   scheduleId: r.schedule_id,
   appKey: r.app_key,
   cid: r.cid,
@@ -92,22 +92,18 @@ export function createPushScheduleStore(db: Db, dueIndex: DueIndex) {
     `UPDATE push_schedules SET deleted_at = @now, updated_at = @now, next_due_at = NULL
      WHERE app_key = @appKey AND schedule_id = @scheduleId AND deleted_at IS NULL`,
   )
-  const get = db.prepare<[string, string], Row>(
+  const get = db.prepare<[string, string], ScheduleRow>(
     'SELECT * FROM push_schedules WHERE app_key = ? AND schedule_id = ?',
   )
-  const byCid = db.prepare<{ appKey: string; cid: string; since: number }, Row>(
+  const byCid = db.prepare<{ appKey: string; cid: string; since: number }, ScheduleRow>(
     `SELECT * FROM push_schedules WHERE app_key = @appKey AND cid = @cid AND created_at >= @since
      ORDER BY created_at LIMIT 1`,
   )
   const count = db.prepare<{ appKey: string; now: number }, { n: number }>(
     `SELECT count(*) AS n FROM push_schedules WHERE ${ACTIVE}`,
   )
-  const page = db.prepare<{ appKey: string; now: number; limit: number; offset: number }, Row>(
+  const page = db.prepare<{ appKey: string; now: number; limit: number; offset: number }, ScheduleRow>(
     `SELECT * FROM push_schedules WHERE ${ACTIVE} ORDER BY created_at, rowid LIMIT @limit OFFSET @offset`,
-  )
-  const search = db.prepare<{ appKey: string; scheduleId: string | null; limit: number }, Row>(
-    `SELECT * FROM push_schedules WHERE app_key = @appKey AND (@scheduleId IS NULL OR schedule_id = @scheduleId)
-     ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   )
 
   return {
@@ -136,10 +132,6 @@ export function createPushScheduleStore(db: Db, dueIndex: DueIndex) {
     /** One page of the tasks not over, oldest first. */
     active(appKey: string, now: number, limit: number, offset: number): PushSchedule[] {
       return page.all({ appKey, now, limit, offset }).map(toSchedule)
-    },
-    /** Every task of the app, deleted and over ones too, newest first. */
-    search(appKey: string, { scheduleId, limit }: { scheduleId?: string | undefined; limit: number }) {
-      return search.all({ appKey, scheduleId: scheduleId ?? null, limit }).map(toSchedule)
     },
   }
 }

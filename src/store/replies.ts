@@ -1,4 +1,6 @@
 import type { Db } from './db.js'
+import { createLister, type ListWindow } from './lister.js'
+import type { Seqs } from './seqs.js'
 
 export interface Reply {
   id: number
@@ -6,7 +8,11 @@ export interface Reply {
   mobile: string
   content: string
   replyAt: number
+  /** Its sms.reply event. */
+  seq: number
 }
+
+export type ReplyFilter = ListWindow & { mobile?: string }
 
 interface Row {
   id: number
@@ -14,6 +20,7 @@ interface Row {
   mobile: string
   content: string
   reply_at: number
+  seq: number
 }
 
 const toReply = (r: Row): Reply => ({
@@ -22,14 +29,26 @@ const toReply = (r: Row): Reply => ({
   mobile: r.mobile,
   content: r.content,
   replyAt: r.reply_at,
+  seq: r.seq,
 })
 
 /** Uplink (MO) replies, handed out once each by GET /v1/reply. */
-export function createReplyStore(db: Db) {
-  const insert = db.prepare<{ appKey: string; mobile: string; content: string; replyAt: number }, Row>(
-    `INSERT INTO replies (app_key, mobile, content, reply_at) VALUES (@appKey, @mobile, @content, @replyAt)
+export function createReplyStore(db: Db, seqs: Seqs) {
+  const insert = db.prepare<
+    { appKey: string; mobile: string; content: string; replyAt: number; seq: number },
+    Row
+  >(
+    `INSERT INTO replies (app_key, mobile, content, reply_at, seq) VALUES (@appKey, @mobile, @content, @replyAt, @seq)
      RETURNING *`,
   )
+  const list = createLister<'mobile', Row>(db, {
+    columns: '*',
+    from: 'replies',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'reply_at',
+    filters: { mobile: 'mobile = @mobile' },
+  })
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
     `UPDATE replies SET pulled_at = @now WHERE id IN (
        SELECT id FROM replies WHERE app_key = @appKey AND pulled_at IS NULL
@@ -38,8 +57,12 @@ export function createReplyStore(db: Db) {
      RETURNING *`,
   )
   return {
-    insert(r: Omit<Reply, 'id'>): Reply {
-      return toReply(insert.get(r)!)
+    insert(r: Omit<Reply, 'id' | 'seq'>): Reply {
+      return toReply(insert.get({ ...r, seq: seqs.next(r.appKey, 'replies') })!)
+    },
+    /** Newest first. */
+    list(appKey: string, filter: ReplyFilter): Reply[] {
+      return list(appKey, filter).map(toReply)
     },
     pull(appKey: string, now: number, since: number, limit: number): Reply[] {
       return pull

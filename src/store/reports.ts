@@ -1,5 +1,7 @@
 import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
+import { createLister, type ListWindow } from './lister.js'
+import type { Seqs } from './seqs.js'
 import { prepareWrite } from './statements.js'
 
 export interface Report {
@@ -10,12 +12,19 @@ export interface Report {
   reportAt: number
 }
 
+/** A report that arrived: its sms.report event's seq. */
+export type ArrivedReport = Report & { seq: number }
+
+export type ReportFilter = ListWindow & { mobile?: string; msgId?: string }
+
 interface Row {
   msg_id: string
   app_key: string
   mobile: string
   status: number
   report_at: number
+  notify: number
+  seq: number | null
 }
 
 const toReport = (r: Row): Report => ({
@@ -28,16 +37,17 @@ const toReport = (r: Row): Report => ({
 
 const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.localeCompare(b.msgId)
 
-/** Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). */
-export function createReportStore(db: Db, due: DueIndex) {
-  // A report to call back (SMS_REPORT) is due work from its report_at.
+/**
+ * Delivery reports: pulled once each (GET /v1/report) or called back (SMS_REPORT). Each is due
+ * work at its report_at: it arrives then (its seq, the sms.report event) and, for an app that
+ * takes callbacks, goes into the outbox.
+ */
+export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
   const insert = prepareWrite<Report & { notify: number }>(
     db,
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
      VALUES (@msgId, @appKey, @mobile, @status, @reportAt, @notify) ON CONFLICT DO NOTHING`,
-    r => {
-      if (r.notify === 1) due.note('reports', r.appKey, r.reportAt)
-    },
+    r => due.note('reports', r.appKey, r.reportAt),
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -47,19 +57,32 @@ export function createReportStore(db: Db, due: DueIndex) {
        ORDER BY report_at, msg_id LIMIT @limit)
      RETURNING *`,
   )
+  // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends);
+  // `call_back`: it goes out as a callback (the app took callbacks when it was sent and still does).
+  const arriving = db.prepare<{ now: number; limit: number }, Row & { call_back: number }>(
+    `SELECT r.*, (r.notify = 1 AND r.pulled_at IS NULL AND a.callback_url IS NOT NULL) AS call_back
+     FROM reports r INDEXED BY reports_arriving JOIN apps a ON a.app_key = r.app_key
+     WHERE r.seq IS NULL AND r.report_at <= @now + a.clock_offset_ms
+     ORDER BY r.report_at, r.msg_id LIMIT @limit`,
+  )
   // Called back is handed out too (pulled_at): a callback URL removed later must not let the same
   // report be pulled a second time, and a steered status (sandbox) can no longer change it. An app
   // whose callback URL was removed before the report fell due gets it pulled instead.
-  const takeDue = db.prepare<{ now: number; limit: number }, Row & { pulled_at: number | null }>(
-    `UPDATE reports SET notify = 0, pulled_at = CASE WHEN EXISTS (
-       SELECT 1 FROM apps a WHERE a.app_key = reports.app_key AND a.callback_url IS NOT NULL)
-       THEN report_at END
-     WHERE msg_id IN (
-       SELECT r.msg_id FROM reports r JOIN apps a ON a.app_key = r.app_key
-       WHERE r.notify = 1 AND r.report_at <= @now + a.clock_offset_ms
-       ORDER BY r.report_at LIMIT @limit)
-     RETURNING *`,
+  const arrive = db.prepare<{ seq: number; msgId: string; callBack: number }>(
+    `UPDATE reports SET seq = @seq, notify = 0,
+       pulled_at = CASE WHEN @callBack = 1 THEN report_at ELSE pulled_at END
+     WHERE msg_id = @msgId`,
   )
+  const list = createLister<'mobile' | 'msgId', Row>(db, {
+    columns: '*',
+    from: 'reports',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'report_at',
+    where: 'seq IS NOT NULL',
+    filters: { mobile: 'mobile = @mobile', msgId: 'msg_id = @msgId' },
+    indexed: { msgId: 'sqlite_autoindex_reports_1' },
+  })
 
   const find = db.prepare<[string, string], Row & { pulled_at: number | null }>(
     'SELECT * FROM reports WHERE msg_id = ? AND app_key = ?',
@@ -87,14 +110,19 @@ export function createReportStore(db: Db, due: DueIndex) {
       return pull.all({ appKey, now, since, limit }).map(toReport).sort(byTime)
     },
     /**
-     * Reports of any app whose time has come and that still have to be called back; `callBack`
-     * false for an app that has no callback URL any more (the report waits to be pulled).
+     * Up to `limit` reports of any app whose time has come, oldest first: each gets its seq;
+     * `callBack`: to be called back (the app had a callback URL when it went out and still has).
      */
-    takeDueNotifications(now: number, limit: number): Array<Report & { callBack: boolean }> {
-      return takeDue
-        .all({ now, limit })
-        .map(r => ({ ...toReport(r), callBack: r.pulled_at !== null }))
-        .sort(byTime)
+    takeArrived(now: number, limit: number): Array<ArrivedReport & { callBack: boolean }> {
+      return arriving.all({ now, limit }).map(r => {
+        const seq = seqs.next(r.app_key, 'reports')
+        arrive.run({ seq, msgId: r.msg_id, callBack: r.call_back })
+        return { ...toReport(r), seq, callBack: r.call_back === 1 }
+      })
+    },
+    /** Reports that arrived, newest first. */
+    list(appKey: string, filter: ReportFilter): ArrivedReport[] {
+      return list(appKey, filter).map(r => ({ ...toReport(r), seq: r.seq as number }))
     },
   }
 }

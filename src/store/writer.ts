@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import type { StoreHealth } from './health.js'
+import type { Seqs } from './seqs.js'
 import { createUndoJournal, type UndoJournal } from './undo.js'
 import type { WalSync } from './wal-sync.js'
 
@@ -16,6 +17,9 @@ import type { WalSync } from './wal-sync.js'
  *
  * Before each commit the store's health monitor may refuse the whole batch (the file at DB_PATH
  * is gone or damaged: health.ts); what the commit and the fsync report goes back to it.
+ *
+ * Once a commit is durable, and only then, the apps it gave new seqs to are told to whoever waits
+ * for them (seqs.ts): a waiter or an event stream never sees what a crash could still undo.
  */
 export interface Writer {
   write<T>(job: () => T): Promise<T>
@@ -33,6 +37,7 @@ export function createWriter(
   db: Db,
   wal: WalSync,
   health: StoreHealth,
+  seqs: Seqs,
   journal: UndoJournal = createUndoJournal(),
 ): Writer {
   let queue: Pending[] = []
@@ -69,9 +74,11 @@ export function createWriter(
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
       health.observe(err)
+      seqs.take()
       for (const p of batch) p.reject(err)
       return undefined
     }
+    const marks = seqs.take()
     return syncError => {
       if (syncError) health.observe(syncError)
       else if (outcomes.some(o => o.ok)) health.wrote(mark)
@@ -82,6 +89,7 @@ export function createWriter(
         else if (o.ok) p.resolve(o.value)
         else p.reject(o.value)
       })
+      if (!syncError) seqs.publish(marks)
     }
   }
 

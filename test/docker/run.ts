@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { check, commandExists, sh, step, trySh, waitFor } from './sh.js'
 import { httpCaller, httpsCaller, sendAndValidateCode } from './sms-flow.js'
+import { webUiChecks } from './web-ui.js'
 
 const MINUTE = 60_000
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   const bytes = Number(sh('docker', ['image', 'inspect', '-f', '{{.Size}}', IMAGE]))
   console.log(`   image size ${(bytes / 1e6).toFixed(0)} MB`)
 
-  step('docker run: health, ready, a code over HTTP and over TLS as api.sms.jpush.cn')
+  step('docker run: health, ready, a code over HTTP and over TLS as api.sms.jpush.cn, the web UI')
   sh('docker', ['volume', 'create', volume])
   cleanups.push(() => trySh('docker', ['volume', 'rm', '-f', volume]))
   const first = await startContainer(1)
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
   check(ready.status === 200 && ((await ready.json()) as { status: string }).status === 'ready', 'ready')
   const viaHttp = await sendAndValidateCode(httpCaller(first.http), '13800138000')
   check(viaHttp, `code sent and validated over HTTP (msg_id ${viaHttp})`)
+  for (const [ok, what] of await webUiChecks(first.http)) check(ok, `web UI: ${what}`)
   const ca = await (await get(`${first.http}/_sandbox/ca.pem`)).text()
   const viaTls = await sendAndValidateCode(httpsCaller('api.sms.jpush.cn', first.tlsPort, ca), '13800138001')
   check(viaTls, `code sent and validated over TLS to https://api.sms.jpush.cn (msg_id ${viaTls})`)

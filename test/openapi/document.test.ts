@@ -94,6 +94,32 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/v1/accounts/dev']!.get!.security).toEqual([{ developer: [] }])
     expect(doc.paths['/_sandbox/health']!.get!.security).toEqual([])
   })
+
+  it("the Beijing data centre's paths are the same operations; group push takes a group's credentials", async () => {
+    const { doc } = await documentOf()
+    const same = [
+      ['post', '/v3/schedules', '/v3/push/schedules'],
+      ['put', '/v3/schedules/{schedule_id}', '/v3/push/schedules/{schedule_id}'],
+      ['get', '/v3/schedules/{schedule_id}/msg_ids', '/v3/push/schedules/{schedule_id}/msg_ids'],
+      ['get', '/v3/users', '/v3/report/users'],
+      ['get', '/v3/received', '/v3/report/received'],
+      ['get', '/v3/devices/{registration_id}', '/v3/device/{registration_id}'],
+      ['get', '/v3/tags', '/v3/device/tags'],
+    ] as const
+    for (const [method, path, beijing] of same) {
+      const { operationId: _, ...operation } = doc.paths[path]![method]! as Operation & {
+        operationId: string
+      }
+      const { operationId: __, ...alias } = doc.paths[beijing]![method]! as Operation & {
+        operationId: string
+      }
+      expect(alias, beijing).toEqual(operation)
+    }
+    const group = doc.paths['/v3/grouppush']!.post!
+    expect(group.security).toEqual([{ group: [] }])
+    // A member's standing refuses that member alone, in the 200 answer.
+    expect(Object.keys(group.responses)).toEqual(['200', '400', '401', '429', '500'])
+  })
 })
 
 describe('GET /_sandbox/docs', () => {

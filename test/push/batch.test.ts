@@ -140,7 +140,7 @@ describe('batch single push', () => {
     const res = await call(app, 'POST', REGID, { pushlist })
     expect(res.status).toBe(200)
     expect(Object.values(res.body).every(v => /^\d{17}$/.test((v as { msg_id: string }).msg_id))).toBe(true)
-    expect(await received(app, `registration_id=${IOS_1}`)).toHaveLength(500)
+    expect(await received(app, `registration_id=${IOS_1}&limit=1000`)).toHaveLength(500)
   })
 
   it('takes a body over the 1 MiB of other routes (up to 8 MiB)', async () => {

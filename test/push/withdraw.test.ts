@@ -110,5 +110,8 @@ it('a POST to a push path the sandbox does not emulate is an unknown path (404 1
   for (const path of ['/v3/push/template', '/v3/push/template/schedule', '/v3/images/byurls']) {
     const res = await call(app, 'POST', path, {})
     expect([res.status, res.body], path).toEqual([404, { error: { code: 1003, message: 'API not found' } }])
+    // Whatever its body, as for any unknown path: it is not read as a push-host body first.
+    const form = await call(app, 'POST', path, 'a=b', { 'content-type': 'application/x-www-form-urlencoded' })
+    expect([form.status, form.body], path).toEqual([404, { error: { code: 1003, message: 'API not found' } }])
   }
 })

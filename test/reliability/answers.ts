@@ -17,8 +17,9 @@ export function expectVendorAnswer(method: string, url: string, res: Answer): nu
   expect(res.statusCode, where).toBeLessThan(500)
   if (method === 'HEAD') return undefined
   const path = new URL(url, 'http://x').pathname
-  // The answers that are not JSON: the CA certificate, for trust stores; the docs page and its files.
-  if (res.statusCode === 200 && /\/ca\.pem\/*$|^\/+_sandbox\/+docs(\/|$)/.test(path)) return undefined
+  // The answers that are not JSON: the CA certificate, for trust stores; the docs page, the web UI
+  // and their files.
+  if (res.statusCode === 200 && /\/ca\.pem\/*$|^\/+_sandbox\/+(docs|ui)(\/|$)/.test(path)) return undefined
   const body = JSON.parse(res.body)
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/)
   if (res.statusCode < 400) return undefined

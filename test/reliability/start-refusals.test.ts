@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -135,5 +136,36 @@ describe('a start on a database that cannot be used', () => {
     )
     expect(found.body.messages).toHaveLength(1)
     expect(await third.kill('SIGTERM')).toBe(0)
+  })
+})
+
+// The operator's other mistakes at start: the same one-line refusal, naming what to fix.
+describe('a start the operator can fix', () => {
+  it('on a PORT another process listens on is refused in one line', { timeout: 30_000 }, async () => {
+    const holder = createServer()
+    await new Promise<void>(resolve => holder.listen(0, '127.0.0.1', resolve))
+    const port = String((holder.address() as AddressInfo).port)
+    try {
+      const exit = await runToExit({ DB_PATH: tempDatabase(), PORT: port, HOST: '127.0.0.1' })
+      expectOneLineRefusal(exit, port, /PORT \d+ is already in use on 127\.0\.0\.1: stop what listens there/)
+    } finally {
+      holder.close()
+    }
+  })
+
+  it.each([
+    ['a SANDBOX_CONFIG that does not exist', 'missing.yaml', undefined, /cannot be read \(ENOENT\)/],
+    ['a SANDBOX_CONFIG that is not YAML', 'seed.yaml', 'apps: [\n', /is not valid YAML: /],
+    ['a SANDBOX_CONFIG that is not JSON', 'seed.json', '{"apps": [', /is not valid JSON: /],
+    [
+      'a SANDBOX_CONFIG whose apps break the rules',
+      'seed.json',
+      '{"apps":[{"app_key":"short"}]}',
+      /invalid SANDBOX_CONFIG .*: apps\.0\.app_key: must be 24 letters or digits; apps\.0\.master_secret/,
+    ],
+  ])('with %s is refused in one line', { timeout: 30_000 }, async (_name, name, text, reason) => {
+    const file = join(dirname(tempDatabase()), name)
+    if (text !== undefined) writeFileSync(file, text)
+    expectOneLineRefusal(await runToExit({ DB_PATH: tempDatabase(), SANDBOX_CONFIG: file }), file, reason)
   })
 })

@@ -87,7 +87,7 @@ describe('the control plane’s error table', () => {
       'POST',
       '/_sandbox/clock',
       { authorization: defaultAuth, ...json },
-      '{"advance_ms":-1}',
+      '{"advance_ms":"soon"}',
     ],
     [
       'an unknown temp_id',

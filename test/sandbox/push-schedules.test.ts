@@ -60,9 +60,43 @@ describe('GET /_sandbox/push/schedules', () => {
       next_fire_time: null,
     })
 
-    const one = await call(app, 'GET', `/_sandbox/push/schedules?schedule_id=${daily}`)
-    expect(one.body.schedules.map((s: { name: string }) => s.name)).toEqual(['daily'])
-    expect((await call(app, 'GET', '/_sandbox/push/schedules?limit=2')).body.schedules).toHaveLength(2)
+    // The lists' filters that make sense for tasks (README "Waiting and events").
+    const names = async (q: string) => {
+      const got = await call(app, 'GET', `/_sandbox/push/schedules?${q}`)
+      expect(got.status, got.raw).toBe(200)
+      return got.body.schedules.map((s: { name: string }) => s.name)
+    }
+    expect(await names(`schedule_id=${daily}`)).toEqual(['daily'])
+    expect(await names('limit=2')).toEqual(['gone', 'off'])
+    expect(await names('kind=periodical')).toEqual(['daily'])
+    expect(await names('state=expired')).toEqual(['nobody', 'fired'])
+    expect(await names('state=active')).toEqual(['daily'])
+    expect(await names('kind=single&state=disabled')).toEqual(['off'])
+    expect(await names(`msg_id=${byName.fired.firings[0].msg_id}`)).toEqual(['fired'])
+    expect(await names('msg_id=1')).toEqual([])
+    // Created at the start of the clock (2026-01-01 08:00 Beijing), all of them.
+    expect(await names('since=2026-01-01T00:00:00Z&until=2026-01-01T00:00:01Z')).toHaveLength(5)
+    expect(await names('since=2026-01-01T00:00:01Z')).toEqual([])
+  })
+
+  it.each([
+    ['limit=0', '"limit": must be a whole number from 1 to 1000'],
+    ['limit=1001', '"limit": must be a whole number from 1 to 1000'],
+    ['kind=daily', '"kind": must be one of single, periodical'],
+    ['state=over', '"state": must be one of active, disabled, expired, deleted'],
+    ['since=soon', '"since": must be an ISO-8601 time or epoch milliseconds'],
+    // Tasks have no seq: their firings are schedule.fired events, which /_sandbox/events waits for.
+    [
+      'after=3',
+      '"after": is not a parameter of this route (it takes since, until, limit, schedule_id, kind, state, msg_id)',
+    ],
+    ['wait=100', /^"wait": is not a parameter of this route/],
+  ])('refuses %s: 400 90020 naming it', async (q, message) => {
+    const { app } = await createTestApp()
+    const res = await call(app, 'GET', `/_sandbox/push/schedules?${q}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe(90020)
+    expect(res.body.error.message).toMatch(message)
   })
 
   it("shows only the caller's own tasks", async () => {

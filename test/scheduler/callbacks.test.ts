@@ -52,9 +52,12 @@ describe('callbacks', () => {
     expect(log.callback_url).toBe(receiver.url)
     expect(log.callbacks).toEqual([
       {
+        // Sent (1), the clock moved (2), the report arrived (3) and queued it (4), attempted (5).
+        seq: 5,
         id: expect.any(Number),
         type: 'SMS_REPORT',
         data: JSON.parse(form.data!),
+        url: null, // the app's callback_url
         state: 'delivered',
         attempts: [
           {

@@ -16,11 +16,14 @@ describe('POST /v1/codes', () => {
     expect(res.body).toEqual({ msg_id: expect.stringMatching(/^\d{12}$/) })
     const code = await latest(app)
     expect(code).toEqual({
+      seq: 1,
       msg_id: res.body.msg_id,
       mobile: MOBILE,
+      kind: 'code',
       code: expect.stringMatching(/^\d{6}$/),
       expires_at: new Date(clock.now() + 300_000).toISOString(),
       verified: false,
+      created_at: new Date(clock.now()).toISOString(),
     })
     const [message] = (await call(app, 'GET', `/_sandbox/sms/messages?msg_id=${res.body.msg_id}`)).body
       .messages

@@ -66,9 +66,10 @@ describe('isolation', () => {
     const mine = await call(app, 'POST', '/v1/codes', code)
     const auth = { authorization: basic(newKey('a'), newKey('s')) }
     const theirs = await call(app, 'GET', `/_sandbox/sms/messages?mobile=${MOBILE}`, undefined, auth)
-    expect(theirs.body).toEqual({ messages: [] })
+    // Not even the other app's count shows: its seqs are its own (none yet).
+    expect(theirs.body).toEqual({ messages: [], next_after: 0 })
     const byId = await call(app, 'GET', `/_sandbox/sms/messages?msg_id=${mine.body.msg_id}`, undefined, auth)
-    expect(byId.body).toEqual({ messages: [] })
+    expect(byId.body).toEqual({ messages: [], next_after: 0 })
     const latest = await call(app, 'GET', `/_sandbox/sms/codes/latest?mobile=${MOBILE}`, undefined, auth)
     expect(latest.status).toBe(404)
     const check = await call(app, 'POST', `/v1/codes/${mine.body.msg_id}/valid`, { code: '123456' }, auth)

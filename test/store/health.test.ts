@@ -18,6 +18,7 @@ import { testConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { openDatabase } from '../../src/store/db.js'
 import { createHealth } from '../../src/store/health.js'
+import { createSeqs } from '../../src/store/seqs.js'
 import type { WalSync } from '../../src/store/wal-sync.js'
 import { createWriter } from '../../src/store/writer.js'
 import { call } from '../helpers.js'
@@ -198,7 +199,7 @@ describe('the writer and the health monitor', () => {
       code: 'ENOSPC',
     })
     const wal: WalSync = { sync: done => queueMicrotask(() => done(syncError)), syncNow() {}, close() {} }
-    const writer = createWriter(db, wal, health)
+    const writer = createWriter(db, wal, health, createSeqs(db))
     const bump = () => db.prepare("UPDATE sequences SET value = value + 1 WHERE name = 'msg_id'").run()
     await expect(writer.write(bump)).rejects.toThrow('no space left on device')
     expect(health.problem()).toBe('disk full (ENOSPC): free some space')

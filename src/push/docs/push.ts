@@ -23,7 +23,8 @@ const selectors = z
   .describe('Selectors, ANDed between keys, ORed within one (jpush-api.md §5.2).')
 const open = (what: string) => z.record(z.string(), z.unknown()).describe(what)
 
-const push = z.object({
+/** A /v3/push body; the other push endpoints (batch, group, file, schedules) start from it. */
+export const pushBody = z.object({
   platform,
   audience: z.union([z.literal('all'), selectors]),
   notification: open(
@@ -65,35 +66,54 @@ const push = z.object({
     .catchall(z.unknown())
     .describe('§5.7; other keys the clients send are accepted.')
     .optional(),
+  callback: z
+    .object({
+      url: z.string().describe("http(s); absent: the app's callback_url.").optional(),
+      params: z.record(z.string(), z.unknown()).describe('Echoed in each callback.').optional(),
+      type: z
+        .int()
+        .min(1)
+        .max(15)
+        .describe('Bits: 1 delivered, 2 clicked, 4 not delivered, 8 push succeeded; default 3.')
+        .optional(),
+    })
+    .describe('The events the sandbox POSTs to `url` (see GET /_sandbox/callbacks).')
+    .optional(),
   cid: z
     .string()
     .describe('`<appKey>-<uuid>` from GET /v3/push/cid: a repeat returns the first answer.')
     .optional(),
 })
 
-const sent = z.object({
+export const sent = z.object({
   sendno: z.string().describe('options.sendno as a string, "0" without one.'),
   msg_id: z.string().describe('17 digits: more than a JSON number keeps, so a string.'),
 })
 
 /** §5.11, in the order a push is checked; 1003 has many messages, one shown per cause. */
-const checks = [
-  e.missing('platform'),
-  e.missing('audience'),
-  e.missing('notification or message'),
-  e.invalid('The registration_id 1a0018970a8b0fd6c0e_x is invalid!'),
-  e.invalid('audience has no target'),
-  e.invalid("'time_to_live' value is invalid."),
-  e.tooBig('ios notification exceeds 2000 bytes'),
-  e.unsupportedKey('content_available'),
-]
+export const pushChecks = {
+  required: [e.missing('platform'), e.missing('audience'), e.missing('notification or message')],
+  audience: [
+    e.invalid('The registration_id 1a0018970a8b0fd6c0e_x is invalid!'),
+    e.invalid('audience has no target'),
+  ],
+  content: [
+    e.invalid("'time_to_live' value is invalid."),
+    e.invalid('callback.url is invalid'),
+    e.tooBig('ios notification exceeds 2000 bytes'),
+    e.unsupportedKey('content_available'),
+  ],
+  /** Found when it is accepted: an override_msg_id the app did not push in the last day. */
+  accepted: [e.invalid("'override_msg_id' value is invalid.")],
+}
+const checks = [...pushChecks.required, ...pushChecks.audience, ...pushChecks.content, ...pushChecks.accepted]
 
 export const pushDocs: RouteDocs = {
   summary: 'Push a notification or message (jpush-api.md §5)',
   description:
     'Delivered at once to online devices, to offline ones when they come online within ' +
     '`time_to_live`. See what each device received with `GET /_sandbox/push/messages`.',
-  body: push,
+  body: pushBody,
   answers: { 200: sent },
   errors: [...checks, e.noTarget('18100000000000001'), e.broadcastLimit()],
 }
@@ -102,7 +122,7 @@ export const validateDocs: RouteDocs = {
   summary: 'Check a push without delivering it (jpush-api.md §5)',
   description:
     'The same checks and a real msg_id; a broadcast is refused once today’s are used up, but uses none.',
-  body: push,
+  body: pushBody,
   answers: { 200: sent },
   errors: [...checks, e.noTarget('18100000000000001'), e.broadcastLimit()],
 }

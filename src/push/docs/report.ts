@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { RouteDocs } from '../../openapi/route-docs.js'
 import { reportErrors as e } from '../errors.js'
+import { USERS_LIMITS } from '../user-periods.js'
 
 // The report host (jpush-api.md §6): counters are numbers, or null where the push had no target
 // of that kind; vendor-channel and click counters are always null or 0 here.
@@ -103,5 +104,48 @@ export const messageStatusDocs: RouteDocs = {
     e.invalid('msg_id is invalid'),
     e.invalid('registration_ids is invalid'),
     e.invalid('date is invalid'),
+  ],
+}
+
+const users = z.object({ new: z.int(), online: z.int(), active: z.int() }).partial()
+
+export const usersDocs: RouteDocs = {
+  summary: 'Devices new, online and active, per period and platform (jpush-api.md §6.5)',
+  description:
+    "From what the app's devices did: registered in the period, online at some moment of it, " +
+    'received or opened a push in it. A counter or platform with nothing to count is left out. ' +
+    'Without any of the three parameters (jpush-async sends none): today, by day. Also at ' +
+    '`/v3/report/users` (the Beijing data centre, jpush-api.md §1.1).',
+  querystring: z.object({
+    time_unit: z.string().describe('`HOUR`, `DAY` or `MONTH`, in any case.'),
+    start: z.string().describe('`yyyy-MM-dd HH`, `yyyy-MM-dd` or `yyyy-MM`, as the unit says; Beijing time.'),
+    duration: z
+      .string()
+      .describe(
+        `Periods: HOUR at most ${USERS_LIMITS.HOUR} and within the start's day, DAY at most ${USERS_LIMITS.DAY}, MONTH at most ${USERS_LIMITS.MONTH}.`,
+      ),
+  }),
+  answers: {
+    200: z.object({
+      time_unit: z.enum(['HOUR', 'DAY', 'MONTH']),
+      start: z.string(),
+      duration: z.int().describe("As asked; HOUR's capped at 24."),
+      items: z.array(
+        z.object({
+          time: z.string(),
+          android: users.optional(),
+          ios: users.optional(),
+          quickapp: users.optional(),
+          hmos: users.optional(),
+        }),
+      ),
+    }),
+  },
+  errors: [
+    e.invalid('time_unit must be HOUR, DAY or MONTH'),
+    e.invalid('start is required'),
+    e.timeUnitMismatch(),
+    e.invalid('duration must be a whole number of at least 1'),
+    e.tooFarBack(),
   ],
 }

@@ -1,0 +1,119 @@
+// What the control plane's app, clock and fault endpoints take and answer, field for field (the
+// server's zod schemas in src/sandbox; test/client/wire-types.ts fails the typecheck when the two
+// differ). Written out rather than imported so that the client's declarations stand alone.
+
+/** Units left in each bucket; null: no quota allocated (the real service's "unlimited"). */
+export interface Balances {
+  balance: number | null
+  voice: number | null
+  industry: number | null
+  market: number | null
+}
+
+/** GET /_sandbox/app: the keys of a seed file's `apps[]` entry, its developer and its clock. */
+export interface App {
+  app_key: string
+  blacklisted: boolean
+  sms_enabled: boolean
+  ip_whitelist: string[]
+  sensitive_words: string[]
+  unsubscribed: string[]
+  callback_url: string | null
+  balances: Balances
+  settings: {
+    /** Requests per minute of each /v3 host. */
+    rate_limits: { push: number; device: number; report: number }
+    broadcasts_per_day: number
+    segments: Record<string, string[]>
+    abtests: Record<string, string[]>
+  }
+  developer: { dev_key: string; dev_secret: string; frozen: boolean; balances: Balances }
+  clock: Clock
+}
+
+type Quota = { total: number; used: number }
+type VendorQuota = { system?: Quota | undefined; operation?: Quota | undefined }
+
+/**
+ * PATCH /_sandbox/app: any subset, by the seed file's rules. Objects with fixed keys merge
+ * (`settings`, `rate_limits`, `balances`, `developer`); the rest is replaced whole;
+ * `callback_url: null` removes it, and a new one must pass the vendor's URL check.
+ */
+export interface AppPatch {
+  blacklisted?: boolean | undefined
+  sms_enabled?: boolean | undefined
+  ip_whitelist?: string[] | undefined
+  sensitive_words?: string[] | undefined
+  unsubscribed?: string[] | undefined
+  callback_url?: string | null | undefined
+  balances?: Partial<Balances> | undefined
+  settings?:
+    | {
+        rate_limits?:
+          | {
+              push?: number | undefined
+              device?: number | undefined
+              report?: number | undefined
+              schedule?: number | undefined
+            }
+          | undefined
+        broadcasts_per_day?: number | undefined
+        schedules_limit?: number | undefined
+        segments?: Record<string, string[]> | undefined
+        abtests?: Record<string, string[]> | undefined
+        group?: { group_key: string; master_secret: string } | undefined
+        quota?:
+          | {
+              xiaomi_quota?: VendorQuota | undefined
+              oppo_quota?: VendorQuota | undefined
+              vivo_quota?: VendorQuota | undefined
+            }
+          | undefined
+      }
+    | undefined
+  developer?: { frozen?: boolean | undefined; balances?: Partial<Balances> | undefined } | undefined
+}
+
+/** DELETE /_sandbox/app. `recreated`: the seed file defines it, so it was made again at once. */
+export interface Removed {
+  app_key: string
+  deleted: true
+  recreated: boolean
+}
+
+/** The app's clock: `now` in epoch milliseconds, and how far it is ahead of real time. */
+export interface Clock {
+  now: number
+  offset_ms: number
+}
+
+/** POST /_sandbox/faults: the next `times` requests matching `method`, `path` and `match` fail. */
+export interface FaultInput {
+  /** A path under /v1 or /v3 (`/v1/codes`, `/v1/codes/:msg_id/valid`), or `*` (the default). */
+  path?: string
+  /** Any method the path answers, when left out. */
+  method?: string
+  /** The vendor's error code to answer (its documented status and message unless given). */
+  code?: number
+  status?: number
+  message?: string
+  /** Real time to hold the request first (at most 60 000). */
+  delay_ms?: number
+  /** How many requests it fails (1 by default). */
+  times?: number
+  /** Only requests naming this recipient. */
+  match?: { mobile: string } | { registration_id: string }
+}
+
+/** An armed fault, as POST and GET /_sandbox/faults show it. */
+export interface Fault {
+  id: number
+  method: string | null
+  path: string
+  match: { mobile?: string | undefined; registration_id?: string | undefined } | null
+  code: number | null
+  status: number | null
+  message: string | null
+  delay_ms: number
+  remaining: number
+}

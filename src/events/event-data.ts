@@ -1,0 +1,34 @@
+import { messageItem, pushItems, reportItem } from '../sandbox/views.js'
+import type { EventType } from '../store/events.js'
+import type { Store } from '../store/index.js'
+import type { StreamEntry } from '../store/stream.js'
+
+/** What one event of the stream says: its type, and its data as the matching inspection item. */
+export interface EventFrame {
+  seq: number
+  type: EventType
+  data: unknown
+}
+
+/**
+ * Renders the store's entries as the stream sends them: a row that carries its own seq becomes the
+ * item its list shows (sms.sent: GET /_sandbox/sms/messages…), a logged event is sent as stored.
+ */
+export function renderEntries(
+  store: Pick<Store, 'pushes'>,
+  appKey: string,
+  entries: StreamEntry[],
+): EventFrame[] {
+  const push = pushItems(store, appKey)
+  return entries.map(e => {
+    if ('logged' in e) return { seq: e.seq, type: e.type, data: e.data }
+    if (e.type === 'sms.sent') return { seq: e.seq, type: e.type, data: messageItem(e.message) }
+    if (e.type === 'sms.report') return { seq: e.seq, type: e.type, data: reportItem(e.report) }
+    return { seq: e.seq, type: e.type, data: push(e.delivery) }
+  })
+}
+
+/** One Server-Sent Event (the JSON text of `data` has no raw line breaks: one `data:` line). */
+export function sseFrame(f: EventFrame): string {
+  return `id: ${f.seq}\nevent: ${f.type}\ndata: ${JSON.stringify(f.data)}\n\n`
+}

@@ -1,0 +1,170 @@
+import type { ServerResponse } from 'node:http'
+import type { AppResets } from '../app-resets.js'
+import { sandboxErrors } from '../sandbox/errors.js'
+import type { Store } from '../store/index.js'
+import type { Marks, SeqTopic } from '../store/seqs.js'
+import { hold, type Waiter, type WaitTopic } from './held.js'
+import type { StreamOptions } from './subscriber.js'
+
+/** Who listens to an app: requests held by `wait=` and event streams. */
+export interface Subscriber {
+  /** Something new may be there (any topic). */
+  wake(): void
+  /** About every HUB_DEFAULTS.heartbeatMs: a comment line keeps proxies from closing the stream. */
+  heartbeat(): void
+  /** The sandbox closes, or the app was removed (`why`, sent as a comment): end the stream now. */
+  close(why?: string): void
+}
+
+interface Listeners {
+  waiters: Set<Waiter>
+  subscribers: Set<Subscriber>
+}
+
+export const HUB_DEFAULTS = {
+  /** Requests held by `wait=` at once, per app (429 beyond). */
+  maxWaiters: 100,
+  /** Open event streams per app (429 beyond). */
+  maxSubscribers: 20,
+  heartbeatMs: 15_000,
+}
+/** The bounds (tests make them small); `stream`: each event stream's (subscriber.ts). */
+export type HubOptions = Partial<typeof HUB_DEFAULTS> & { stream?: StreamOptions }
+
+const tooMany = (what: string, max: number) =>
+  sandboxErrors.tooManyListeners(`too many ${what}: at most ${max} per app at a time`)
+
+/**
+ * The in-memory side of waiting and events (issue 12 §3, §4): who listens to which app. Nothing
+ * polls. The store's writer tells the hub, once a commit is durable, which apps got new seqs and of
+ * what (store/seqs.ts: only apps that have listeners are even marked); the hub wakes their waiters
+ * of that topic and their streams, each of which reads SQLite past what it already has. An idle
+ * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
+ */
+export function createHub(store: Pick<Store, 'seqs'>, appResets: AppResets, options: HubOptions = {}) {
+  const { maxWaiters, maxSubscribers, heartbeatMs } = { ...HUB_DEFAULTS, ...options }
+  const apps = new Map<string, Listeners>()
+  let pending = new Map<string, Set<SeqTopic>>()
+  let scheduled = false
+  let heartbeat: NodeJS.Timeout | undefined
+  let closed = false
+
+  const of = (appKey: string): Listeners => {
+    let l = apps.get(appKey)
+    if (!l) {
+      l = { waiters: new Set(), subscribers: new Set() }
+      apps.set(appKey, l)
+    }
+    return l
+  }
+  const forgetIfIdle = (appKey: string) => {
+    const l = apps.get(appKey)
+    if (l && l.waiters.size === 0 && l.subscribers.size === 0) apps.delete(appKey)
+  }
+
+  // Off the writer's callback: the next commit does not wait for the readers, and the marks of
+  // the commits of one turn are read once.
+  function committed(marks: Marks): void {
+    for (const [appKey, topics] of marks) {
+      const known = pending.get(appKey)
+      if (known) for (const t of topics) known.add(t)
+      else pending.set(appKey, new Set(topics))
+    }
+    if (scheduled) return
+    scheduled = true
+    setImmediate(() => {
+      scheduled = false
+      const woken = pending
+      pending = new Map()
+      for (const [appKey, topics] of woken) {
+        const l = apps.get(appKey)
+        if (!l) continue
+        for (const w of [...l.waiters]) {
+          if (topics.has('reset')) w.release()
+          else if (w.topic === 'any' || topics.has(w.topic)) w.wake()
+        }
+        for (const s of [...l.subscribers]) s.wake()
+      }
+    })
+  }
+  store.seqs.watch({ listened: appKey => apps.has(appKey), committed })
+  // A reset or removal deletes every row the app's counter would be read from again: it is read
+  // before (inside the same write), so seqs go on from where they were and are never repeated.
+  appResets.onAppReset(appKey => void store.seqs.current(appKey))
+
+  return {
+    /** The bounds of each event stream (subscriber.ts). */
+    streamOptions: options.stream ?? {},
+    /**
+     * Holds a request until `read` finds something after a commit of `topic` for the app (then
+     * resolves with it), or for `ms` of real time, the client hanging up, the app's reset or the
+     * sandbox closing (then resolves undefined: answer as without waiting).
+     */
+    waitFor<T>(
+      appKey: string,
+      topic: WaitTopic,
+      ms: number,
+      res: ServerResponse,
+      read: () => T | undefined,
+    ): Promise<T | undefined> {
+      if (closed) return Promise.resolve(undefined)
+      const l = of(appKey)
+      if (l.waiters.size >= maxWaiters) {
+        forgetIfIdle(appKey)
+        throw tooMany('requests waiting', maxWaiters)
+      }
+      return hold(l.waiters, { topic, ms, res, read }, () => forgetIfIdle(appKey))
+    },
+
+    /** Adds an event stream of the app; returns how to remove it. */
+    subscribe(appKey: string, subscriber: Subscriber): () => void {
+      const l = of(appKey)
+      if (l.subscribers.size >= maxSubscribers) {
+        forgetIfIdle(appKey)
+        throw tooMany('event streams', maxSubscribers)
+      }
+      l.subscribers.add(subscriber)
+      heartbeat ??= setInterval(() => {
+        for (const a of apps.values()) for (const s of a.subscribers) s.heartbeat()
+      }, heartbeatMs).unref()
+      return () => {
+        l.subscribers.delete(subscriber)
+        forgetIfIdle(appKey)
+        if (![...apps.values()].some(a => a.subscribers.size > 0)) {
+          clearInterval(heartbeat)
+          heartbeat = undefined
+        }
+      }
+    },
+
+    /** The sandbox closes: every held request is answered and every stream ended, now. */
+    close(): void {
+      closed = true
+      for (const l of [...apps.values()]) {
+        for (const w of [...l.waiters]) w.release()
+        for (const s of [...l.subscribers]) s.close()
+      }
+      clearInterval(heartbeat)
+      heartbeat = undefined
+    },
+
+    /**
+     * The app was removed for good (DELETE /_sandbox/app): its held requests are answered as
+     * without waiting, its streams end. Call once the removal is durable.
+     */
+    appRemoved(appKey: string): void {
+      const l = apps.get(appKey)
+      if (!l) return
+      for (const w of [...l.waiters]) w.release()
+      for (const s of [...l.subscribers]) s.close('the app was removed')
+    },
+
+    /** How many listen to the app (tests and the stream's own bounds). */
+    count(appKey: string): { waiters: number; subscribers: number } {
+      const l = apps.get(appKey)
+      return { waiters: l?.waiters.size ?? 0, subscribers: l?.subscribers.size ?? 0 }
+    },
+  }
+}
+
+export type Hub = ReturnType<typeof createHub>

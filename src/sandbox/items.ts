@@ -1,0 +1,76 @@
+import { z } from 'zod'
+
+// The items of the control plane's lists, as their schemas (the answers' allow-list); views.ts
+// makes them from the store's rows. An event of the stream carries the same item as its data.
+
+export const items = {
+  message: z.object({
+    seq: z.number(),
+    msg_id: z.string(),
+    mobile: z.string(),
+    kind: z.string(),
+    temp_id: z.number().nullable(),
+    sign_id: z.number().nullable(),
+    temp_para: z.record(z.string(), z.string()).nullable(),
+    content: z.string(),
+    units: z.number(),
+    tag: z.string().nullable(),
+    schedule_id: z.string().nullable(),
+    /** The code it carried (codes and voice codes), else null. */
+    code: z.string().nullable(),
+    created_at: z.string(),
+  }),
+  code: z.object({
+    seq: z.number(),
+    msg_id: z.string(),
+    mobile: z.string(),
+    kind: z.string(),
+    code: z.string(),
+    expires_at: z.string(),
+    verified: z.boolean(),
+    created_at: z.string(),
+  }),
+  push: z.object({
+    seq: z.number(),
+    msg_id: z.string(),
+    registration_id: z.string(),
+    platform: z.string(),
+    /** The device's alias when the push reached it. */
+    alias: z.string().nullable(),
+    notification: z.unknown(),
+    message: z.unknown(),
+    received_at: z.string(),
+    sms_msg_id: z.string().nullable(),
+    /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
+    withdrawn_at: z.string().nullable(),
+  }),
+  callback: z.object({
+    seq: z.number(),
+    id: z.number(),
+    type: z.string(),
+    /** The body posted to the app's URL. */
+    data: z.record(z.string(), z.unknown()),
+    /** Where it goes: a push's callback.url; null: the app's callback_url. */
+    url: z.string().nullable(),
+    state: z.string(),
+    attempts: z.array(
+      z.object({
+        attempt: z.number(),
+        url: z.string(),
+        at: z.string(),
+        status_code: z.number().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+    next_attempt_at: z.string().nullable(),
+    created_at: z.string(),
+  }),
+  report: z.object({
+    seq: z.number(),
+    msg_id: z.string(),
+    mobile: z.string(),
+    status: z.number(),
+    receive_time: z.string(),
+  }),
+  reply: z.object({ seq: z.number(), mobile: z.string(), content: z.string(), reply_time: z.string() }),
+}

@@ -1,0 +1,27 @@
+/**
+ * A start the operator can fix (a file that cannot be used, a port taken, a seed file that does not
+ * parse): the process prints `jiguang-sandbox cannot start: <message>` and exits 1, without a
+ * stack (server.ts). The message names what is wrong and says what to do.
+ */
+export class StartRefusal extends Error {
+  override name = 'StartRefusal'
+}
+
+/** Why `listen` failed, for the errors an operator causes; anything else is kept as is. */
+export function listenFailure(err: unknown, port: number, host: string): unknown {
+  const code = (err as { code?: unknown }).code
+  const where = `${host}:${port}`
+  if (code === 'EADDRINUSE')
+    return new StartRefusal(
+      `PORT ${port} is already in use on ${host}: stop what listens there, or choose another PORT`,
+    )
+  if (code === 'EACCES')
+    return new StartRefusal(
+      `this user may not listen on ${where} (EACCES): ports below 1024 need root or CAP_NET_BIND_SERVICE; choose PORT 1024 or above`,
+    )
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new StartRefusal(
+      `HOST ${host} is not an address of this machine (${code}): use 0.0.0.0, 127.0.0.1 or one of its own`,
+    )
+  return err
+}

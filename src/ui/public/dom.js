@@ -1,0 +1,108 @@
+// The few DOM helpers the views share: no library, no build step (README "Web UI").
+
+/** `h('button', { type: 'button', onclick }, 'Approve')`: an element with its attributes and children. */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag)
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue
+    if (key.startsWith('on')) el.addEventListener(key.slice(2), value)
+    else if (key === 'class') el.className = value
+    else if (key === 'value' || key === 'checked') el[key] = value
+    else el.setAttribute(key, value === true ? '' : String(value))
+  }
+  append(el, children)
+  return el
+}
+
+function append(el, children) {
+  for (const child of children.flat(Number.POSITIVE_INFINITY)) {
+    if (child === undefined || child === null || child === false) continue
+    el.append(child instanceof Node ? child : String(child))
+  }
+}
+
+/** A labelled field: every control has a visible English label. */
+export function field(label, control, hint) {
+  return h(
+    'label',
+    { class: 'field' },
+    h('span', { class: 'label' }, label),
+    control,
+    hint && h('small', null, hint),
+  )
+}
+
+/** A text input whose id is its name (the forms read their fields by name). */
+export const input = (id, props = {}) => h('input', { id, name: id, autocomplete: 'off', ...props })
+export const number = (id, value) => input(id, { type: 'number', min: 0, step: 1, value: value ?? '' })
+
+/** Whether any of the values contains the search text (case-insensitive); an empty search matches. */
+export function matches(search, ...values) {
+  if (!search) return true
+  const q = search.toLowerCase()
+  return values.some(
+    v =>
+      v !== undefined &&
+      v !== null &&
+      String(typeof v === 'object' ? JSON.stringify(v) : v)
+        .toLowerCase()
+        .includes(q),
+  )
+}
+
+const pad = n => String(n).padStart(2, '0')
+
+/** An instant in Beijing time (UTC+8, no daylight saving), as both vendors show times: `yyyy-MM-dd HH:mm:ss`. */
+export function beijing(iso) {
+  if (iso === undefined || iso === null) return ''
+  const d = new Date(new Date(iso).getTime() + 8 * 3600_000)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+}
+
+/** A time element: Beijing time shown, the ISO instant as its machine value and tooltip. */
+export function time(iso) {
+  if (!iso) return ''
+  const at = new Date(iso).toISOString()
+  return h('time', { datetime: at, title: `${at} (UTC)` }, beijing(at))
+}
+
+/** Pretty JSON for a `<pre>`. */
+export const json = value => JSON.stringify(value, null, 2)
+
+/** A short message for everyone, read out by screen readers. */
+export function toast(message, kind = 'info') {
+  const box = document.getElementById('toast')
+  const item = h('p', { class: `toast ${kind}` }, message)
+  box.append(item)
+  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3000)
+}
+
+/**
+ * Runs an action of a button: disabled while it runs, its failure shown (the control plane's
+ * message names the field and the problem).
+ */
+export async function act(button, action) {
+  if (button) button.disabled = true
+  try {
+    return await action()
+  } catch (err) {
+    toast(err.message, 'error')
+    return undefined
+  } finally {
+    if (button) button.disabled = false
+  }
+}
+
+/** Copies text; the clipboard API needs a secure context (localhost is one, a LAN address is not). */
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    await navigator.clipboard.writeText(text)
+    return
+  }
+  const area = h('textarea', { readonly: true, class: 'offscreen', 'aria-hidden': 'true' })
+  area.value = text
+  document.body.append(area)
+  area.select()
+  document.execCommand('copy')
+  area.remove()
+}

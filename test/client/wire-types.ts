@@ -1,0 +1,43 @@
+import type { z } from 'zod'
+import type { App, AppPatch } from '../../src/client/app-types.js'
+import type { EVENT_TYPES } from '../../src/client/events.js'
+import type {
+  Callback,
+  CallbackFilter,
+  CallbackType,
+  Code,
+  Message,
+  Push,
+  Reply,
+  Report,
+} from '../../src/client/list-types.js'
+import type { Device } from '../../src/client/steer-types.js'
+import type { appView } from '../../src/sandbox/app-view.js'
+import type { items } from '../../src/sandbox/items.js'
+import type { pushDeviceSchemas } from '../../src/sandbox/push-device-schemas.js'
+import type { appPatchSchema } from '../../src/seed/seed-file.js'
+import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callback-rows.js'
+import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events.js'
+
+// The client's types are written out (its declarations must stand alone: the server's modules
+// bring Fastify, SQLite and the store with them), and tied here to the schemas the routes
+// answer and take: `npm run typecheck` fails as soon as one differs from the other by a field.
+// (The answers whose schemas are not exported are compared key by key in steering.test.ts.)
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type Expect<T extends true> = T
+
+export type Checks = [
+  Expect<Equal<App, z.output<typeof appView>>>,
+  Expect<Equal<AppPatch, z.input<typeof appPatchSchema>>>,
+  Expect<Equal<Device, z.output<typeof pushDeviceSchemas.device>>>,
+  Expect<Equal<Message, z.output<typeof items.message>>>,
+  Expect<Equal<Code, z.output<typeof items.code>>>,
+  Expect<Equal<Push, z.output<typeof items.push>>>,
+  Expect<Equal<Callback, z.output<typeof items.callback>>>,
+  Expect<Equal<Report, z.output<typeof items.report>>>,
+  Expect<Equal<Reply, z.output<typeof items.reply>>>,
+  Expect<Equal<(typeof EVENT_TYPES)[number], (typeof SERVER_EVENT_TYPES)[number]>>,
+  Expect<Equal<CallbackType, ServerCallbackType>>,
+  Expect<Equal<NonNullable<CallbackFilter['state']>, CallbackState>>,
+]

@@ -1,0 +1,71 @@
+import { expect } from 'vitest'
+import type { SandboxApp } from '../../src/app.js'
+import type { ManualClock } from '../../src/clock.js'
+import type { ApiError } from '../../src/errors.js'
+import type { RouteDocs } from '../../src/openapi/route-docs.js'
+import { call, defaultAuth } from '../helpers.js'
+
+// What documented-failures.test.ts runs: for one operation's docs, requests that make the route
+// answer each of its documented failures, in the docs' order.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
+
+export interface Tools {
+  app: SandboxApp
+  clock: ManualClock
+  /** A request that must fail: its answer as `status code message`. */
+  fail(method: Method, url: string, body?: unknown, headers?: Record<string, string>): Promise<string>
+  /** A request that must succeed: its body. */
+  ok(
+    method: Method,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Record<string, unknown>>
+  /** A raw request (multipart forms): its answer as `fail` writes it, whatever the status. */
+  raw(method: Method, url: string, contentType: string | undefined, payload: Buffer | string): Promise<string>
+}
+
+export interface Script {
+  docs: RouteDocs
+  /** The documented failures, answered, in the docs' order. */
+  run(t: Tools): Promise<string[]>
+}
+
+export const described = (e: ApiError) => `${e.status} ${e.code} ${e.message}`
+
+type Body = { error?: { code?: number; message?: string } } | undefined
+
+const answer = (status: number, body: Body) =>
+  status >= 200 && status < 300
+    ? `${status} ${JSON.stringify(body)}`
+    : `${status} ${body?.error?.code} ${body?.error?.message}`
+
+export function toolsFor(app: SandboxApp, clock: ManualClock): Tools {
+  return {
+    app,
+    clock,
+    async fail(method, url, body, headers) {
+      const res = await call(app, method, url, body, headers)
+      expect(res.status, `${method} ${url}: ${res.raw}`).toBeGreaterThanOrEqual(400)
+      return answer(res.status, res.body)
+    },
+    async ok(method, url, body, headers) {
+      const res = await call(app, method, url, body, headers)
+      expect(res.status, `${method} ${url}: ${res.raw}`).toBe(200)
+      return res.body
+    },
+    async raw(method, url, contentType, payload) {
+      const res = await app.inject({
+        method,
+        url,
+        headers: {
+          authorization: defaultAuth,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
+        payload,
+      })
+      return answer(res.statusCode, res.body ? JSON.parse(res.body) : undefined)
+    },
+  }
+}

@@ -1,0 +1,173 @@
+import { connect } from 'node:net'
+import { describe, expect, it, vi } from 'vitest'
+import { APP_KEY, defaultAuth } from '../helpers.js'
+import { MOBILE } from '../sms/support.js'
+import { listening, openStream } from './real-port.js'
+
+// GET /_sandbox/events as Server-Sent Events (issue 12 §4), over a real port.
+
+type Sandbox = Awaited<ReturnType<typeof listening>>
+
+const streams = (s: Sandbox, n: number) =>
+  vi.waitFor(() => expect(s.app.hub.count(APP_KEY).subscribers).toBe(n), { timeout: 10_000 })
+
+describe('GET /_sandbox/events (text/event-stream)', () => {
+  it('streams what happens as it happens, each event with its seq as id and its item as data', async () => {
+    const s = await listening()
+    const stream = await openStream(s.url, s.agent)
+    expect(stream.status).toBe(200)
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8')
+    const sent = await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    await s.http('POST', '/_sandbox/clock', { advance_ms: 2000 })
+    const [message, report, moved] = await stream.take(3)
+    expect(message).toMatchObject({ id: '1', event: 'sms.sent' })
+    expect(message?.json).toMatchObject({
+      seq: 1,
+      msg_id: sent.body.msg_id,
+      kind: 'code',
+      code: expect.any(String),
+    })
+    expect(message?.json.content).toContain(String(message?.json.code))
+    expect(report).toMatchObject({ id: '2', event: 'sms.report' })
+    expect(report?.json).toEqual({
+      seq: 2,
+      msg_id: sent.body.msg_id,
+      mobile: MOBILE,
+      status: 4001,
+      receive_time: new Date(s.clock.now() + 2000).toISOString(),
+    })
+    expect(moved).toMatchObject({
+      id: '3',
+      event: 'clock.moved',
+      json: { now: s.clock.now() + 2000, offset_ms: 2000 },
+    })
+    // The same items the lists show.
+    const listed = await s.http('GET', '/_sandbox/sms/messages')
+    expect(listed.body.messages[0]).toEqual(message?.json)
+    await stream.close()
+    await streams(s, 0)
+  })
+
+  it('resumes after Last-Event-ID with what happened while nobody listened', async () => {
+    const s = await listening()
+    const ids: string[] = []
+    for (const mobile of ['13800138001', '13800138002', '13800138003'])
+      ids.push((await s.http('POST', '/v1/codes', { mobile, temp_id: 1 })).body.msg_id)
+    const resumed = await openStream(s.url, s.agent, '/_sandbox/events', { 'last-event-id': '1' })
+    const [second, third] = await resumed.take(2)
+    expect([second?.id, third?.id]).toEqual(['2', '3'])
+    expect([second?.json.msg_id, third?.json.msg_id]).toEqual(ids.slice(1))
+    // A new EventSource cannot send the header: after= starts it instead; no id starts from now.
+    const fromQuery = await openStream(s.url, s.agent, '/_sandbox/events?after=2')
+    expect((await fromQuery.take(1))[0]?.id).toBe('3')
+    const fromNow = await openStream(s.url, s.agent)
+    await s.http('POST', '/_sandbox/sms/replies', { mobile: MOBILE, content: 'hi' })
+    expect(await fromNow.take(1)).toEqual([
+      expect.objectContaining({
+        id: '4',
+        event: 'sms.reply',
+        json: expect.objectContaining({ seq: 4, content: 'hi' }),
+      }),
+    ])
+  })
+
+  it('refuses a Last-Event-ID that is not a seq', async () => {
+    const s = await listening()
+    const res = await s.http('GET', '/_sandbox/events', undefined, {
+      accept: 'text/event-stream',
+      'last-event-id': 'abc',
+    })
+    expect(res).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 90020,
+          message: '"Last-Event-ID": must be a seq (a whole number, 0 or more)',
+        },
+      },
+    })
+  })
+
+  it('opens with a token where an EventSource cannot send credentials, and never logs it', async () => {
+    const s = await listening()
+    const issued = await s.http('POST', '/_sandbox/events/token')
+    expect(issued.status).toBe(200)
+    const { token } = issued.body
+    expect(token).toMatch(new RegExp(`^${APP_KEY}\\.\\d+\\.[\\w-]+$`))
+    const stream = await openStream(s.url, s.agent, `/_sandbox/events?token=${token}`, { authorization: '' })
+    expect(stream.status).toBe(200)
+    await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    expect((await stream.take(1))[0]?.event).toBe('sms.sent')
+    for (const bad of ['nope', `${token}x`, token.replace(APP_KEY, 'a'.repeat(24))]) {
+      const res = await s.http('GET', `/_sandbox/events?token=${encodeURIComponent(bad)}`, undefined, {
+        authorization: '',
+      })
+      expect(res.status, bad).toBe(401)
+      expect(res.body.error.code).toBe(90003)
+    }
+    await s.http('GET', `/_sandbox/events?token=${token}&limit=1`, undefined, { authorization: '' })
+    expect(s.log()).toContain('/_sandbox/events?token=[redacted]&limit=1')
+    expect(s.log()).not.toContain(token.split('.')[2])
+  })
+
+  it('sends heartbeats while nothing happens', async () => {
+    const s = await listening({ heartbeatMs: 50 })
+    const stream = await openStream(s.url, s.agent)
+    await stream.until(() => stream.comments.filter(c => c === 'heartbeat').length >= 2, 'two heartbeats')
+    expect(stream.events).toEqual([])
+  })
+
+  it('holds at most maxSubscribers streams per app', async () => {
+    const s = await listening({ maxSubscribers: 1 })
+    await openStream(s.url, s.agent)
+    const second = await s.http('GET', '/_sandbox/events', undefined, { accept: 'text/event-stream' })
+    expect(second.status).toBe(429)
+    expect(second.body.error.code).toBe(90060)
+  })
+
+  it('ends every stream at once when the sandbox closes', async () => {
+    const s = await listening()
+    const stream = await openStream(s.url, s.agent)
+    await streams(s, 1)
+    await s.app.close()
+    expect(await stream.ended()).toBe(true)
+  })
+
+  it('drops a client that stops reading, with a final event, and never holds up the API', async () => {
+    const s = await listening({ stream: { maxLag: 20 } })
+    // Big events: 300 deliveries of a ~3.7 KB push fill the kernel's socket buffers (a few MB).
+    const rids: string[] = []
+    for (let i = 0; i < 300; i++)
+      rids.push(
+        (await s.http('POST', '/_sandbox/push/devices', { platform: 'android' })).body.registration_id,
+      )
+    const socket = connect(Number(new URL(s.url).port), '127.0.0.1')
+    await new Promise(resolve => socket.once('connect', resolve))
+    socket.write(
+      `GET /_sandbox/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: ${defaultAuth}\r\n\r\n`,
+    )
+    socket.pause() // never reads: what the server sends piles up in the kernel, then in its own buffer
+    await streams(s, 1)
+    const big = {
+      platform: 'all',
+      audience: { registration_id: rids },
+      message: { msg_content: 'x'.repeat(3700) },
+    }
+    // Every push is answered while the client reads nothing, until the server lets it go.
+    for (let i = 0; i < 20 && s.app.hub.count(APP_KEY).subscribers > 0; i++)
+      expect((await s.http('POST', '/v3/push', big)).status).toBe(200)
+    await streams(s, 0)
+    // When the client reads again: what was buffered, the final event, and the end of the stream.
+    let text = ''
+    socket.on('data', chunk => {
+      text += String(chunk)
+    })
+    socket.resume()
+    await new Promise(resolve => socket.once('end', resolve))
+    const final = text.slice(text.lastIndexOf('event: '))
+    expect(final).toMatch(
+      /^event: dropped\ndata: \{"reason":"the client fell more than 20 events behind; reconnect with Last-Event-ID","last_event_id":\d+\}\n\n\r\n0\r\n\r\n$/,
+    )
+    socket.destroy()
+  })
+})

@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { buildApp, type SandboxApp } from '../../src/app.js'
+import { ManualClock } from '../../src/clock.js'
+import { testConfig } from '../../src/config.js'
+import { basic, newKey } from '../helpers.js'
+
+// The web UI in a real browser: Debian's chromium (`apt-get install chromium`; .ci/run installs it),
+// driven by playwright-core, against a sandbox listening on a loopback port. One browser and one
+// sandbox per test file; each test signs in as an app of its own, so tests never see each other's
+// texts, clocks or resets. The sandbox's clock is a ManualClock: app time moves only when a test
+// (or the UI) moves it; real-time waits are only for the browser, with generous bounds.
+
+export const CHROMIUM = '/usr/bin/chromium'
+/** A page reacting to the API: well under a second alone, but the machine is shared. */
+export const LIVE_MS = 15_000
+/** A browser test takes several steps of up to LIVE_MS each: on a loaded machine 20 s is not enough. */
+export const BROWSER_TEST_MS = 120_000
+
+/**
+ * Where the screenshots go: docs/ui (the README's) with UI_SCREENSHOTS=1, a temporary folder
+ * otherwise, so that a test run leaves the work tree as it was.
+ */
+const SHOTS =
+  process.env.UI_SCREENSHOTS === '1'
+    ? resolve(import.meta.dirname, '..', '..', 'docs', 'ui')
+    : mkdtempSync(join(tmpdir(), 'jiguang-ui-'))
+
+export interface Tenant {
+  appKey: string
+  secret: string
+  auth: string
+}
+
+export function newTenant(prefix: string): Tenant {
+  const appKey = newKey(prefix)
+  const secret = newKey('secret')
+  return { appKey, secret, auth: basic(appKey, secret) }
+}
+
+/** The browser and the sandbox of one test file, started before its tests and closed after. */
+export function uiHarness() {
+  const h = {} as { browser: Browser; app: SandboxApp; clock: ManualClock; url: string }
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`)
+    h.clock = new ManualClock()
+    h.app = await buildApp(testConfig(), { clock: h.clock })
+    h.url = await h.app.listen({ port: 0, host: '127.0.0.1' })
+    h.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    })
+  }, BROWSER_TEST_MS)
+  afterAll(async () => {
+    await h.browser?.close()
+    await h.app?.close()
+  })
+
+  /** A JSON call with the tenant's credentials, as a client of the API would make it. */
+  async function api(tenant: Tenant, method: string, path: string, body?: unknown) {
+    const res = await fetch(`${h.url}${path}`, {
+      method,
+      headers: { authorization: tenant.auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    return { status: res.status, body: text ? JSON.parse(text) : undefined }
+  }
+
+  /**
+   * A browser window signed in as the tenant: the browser answers the page's Basic challenge with
+   * these credentials, as a person would type them in its prompt.
+   */
+  async function open(
+    tenant: Tenant,
+    hash = '',
+    options: { width?: number; height?: number; clipboard?: boolean } = {},
+  ): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await h.browser.newContext({
+      httpCredentials: { username: tenant.appKey, password: tenant.secret },
+      viewport: { width: options.width ?? 1200, height: options.height ?? 800 },
+      colorScheme: 'light',
+    })
+    if (options.clipboard)
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url })
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', err => problems.push(err.message))
+    await page.goto(`${h.url}/_sandbox/ui/${hash}`)
+    await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
+    Object.assign(page, { problems })
+    return { page, context }
+  }
+
+  async function screenshot(page: Page, name: string): Promise<void> {
+    mkdirSync(SHOTS, { recursive: true })
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
+  }
+
+  return Object.assign(h, { api, open, screenshot })
+}
+
+/** Marks the page, to show later that it was never reloaded (the mark would be gone). */
+export async function markPage(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => {
+    ;(window as unknown as { notReloaded: boolean }).notReloaded = true
+  })
+  return () => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true)
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest'
+import { APP_KEY, basic, call, createTestApp, defaultAuth, MASTER_SECRET, newKey } from '../helpers.js'
+
+// The web UI's page, its sign-in and its files (src/ui/routes.ts), and the way a browser gets there.
+
+const CHALLENGE = 'Basic realm="jiguang-sandbox", charset="UTF-8"'
+
+describe('GET /_sandbox/ui/: the page, behind the app’s Basic credentials', () => {
+  it('without credentials: 401 90001 with a Basic challenge, so that the browser asks for them', async () => {
+    const { app } = await createTestApp()
+    for (const url of ['/_sandbox/ui/', '/_sandbox/ui', '/_sandbox/ui/session']) {
+      const res = await app.inject({ method: 'GET', url })
+      expect(res.statusCode, url).toBe(401)
+      expect(res.headers['www-authenticate'], url).toBe(CHALLENGE)
+      expect(res.json(), url).toEqual({
+        error: { code: 90001, message: 'missing credentials: send HTTP Basic appKey:masterSecret' },
+      })
+    }
+  })
+
+  it('with a wrong secret: 401 90002 and the challenge again (the browser asks anew)', async () => {
+    const { app } = await createTestApp()
+    const res = await app.inject({
+      url: '/_sandbox/ui/',
+      headers: { authorization: basic(APP_KEY, 'x'.repeat(24)) },
+    })
+    expect(res.statusCode).toBe(401)
+    expect(res.headers['www-authenticate']).toBe(CHALLENGE)
+    expect(res.json().error.code).toBe(90002)
+  })
+
+  it('with the app’s credentials: the page, its files from this origin only', async () => {
+    const { app } = await createTestApp()
+    const res = await app.inject({ url: '/_sandbox/ui/', headers: { authorization: defaultAuth } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    expect(res.headers['www-authenticate']).toBeUndefined()
+    expect(res.body).toContain('<script type="module" src="/_sandbox/ui/main.js">')
+    // Nothing from elsewhere: every src and href is this server's.
+    for (const [, ref] of res.body.matchAll(/(?:src|href)="([^"#]*)"/g))
+      expect(ref).toMatch(/^\/_sandbox\/ui\//)
+  })
+
+  it('a new well-formed appKey signs in as a new app, as on the API', async () => {
+    const { app } = await createTestApp()
+    const key = newKey('uinew')
+    const secret = newKey('uisecret')
+    const page = await app.inject({ url: '/_sandbox/ui/', headers: { authorization: basic(key, secret) } })
+    expect(page.statusCode).toBe(200)
+    const session = await app.inject({
+      url: '/_sandbox/ui/session',
+      headers: { authorization: basic(key, secret) },
+    })
+    expect(session.json()).toEqual({ app_key: key, master_secret: secret })
+  })
+
+  it('GET /_sandbox/ui/session: the credentials the page was opened with, never cached', async () => {
+    const { app } = await createTestApp()
+    const res = await call(app, 'GET', '/_sandbox/ui/session')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ app_key: APP_KEY, master_secret: MASTER_SECRET })
+    expect(res.headers['cache-control']).toBe('no-store')
+  })
+})
+
+describe('the files of the page', () => {
+  it('are public, typed, and answered 304 while unchanged', async () => {
+    const { app } = await createTestApp()
+    for (const [name, type] of [
+      ['main.js', 'text/javascript; charset=utf-8'],
+      ['style.css', 'text/css; charset=utf-8'],
+      ['icon.svg', 'image/svg+xml'],
+    ] as const) {
+      const res = await app.inject({ url: `/_sandbox/ui/${name}` })
+      expect(res.statusCode, name).toBe(200)
+      expect(res.headers['content-type'], name).toBe(type)
+      const again = await app.inject({
+        url: `/_sandbox/ui/${name}`,
+        headers: { 'if-none-match': String(res.headers.etag) },
+      })
+      expect(again.statusCode, name).toBe(304)
+    }
+  })
+
+  it('a file that is not one is 404 90004; the page itself is only served behind its credentials', async () => {
+    const { app } = await createTestApp()
+    for (const url of [
+      '/_sandbox/ui/nope.js',
+      '/_sandbox/ui/index.html',
+      '/_sandbox/ui/..%2Fpackage.json',
+      '/_sandbox/ui/a/b',
+    ]) {
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).toBe(404)
+      expect(res.json().error.code, url).toBe(90004)
+    }
+  })
+
+  it('every module the page imports is served', async () => {
+    const { app } = await createTestApp()
+    const seen = new Set<string>()
+    const queue = ['main.js']
+    while (queue.length > 0) {
+      const name = queue.shift()!
+      if (seen.has(name)) continue
+      seen.add(name)
+      const res = await app.inject({ url: `/_sandbox/ui/${name}` })
+      expect(res.statusCode, name).toBe(200)
+      for (const [, dep] of res.body.matchAll(/from '\.\/([\w-]+\.js)'/g)) queue.push(dep!)
+    }
+    expect(seen.size).toBeGreaterThan(8)
+  })
+})
+
+describe('GET / from a browser', () => {
+  it('Accept: text/html is sent to the web UI; curl and the SDKs still get the JSON index', async () => {
+    const { app } = await createTestApp()
+    const browser = await app.inject({
+      url: '/',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    })
+    expect(browser.statusCode).toBe(302)
+    expect(browser.headers.location).toBe('/_sandbox/ui/')
+    expect(browser.headers.vary).toBe('Accept')
+    for (const accept of ['*/*', 'application/json', undefined]) {
+      const res = await app.inject({ url: '/', headers: accept ? { accept } : {} })
+      expect(res.statusCode, accept).toBe(200)
+      expect(res.json().ui, accept).toBe('/_sandbox/ui/ (the web UI: open it in a browser)')
+    }
+  })
+})

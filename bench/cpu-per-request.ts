@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs'
 import { callJson } from './http.js'
 import { type Figures, type LoadOptions, loadRound, median } from './load.js'
-import type { Server } from './processes.js'
+import { type Server, sampleRss, waitIdle } from './processes.js'
 import {
   APPS,
   basic,
@@ -49,6 +49,7 @@ async function product(name: string, script?: string): Promise<Contender> {
     url: server.url,
     pid: server.child.pid,
     headers: { authorization: auth },
+    settle: true,
     durationSeconds: SECS,
   }
   let options: () => LoadOptions
@@ -78,9 +79,11 @@ async function product(name: string, script?: string): Promise<Contender> {
   return { name, server, options, rounds: [] }
 }
 
-const contenders: Contender[] = [await product('product')]
-if (process.env.BASE) contenders.push(await product('base', process.env.BASE))
-if (process.env.CEILING) {
+const contenders: Contender[] = []
+async function startAll(): Promise<void> {
+  contenders.push(await product('product'))
+  if (process.env.BASE) contenders.push(await product('base', process.env.BASE))
+  if (!process.env.CEILING) return
   const server = await startCeiling(workspace())
   contenders.push({
     name: 'ceiling (b)',
@@ -102,12 +105,15 @@ const show = (f: Figures) =>
   `${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, ${f.cpuUs.toFixed(1)} µs CPU/req` +
   (f.non2xx + f.errors > 0 ? ` (${f.non2xx} ≥ 400, ${f.errors} errors)` : '')
 try {
+  await startAll()
   for (const c of contenders) await loadRound({ ...c.options(), durationSeconds: 1 }) // warm-up
   for (let r = 0; r < ROUNDS; r++)
     for (const c of contenders) {
+      await waitIdle(c.server.child.pid!)
+      const rss = sampleRss(c.server.child.pid!)
       const f = await loadRound(c.options())
       c.rounds.push(f)
-      console.log(`round ${r + 1} ${c.name}: ${show(f)}`)
+      console.log(`round ${r + 1} ${c.name}: ${show(f)}, RSS ≤ ${rss.stop().toFixed(0)} MiB`)
     }
   const ceiling = contenders.find(c => c.name === 'ceiling (b)')
   const med = (c: Contender, pick: (f: Figures) => number) => median(c.rounds.map(pick))

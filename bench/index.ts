@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { generator, median } from './load.js'
+import { waitIdle } from './processes.js'
 import { createWorkspace, startProduct } from './product.js'
 import { fillRegistry, pushAlias, pushBroadcast } from './push-scenarios.js'
 import { type FigureRow, renderFigures, renderTargets, type Target, versusCeiling } from './report.js'
@@ -41,11 +42,16 @@ async function main(): Promise<void> {
       storm: Awaited<ReturnType<typeof scheduleStorm>>
     }
     try {
-      const batch = await smsBatch(server.url, ROUNDS, SECONDS, pid)
-      log(`batch: ${brief(batch)}`)
+      // Each after the last one's due work (its reports arriving) is done: waitIdle.
+      await waitIdle(pid)
       const alias = await pushAlias(server.url, ROUNDS, SECONDS, DEVICES, pid)
       log(`alias: ${brief(alias)}`)
+      await waitIdle(pid)
+      const batch = await smsBatch(server.url, ROUNDS, SECONDS, pid)
+      log(`batch: ${brief(batch)}`)
+      await waitIdle(pid)
       const broadcast = await pushBroadcast(server.url, 3, pid)
+      await waitIdle(pid)
       const storm = await scheduleStorm(server.url, SCHEDULED, pid)
       big = { batch, alias, broadcast, storm }
     } finally {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { runAutocannon } from './autocannon.js'
-import { cpuSeconds } from './processes.js'
+import { cpuSeconds, waitIdle } from './processes.js'
 import { runWrk } from './wrk.js'
 
 /**
@@ -25,6 +25,11 @@ export interface LoadOptions {
   durationSeconds?: number
   /** The server's pid: its CPU time per request is measured too. */
   pid?: number | undefined
+  /**
+   * Count in the CPU/req the work the round leaves behind (the scheduler storing the reports of
+   * its messages when they arrive, REPORT_DELAY_MS later): CPU is read once the server is idle.
+   */
+  settle?: boolean
 }
 
 /** What a generator reports for one round. */
@@ -77,6 +82,7 @@ export function generator(): { generator: Generator; why: string } {
 export async function loadRound(o: LoadOptions): Promise<Figures> {
   const cpuBefore = o.pid === undefined ? Number.NaN : cpuSeconds(o.pid)
   const raw = generator().generator === 'wrk' ? await runWrk(o) : await runAutocannon(o)
+  if (o.settle && o.pid !== undefined) await waitIdle(o.pid)
   const ok = raw.requests - raw.non2xx
   return {
     rps: ok / raw.seconds,

@@ -101,3 +101,19 @@ export function cpuSeconds(pid: number): number {
     return Number.NaN
   }
 }
+
+/**
+ * Waits until a process has been idle for a moment (under 5 ms of CPU in 250 ms), at most
+ * `timeoutMs`: a round must not pay for the work the previous one left behind (the reports of its
+ * messages arrive REPORT_DELAY_MS later, and the scheduler stores each one).
+ */
+export async function waitIdle(pid: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  let before = cpuSeconds(pid)
+  while (performance.now() < deadline) {
+    await sleep(250)
+    const now = cpuSeconds(pid)
+    if (!(now - before > 0.005)) return
+    before = now
+  }
+}

@@ -67,6 +67,7 @@ export async function pushAlias(
       },
       connections: 1,
       durationSeconds: seconds,
+      settle: true,
     },
     rounds,
   )

@@ -22,5 +22,7 @@ app.post('/post', async (req, reply) => {
   return { msg_id: String(body.mobile ?? '') }
 })
 
-const address = await app.listen({ port: 0, host: '127.0.0.1' })
+const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
 process.stdout.write(`${JSON.stringify({ url: address })}\n`)
+// Exit on SIGTERM like the product does (a --cpu-prof profile is written on exit only).
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)))

@@ -1,65 +1,124 @@
-// `npx tsx bench/cpu-per-request.ts`: POST /v1/messages rounds with the CPU time the product spent
-// per request (from /proc), a figure far less noisy than req/s on a shared machine. CEILING=1
-// first measures ceiling (b) the same way, for the ratios. With
-// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" it also writes a V8 CPU profile.
-import { join } from 'node:path'
-import { type Figures, loadRound } from './load.js'
-import { cpuSplit, sampleRss, startServer } from './processes.js'
-import { APPS, basic, createWorkspace, mobiles, startProduct } from './product.js'
+// `npx tsx bench/cpu-per-request.ts`: rounds of one scenario with the CPU time each server spent
+// per request (from /proc), a figure far less noisy than req/s on a shared machine. The servers
+// run side by side and take turns, round after round, so they see the same machine load:
+// - the product (dist/server.js, or BENCH_SERVER);
+// - with BASE=/tmp/old/dist/server.js, an older build too (a worktree of an older commit, built);
+// - with CEILING=1, ceiling (b) (bare Fastify POST + Basic + JSON), for the ratios.
+// SCENARIO=messages (default) | account | push | batch (1000 recipients, one connection). ROUNDS (5), SECS (3). With
+// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" the products write a V8 CPU profile on exit.
+import { rmSync } from 'node:fs'
+import { callJson } from './http.js'
+import { type Figures, type LoadOptions, loadRound, median } from './load.js'
+import type { Server } from './processes.js'
+import {
+  APPS,
+  basic,
+  createWorkspace,
+  messageTemplate,
+  mobileBlock,
+  postBody,
+  startCeiling,
+  startProduct,
+} from './product.js'
+import { batchTemplate } from './sms-scenarios.js'
 
-const ROUNDS = Number(process.env.ROUNDS ?? 2)
-const SECS = Number(process.env.SECS ?? 5)
-const ws = createWorkspace()
+const ROUNDS = Number(process.env.ROUNDS ?? 5)
+const SECS = Number(process.env.SECS ?? 3)
+const SCENARIO = process.env.SCENARIO ?? 'messages'
 const auth = basic(APPS.main.key, APPS.main.secret)
-const show = (name: string, f: Figures) =>
-  `${name}: rps ${f.rps.toFixed(0)} p50 ${f.p50} p99 ${f.p99} non2xx ${f.non2xx} cpu/req ${f.cpuUs.toFixed(0)} µs`
 
-let ceiling: Figures | undefined
+interface Contender {
+  name: string
+  server: Server
+  options: () => LoadOptions
+  rounds: Figures[]
+}
+
+// Removed at the end (BENCH_KEEP=1 keeps them: logs, databases).
+const workspaces: string[] = []
+const workspace = () => {
+  const ws = createWorkspace()
+  workspaces.push(ws.dir)
+  return ws
+}
+
+async function product(name: string, script?: string): Promise<Contender> {
+  const ws = workspace()
+  const server = await startProduct(ws, script ? { script } : {})
+  const base = {
+    url: server.url,
+    pid: server.child.pid,
+    headers: { authorization: auth },
+    durationSeconds: SECS,
+  }
+  let options: () => LoadOptions
+  if (SCENARIO === 'account') options = () => ({ ...base, path: '/v1/accounts/app' })
+  else if (SCENARIO === 'push') {
+    const device = await callJson(`${server.url}/_sandbox/push/devices`, 'POST', auth, {
+      platform: 'android',
+    })
+    const id = (device.body as { registration_id: string }).registration_id
+    const body = { platform: 'all', audience: { registration_id: [id] }, notification: { alert: 'bench' } }
+    options = () => ({ ...base, method: 'POST', path: '/v3/push', body: JSON.stringify(body) })
+  } else if (SCENARIO === 'batch')
+    options = () => ({
+      ...base,
+      method: 'POST',
+      path: '/v1/messages/batch',
+      body: { template: batchTemplate, start: mobileBlock() },
+      connections: 1,
+    })
+  else
+    options = () => ({
+      ...base,
+      method: 'POST',
+      path: '/v1/messages',
+      body: { template: messageTemplate, start: mobileBlock() },
+    })
+  return { name, server, options, rounds: [] }
+}
+
+const contenders: Contender[] = [await product('product')]
+if (process.env.BASE) contenders.push(await product('base', process.env.BASE))
 if (process.env.CEILING) {
-  const server = await startServer(['bench/ceiling.mjs'], {}, join(ws.dir, 'ceiling.log'))
-  const body = JSON.stringify({
-    mobile: '13800138000',
-    temp_id: 2,
-    temp_para: { order: 'SO20260101000042', days: '3' },
-  })
-  for (let i = 0; i < ROUNDS; i++) {
-    const f = await loadRound({
+  const server = await startCeiling(workspace())
+  contenders.push({
+    name: 'ceiling (b)',
+    server,
+    options: () => ({
       url: server.url,
       pid: server.child.pid,
       method: 'POST',
       path: '/post',
       headers: { authorization: auth },
-      body,
+      body: postBody,
       durationSeconds: SECS,
-    })
-    console.log(show('ceiling (b)', f))
-    if (!ceiling || f.rps > ceiling.rps) ceiling = f
-  }
-  await server.stop()
+    }),
+    rounds: [],
+  })
 }
 
-const server = await startProduct(ws)
-const next = mobiles()
-for (let i = 0; i < ROUNDS; i++) {
-  const before = cpuSplit(server.child.pid!)
-  const rss = sampleRss(server.child.pid!)
-  const f = await loadRound({
-    url: server.url,
-    pid: server.child.pid,
-    method: 'POST',
-    path: '/v1/messages',
-    headers: { authorization: auth },
-    body: () =>
-      JSON.stringify({ mobile: next(), temp_id: 2, temp_para: { order: 'SO20260101000042', days: '3' } }),
-    durationSeconds: SECS,
-  })
-  const ratio = ceiling
-    ? ` | ${((100 * f.rps) / ceiling.rps).toFixed(0)} % of (b) req/s, CPU/req ×${(f.cpuUs / ceiling.cpuUs).toFixed(1)}`
-    : ''
-  const after = cpuSplit(server.child.pid!)
-  const maxRss = rss.stop()
-  const requests = f.rps * SECS
-  const split = ` (user ${(((after.user - before.user) / requests) * 1e6).toFixed(0)}, system ${(((after.system - before.system) / requests) * 1e6).toFixed(0)})`
-  console.log(`${show('POST /v1/messages', f)}${split}, RSS ${maxRss.toFixed(0)} MiB${ratio}`)
+const show = (f: Figures) =>
+  `${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, ${f.cpuUs.toFixed(1)} µs CPU/req` +
+  (f.non2xx + f.errors > 0 ? ` (${f.non2xx} ≥ 400, ${f.errors} errors)` : '')
+try {
+  for (const c of contenders) await loadRound({ ...c.options(), durationSeconds: 1 }) // warm-up
+  for (let r = 0; r < ROUNDS; r++)
+    for (const c of contenders) {
+      const f = await loadRound(c.options())
+      c.rounds.push(f)
+      console.log(`round ${r + 1} ${c.name}: ${show(f)}`)
+    }
+  const ceiling = contenders.find(c => c.name === 'ceiling (b)')
+  const med = (c: Contender, pick: (f: Figures) => number) => median(c.rounds.map(pick))
+  for (const c of contenders) {
+    const versus =
+      ceiling && c !== ceiling ? ` = ${(med(c, f => f.rps) / med(ceiling, f => f.rps)).toFixed(2)} × (b)` : ''
+    console.log(
+      `median ${c.name} (${SCENARIO}): ${med(c, f => f.rps).toFixed(0)} req/s${versus}, ${med(c, f => f.cpuUs).toFixed(1)} µs CPU/req, p99 ${med(c, f => f.p99).toFixed(2)} ms`,
+    )
+  }
+} finally {
+  await Promise.all(contenders.map(c => c.server.stop()))
+  if (!process.env.BENCH_KEEP) for (const dir of workspaces) rmSync(dir, { recursive: true, force: true })
 }
-await server.stop()

@@ -20,11 +20,6 @@ export async function callJson(url: string, method: string, auth: string, body?:
   return { status: res.statusCode, body: parsed }
 }
 
-/** A route that is not there yet answers 404 (50016 / 1003-style): the scenario is skipped. */
-export function isMissingRoute(a: Answer): boolean {
-  return a.status === 404
-}
-
 /** Runs `fn` over `items` with at most `concurrency` calls in flight. */
 export async function pool<T>(
   items: T[],

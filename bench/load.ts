@@ -1,19 +1,43 @@
-import autocannon from 'autocannon'
+import { spawnSync } from 'node:child_process'
+import { runAutocannon } from './autocannon.js'
 import { cpuSeconds } from './processes.js'
+import { runWrk } from './wrk.js'
+
+/**
+ * A request body. Each `{{mobile}}` becomes a new mainland mobile (13 + 9 digits, counting up from
+ * `start`), so the per-mobile frequency limits never trip; each `{{alias}}` a device alias
+ * `u<n>` spread over `aliases` devices. The template is expanded inside the load generator's own
+ * process, never in a process the figures are about.
+ */
+export interface BodyTemplate {
+  template: string
+  start?: number
+  aliases?: number
+}
 
 export interface LoadOptions {
   url: string
   method?: 'GET' | 'POST'
   path: string
   headers?: Record<string, string>
-  /** A fresh body for every request (e.g. a new mobile each time), or a fixed one. */
-  body?: string | (() => string)
+  body?: string | BodyTemplate
   connections?: number
   durationSeconds?: number
-  /** Stop after this many requests instead of after the duration. */
-  amount?: number
   /** The server's pid: its CPU time per request is measured too. */
-  pid?: number
+  pid?: number | undefined
+}
+
+/** What a generator reports for one round. */
+export interface RawRound {
+  requests: number
+  seconds: number
+  /** Answers with a status ≥ 400 (wrk counts those; autocannon its non-2xx). */
+  non2xx: number
+  /** Connect, read, write errors and timeouts. */
+  errors: number
+  /** Latency percentiles in ms. */
+  p50: number
+  p99: number
 }
 
 export interface Figures {
@@ -26,41 +50,46 @@ export interface Figures {
   cpuUs: number
 }
 
-/** One bounded round of load from this process (the server is another process) over loopback. */
+export type Generator = 'wrk' | 'autocannon'
+
+let chosen: { generator: Generator; why: string } | undefined
+
+/**
+ * wrk (C, its own process) when it is on the PATH, else autocannon in a child process: either
+ * way the load never runs on the server's event loop, nor on the bench's. BENCH_LOAD=autocannon
+ * forces the fallback.
+ */
+export function generator(): { generator: Generator; why: string } {
+  if (chosen) return chosen
+  const forced = process.env.BENCH_LOAD
+  if (forced === 'autocannon') chosen = { generator: 'autocannon', why: 'BENCH_LOAD=autocannon' }
+  else if (spawnSync('wrk', ['--version']).error === undefined)
+    chosen = { generator: 'wrk', why: 'wrk found on the PATH' }
+  else
+    chosen = {
+      generator: 'autocannon',
+      why: 'wrk not found (apt-get install wrk), falling back to autocannon in a child process',
+    }
+  return chosen
+}
+
+/** One bounded round of load from another process over loopback. */
 export async function loadRound(o: LoadOptions): Promise<Figures> {
-  const body = o.body
   const cpuBefore = o.pid === undefined ? Number.NaN : cpuSeconds(o.pid)
-  const result = await autocannon({
-    url: o.url,
-    connections: o.connections ?? 50,
-    ...(o.amount === undefined ? { duration: o.durationSeconds ?? 5 } : { amount: o.amount }),
-    requests: [
-      {
-        method: o.method ?? 'GET',
-        path: o.path,
-        headers: { 'content-type': 'application/json', ...o.headers },
-        ...(typeof body === 'function'
-          ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: body() }) }
-          : body === undefined
-            ? {}
-            : { body }),
-      },
-    ],
-  })
+  const raw = generator().generator === 'wrk' ? await runWrk(o) : await runAutocannon(o)
+  const ok = raw.requests - raw.non2xx
   return {
-    rps: result['2xx'] / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    cpuUs: o.pid === undefined ? Number.NaN : ((cpuSeconds(o.pid) - cpuBefore) / result['2xx']) * 1e6,
+    rps: ok / raw.seconds,
+    p50: raw.p50,
+    p99: raw.p99,
+    non2xx: raw.non2xx,
+    errors: raw.errors,
+    cpuUs: o.pid === undefined ? Number.NaN : ((cpuSeconds(o.pid) - cpuBefore) / ok) * 1e6,
   }
 }
 
-/** Several rounds; each figure is the median of the rounds. */
-export async function loadRounds(o: LoadOptions, rounds: number): Promise<Figures & { rounds: Figures[] }> {
-  const all: Figures[] = []
-  for (let i = 0; i < rounds; i++) all.push(await loadRound(o))
+/** The median of each figure over rounds, and the rounds themselves. */
+export function summarize(all: Figures[]): Figures & { rounds: Figures[] } {
   const med = (pick: (f: Figures) => number) => median(all.map(pick))
   return {
     rps: med(f => f.rps),
@@ -71,6 +100,13 @@ export async function loadRounds(o: LoadOptions, rounds: number): Promise<Figure
     errors: all.reduce((n, f) => n + f.errors, 0),
     rounds: all,
   }
+}
+
+/** Several rounds of one scenario; each figure is the median of the rounds. */
+export async function loadRounds(o: LoadOptions, rounds: number): Promise<Figures & { rounds: Figures[] }> {
+  const all: Figures[] = []
+  for (let i = 0; i < rounds; i++) all.push(await loadRound(o))
+  return summarize(all)
 }
 
 export function median(values: number[]): number {

@@ -38,24 +38,50 @@ export function createWorkspace(): Workspace {
   return { dir, database: join(dir, 'sandbox.db'), seed }
 }
 
+export interface ProductOptions {
+  port?: number
+  logName?: string
+  /** Another database file (a fresh one for the start figures). */
+  database?: string
+  /** Without the seed file: the product as `docker run` starts it. */
+  seed?: boolean
+  /** Another build of the product (a worktree of an older commit, built). */
+  script?: string
+}
+
 /**
  * The product as users run it: the built server (dist/server.js), a database file with
  * persistence on, the default log level (info) written to a file instead of a terminal.
  */
-export function startProduct(ws: Workspace, port = 0, logName = 'server.log'): Promise<Server> {
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the product under the bench's load.
+export function startProduct(
+  ws: Workspace,
+  {
+    port = 0,
+    logName = 'server.log',
+    database = ws.database,
+    seed = true,
+    script = process.env.BENCH_SERVER ?? 'dist/server.js',
+  }: ProductOptions = {},
+): Promise<Server> {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the product under the bench's load;
+  // BENCH_SERVER=/tmp/old/dist/server.js measures another build (a worktree of an older commit).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
   return startServer(
-    [...nodeArgs, 'dist/server.js'],
+    [...nodeArgs, script],
     {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DB_PATH: ws.database,
-      SANDBOX_CONFIG: ws.seed,
+      DB_PATH: database,
+      ...(seed ? { SANDBOX_CONFIG: ws.seed } : {}),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     },
     join(ws.dir, logName),
   )
+}
+
+/** Bare Fastify (bench/ceiling.mjs), the ceilings' server. */
+export function startCeiling(ws: Workspace, { port = 0, logName = 'ceiling.log' } = {}): Promise<Server> {
+  return startServer(['bench/ceiling.mjs'], { PORT: String(port) }, join(ws.dir, logName))
 }
 
 export function freePort(): Promise<number> {
@@ -74,6 +100,18 @@ export function mobiles(start = Math.floor(Math.random() * 400_000_000)): () => 
   let n = start
   return () => `13${String(n++ % 1_000_000_000).padStart(9, '0')}`
 }
+
+// Where each round's `{{mobile}}` counter starts (load.ts): 10 million apart, more than any round
+// sends, so no two rounds of a run share a mobile.
+let nextBlock = 500_000_000 + Math.floor(Math.random() * 40) * 10_000_000
+export const mobileBlock = () => {
+  nextBlock += 10_000_000
+  return nextBlock
+}
+
+/** A template SMS to a new mobile each time (load.ts expands `{{mobile}}`). */
+export const messageTemplate =
+  '{"mobile":"{{mobile}}","temp_id":2,"temp_para":{"order":"SO20260101000042","days":"3"}}'
 
 // ~200 bytes, the size of a template SMS request.
 export const postBody = JSON.stringify({

@@ -35,7 +35,8 @@ const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
 
 // Due work of every kind the scheduler watches: pending deliveries (offline devices), pending
 // tasks, reviews under way.
-for (let i = 0; i < DEVICES; i++) await call('POST', '/_sandbox/push/devices', { platform: 'android', online: false })
+for (let i = 0; i < DEVICES; i++)
+  await call('POST', '/_sandbox/push/devices', { platform: 'android', online: false })
 await call('POST', '/v3/push', {
   platform: 'all',
   audience: 'all',

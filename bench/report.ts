@@ -1,46 +1,62 @@
 import type { Figures } from './load.js'
 
-export interface Row {
+export interface FigureRow {
   name: string
-  figures?: Figures
-  skipped?: string
+  figures: Figures
   rss?: number
-  ceiling?: Figures
-  ceilingRss?: number
-  target?: string
 }
 
-const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`
-const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`
+export interface Target {
+  name: string
+  /** The figure as measured, with what it was computed from. */
+  measured: string
+  /** The figure compared with the requirement (a ratio, a time, a size). */
+  value: number
+  required: { atLeast: number } | { atMost: number }
+  unit?: string
+}
 
-/** The markdown the bench prints: throughput and latency, each with its ratio to the ceiling. */
-export function renderTable(rows: Row[], extra: string[]): string {
-  const lines = [
-    '| scenario | req/s | p50 | p99 | CPU/req | RSS | vs ceiling (b) | target |',
-    '|---|---|---|---|---|---|---|---|',
-  ]
-  for (const r of rows) {
-    if (!r.figures) {
-      lines.push(`| ${r.name} | skipped: ${r.skipped} | | | | | | ${r.target ?? ''} |`)
-      continue
-    }
-    const f = r.figures
-    const c = r.ceiling
-    const ratio = c
-      ? `${pct(f.rps, c.rps)} req/s, p50 ${times(f.p50, c.p50)}, p99 ${times(f.p99, c.p99)}` +
-        `, CPU/req ×${(f.cpuUs / c.cpuUs).toFixed(1)}` +
-        (r.rss && r.ceilingRss ? `, RSS ×${(r.rss / r.ceilingRss).toFixed(1)}` : '')
-      : ''
-    const errors = f.non2xx + f.errors > 0 ? ` (${f.non2xx} non-2xx, ${f.errors} errors)` : ''
+const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a')
+const ms = (n: number) => `${fixed(n, n < 10 ? 2 : 1)} ms`
+
+/** Every HTTP scenario's raw figures: throughput, latency, CPU per request, RSS. */
+export function renderFigures(rows: FigureRow[]): string {
+  const lines = ['| scenario | req/s | p50 | p99 | CPU/req | RSS |', '|---|---:|---:|---:|---:|---:|']
+  for (const { name, figures: f, rss } of rows) {
+    const bad = f.non2xx + f.errors > 0 ? ` (${f.non2xx} ≥ 400, ${f.errors} errors)` : ''
     lines.push(
-      `| ${r.name} | ${f.rps.toFixed(0)}${errors} | ${ms(f.p50)} | ${ms(f.p99)} | ${Number.isNaN(f.cpuUs) ? '' : `${f.cpuUs.toFixed(0)} µs`} | ${r.rss ? `${r.rss.toFixed(0)} MiB` : ''} | ${ratio} | ${r.target ?? ''} |`,
+      `| ${name} | ${fixed(f.rps, 0)}${bad} | ${ms(f.p50)} | ${ms(f.p99)} | ${fixed(f.cpuUs, 0)} µs | ${rss === undefined ? '' : `${fixed(rss, 0)} MiB`} |`,
     )
   }
-  lines.push('', '| measure | as measured | target |', '|---|---|---|', ...extra)
   return lines.join('\n')
 }
 
-/** A latency ratio; autocannon counts whole milliseconds, so a ceiling of 0 ms has none. */
-function times(value: number, ceiling: number): string {
-  return ceiling > 0 ? `×${(value / ceiling).toFixed(1)}` : `${value} ms vs < 1 ms`
+/** Each target of issue 11, what was measured, and whether it is met. */
+export function renderTargets(targets: Target[]): string {
+  const lines = ['| target | measured | required | met |', '|---|---|---|---|']
+  for (const t of targets) {
+    const unit = t.unit ?? ''
+    const [op, bound] = 'atLeast' in t.required ? ['≥', t.required.atLeast] : ['≤', t.required.atMost]
+    const met = 'atLeast' in t.required ? t.value >= t.required.atLeast : t.value <= t.required.atMost
+    lines.push(
+      `| ${t.name} | ${t.measured} | ${op} ${bound}${unit} | ${Number.isFinite(t.value) ? (met ? 'met' : '**not met**') : 'n/a'} |`,
+    )
+  }
+  return lines.join('\n')
+}
+
+/**
+ * A product scenario against ceiling (b): the req/s ratio the target is about, and the ratio of
+ * CPU per request (the ceiling's over the product's), which a shared machine disturbs less: on a
+ * process that uses one core it is the throughput ratio the core would allow.
+ */
+export function versusCeiling(name: string, f: Figures, b: Figures, atLeast: number): Target {
+  const value = f.rps / b.rps
+  return {
+    name,
+    value,
+    required: { atLeast },
+    unit: ' × (b)',
+    measured: `**${value.toFixed(2)} × (b)** (${f.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s); by CPU/req ${(b.cpuUs / f.cpuUs).toFixed(2)} (${f.cpuUs.toFixed(0)} vs ${b.cpuUs.toFixed(0)} µs)`,
+  }
 }

@@ -9,7 +9,7 @@ import { createEventTokens } from './events/token.js'
 import { useDrain } from './http/drain.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
-import { OneLineRequestLog } from './http/request-log.js'
+import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import { createRouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
@@ -93,6 +93,7 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
     logController: new OneLineRequestLog(),
+    childLoggerFactory: lazyRequestLogger,
     frameworkErrors: envelopes.errorHandler,
     clientErrorHandler: envelopes.clientErrors,
     ...requestTimeouts(config.requestTimeoutMs),
@@ -154,12 +155,6 @@ export async function buildApp(
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
-  // After every answer the scheduler looks again at its timer (a comparison: the earliest due time
-  // is known in memory), so a clock moved by a test in-process is noticed.
-  app.addHook('onResponse', (_req, _reply, done) => {
-    scheduler.poke()
-    done()
-  })
   registerRoot(app)
 
   // The surfaces: prefix, dialect (what it calls each failure), route tables.

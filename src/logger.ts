@@ -24,13 +24,53 @@ const REDACTED_PATHS = [
  * written when the process exits; only a SIGKILL can lose the last turn's lines (never data).
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
+  const out = destination ?? batchedStdout()
+  const logger = pino(
     {
       level,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
-    destination ?? batchedStdout(),
+    out,
   )
+  destinations.set(logger, out)
+  return logger
+}
+
+/** Writes one `info` line whose members (JSON text, without braces) carry no credential. */
+export type InfoLine = (members: string, msg: string) => void
+
+// The loggers createLogger made, with their destination; and each logger's line writer, once made.
+const destinations = new WeakMap<object, DestinationStream>()
+const infoLines = new WeakMap<object, InfoLine | null>()
+
+/**
+ * The line writer of a logger made by createLogger, or of one of its children (Fastify logs
+ * through a child of the logger it is given), for the one line every request logs
+ * (http/request-log.ts): the same JSON pino would write — level, time, the logger's bindings
+ * (pid, hostname, …), the members, msg — built as text, without pino's serialisation and
+ * redaction of an arbitrary object (≈ 5 µs a line, the largest per-request cost after the socket
+ * write: docs/performance.md). Only for members that cannot hold a credential.
+ */
+export function infoLineOf(logger: object): InfoLine | undefined {
+  const known = infoLines.get(logger)
+  if (known !== undefined) return known ?? undefined
+  // A pino child is an object whose prototype is its parent.
+  let out: DestinationStream | undefined
+  for (let l: object | null = logger; l !== null && !out; l = Object.getPrototypeOf(l))
+    out = destinations.get(l)
+  const line = out ? lineWriter(logger as Logger, out) : null
+  infoLines.set(logger, line)
+  return line ?? undefined
+}
+
+function lineWriter(logger: Logger, out: DestinationStream): InfoLine {
+  // The text pino writes after the time: `,"pid":…,"hostname":…` and the children's bindings.
+  const bindings = (logger as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym]
+  const head = typeof bindings === 'string' ? bindings : ''
+  return (members, msg) => {
+    if (!logger.isLevelEnabled('info')) return
+    out.write(`{"level":30,"time":${Date.now()}${head},${members},"msg":${JSON.stringify(msg)}}\n`)
+  }
 }
 
 function batchedStdout(): DestinationStream {

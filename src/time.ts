@@ -33,9 +33,23 @@ export function formatLocal(ms: number, timeZone: string): string {
   return `${f.year}-${f.month}-${f.day} ${f.hour}:${f.minute}:${f.second}`
 }
 
-/** `yyyy-MM-dd` in the zone: the key of every "per day" counter. */
+// Every zone's offset and every change of it (DST) is a whole number of quarter hours, so a local
+// date changes only at a UTC quarter hour: one key per zone and quarter is exact.
+const QUARTER_MS = 15 * 60_000
+const lastDays = new Map<string, { quarter: number; key: string }>()
+
+/**
+ * `yyyy-MM-dd` in the zone: the key of every "per day" counter. Asked by every push; formatting
+ * through Intl costs several µs, so the last key of each zone is kept for its quarter hour.
+ */
 export function dayKey(ms: number, timeZone: string): string {
-  return formatLocal(ms, timeZone).slice(0, 10)
+  const quarter = Math.floor(ms / QUARTER_MS)
+  const last = lastDays.get(timeZone)
+  if (last?.quarter === quarter) return last.key
+  const key = formatLocal(ms, timeZone).slice(0, 10)
+  if (lastDays.size >= 100) lastDays.clear()
+  lastDays.set(timeZone, { quarter, key })
+  return key
 }
 
 /** Milliseconds the zone is ahead of UTC at that instant. */

@@ -4,10 +4,12 @@ import type { AppDeps } from '../deps.js'
 import { ApiError, isApiError } from '../errors.js'
 import { ProvisioningRefused } from '../limits/provisioning.js'
 import { isWellFormedCredential } from '../seed/provision.js'
-import { authenticateApp, safeEqual, type Tenant } from '../tenancy.js'
+import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../tenancy.js'
 import type { Dialect } from './dialect.js'
 import { groupLogin } from './group-auth.js'
+import { createKnownCredentials } from './known-credentials.js'
 import { firstValue } from './query.js'
+import { routeConfig } from './route-config.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
@@ -46,34 +48,55 @@ export async function registerBasicAuth(
   dialect: Dialect,
   { standing, hooks = {} }: { standing: boolean; hooks?: AuthHooks | undefined },
 ): Promise<void> {
+  const credentials = createKnownCredentials(appKey => deps.store.apps.get(appKey))
+  /** The credentials are right: the request is the tenant's, if its standing allows. */
+  const admit = (req: FastifyRequest, tenant: Tenant) => {
+    req.tenant = tenant
+    hooks.authenticated?.(req, tenant)
+    if (standing) checkStanding(deps, tenant, req.ip, dialect)
+  }
   await app.register(basicAuth, {
     authenticate: false,
-    validate: async (username, password, req) => {
+    // Synchronous, answering through `done`: nothing here waits, and a promise per request would
+    // only add a turn of the microtask queue to every request (docs/performance.md).
+    validate(username, password, req, _reply, done) {
       try {
-        if (req.routeOptions.config?.auth === 'dev')
-          return developerLogin(deps, username, password, req, dialect)
-        if (req.routeOptions.config?.auth === 'group') {
+        const auth = routeConfig(req)?.auth
+        if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
-          return groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
+          groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
+        } else {
+          const tenant = appLogin(deps, username, password, req, dialect)
+          credentials.remember(req.headers.authorization, tenant.app)
+          admit(req, tenant)
         }
-        const tenant = appLogin(deps, username, password, req, dialect)
-        req.tenant = tenant
-        hooks.authenticated?.(req, tenant)
-        if (standing) checkStanding(deps, tenant, req.ip, dialect)
       } catch (err) {
-        throw markServerFailure(err)
+        return done(markServerFailure(err) as Error)
       }
+      done()
     },
   })
   app.addHook('onRequest', (req, reply, done) => {
-    if (req.is404 || req.routeOptions.config?.public) return done()
-    const byToken = req.routeOptions.config?.tokenAuth
+    const config = routeConfig(req)
+    if (req.is404 || config?.public) return done()
+    const byToken = config?.tokenAuth
     const token = byToken && !req.headers.authorization ? queryToken(req) : undefined
     if (byToken && token !== undefined) {
       try {
         req.tenant = byToken(token)
       } catch (err) {
         return done(err as Error)
+      }
+      return done()
+    }
+    // A header that authenticated this app before, against its current row (known-credentials.ts).
+    const known = config?.auth === undefined ? credentials.appOf(req.headers.authorization) : undefined
+    if (known) {
+      try {
+        admit(req, tenantOf(deps.clock, known))
+      } catch (err) {
+        return done(markServerFailure(err) as Error)
       }
       return done()
     }

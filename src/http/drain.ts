@@ -27,58 +27,56 @@ export class ShuttingDown extends Error {
  *   Node's own close waits for it, so it would hold the close for the whole grace period.
  */
 export function useDrain(app: FastifyInstance): void {
-  const queues = new Map<Socket, ServerResponse[]>()
-  const unused = new Set<Socket>()
+  // Every open connection (a Set entry per connection, not per request).
+  const connections = new Set<CountedSocket>()
   let draining = false
 
   app.server.on('connection', (socket: Socket) => {
-    unused.add(socket)
-    socket.once('close', () => unused.delete(socket))
+    connections.add(socket)
+    socket.once('close', () => connections.delete(socket))
   })
 
-  // Before Fastify's listener: the queue is in arrival order when any hook looks at it.
+  // Before Fastify's listener, so the count includes every request received. A count, not a list
+  // of answers: it runs for every request, and the order is the connection's own (turnOn).
   app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket
-    unused.delete(socket)
-    let queue = queues.get(socket)
-    if (!queue) {
-      const created: ServerResponse[] = []
-      queues.set(socket, created)
-      socket.once('close', () => queues.delete(socket))
-      queue = created
-    }
-    queue.push(res)
-    const settled = () => {
-      const at = queue.indexOf(res)
-      if (at < 0) return
-      queue.splice(at, 1)
+    const socket = req.socket as CountedSocket
+    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
+    // 'close' follows every answer, sent or cut off (Node's ServerResponse).
+    res.once('close', () => {
+      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1
       // An answer sent keep-alive before the close began was the last: nobody ends it otherwise.
-      if (draining && queue.length === 0) socket.end()
-    }
-    res.once('finish', settled)
-    res.once('close', settled)
+      if (draining && socket[IN_FLIGHT] === 0) socket.end()
+    })
   })
 
   const begin = () => {
     draining = true
-    // Bytes read but no request yet: one is arriving; the onRequest hook answers it 503.
-    for (const socket of unused) if (socket.bytesRead === 0) socket.end()
+    // Never a request and no byte read: nothing is arriving. (Bytes read but no request yet: one
+    // is arriving; the onRequest hook answers it 503.)
+    for (const socket of connections)
+      if (socket[IN_FLIGHT] === undefined && socket.bytesRead === 0) socket.end()
   }
   app.decorate('beginDrain', begin)
   app.addHook('preClose', async () => begin())
-  app.addHook('onRequest', async () => {
-    if (draining) throw new ShuttingDown()
+  // Callback-style, not async: these run for every request, and nearly always do nothing.
+  app.addHook('onRequest', (_req, _reply, done) => {
+    done(draining ? new ShuttingDown() : undefined)
   })
-  app.addHook('onSend', async (req, reply) => {
-    if (!draining) return
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!draining) return done(null, payload)
     const res = reply.raw
-    const socket = req.raw.socket
-    if (!queues.get(socket)?.includes(res)) return // light-my-request: no connection to order
-    await turnOn(res, socket)
-    if ((queues.get(socket)?.length ?? 0) > 1) res.removeHeader('connection')
-    else res.setHeader('connection', 'close')
+    const socket = req.raw.socket as CountedSocket
+    if (socket[IN_FLIGHT] === undefined) return done(null, payload) // light-my-request: no connection
+    turnOn(res, socket).then(() => {
+      if ((socket[IN_FLIGHT] ?? 0) > 1) res.removeHeader('connection')
+      else res.setHeader('connection', 'close')
+      done(null, payload)
+    })
   })
 }
+
+const IN_FLIGHT = Symbol('answers in flight')
+type CountedSocket = Socket & { [IN_FLIGHT]?: number }
 
 /** Resolves once `res` is the answer its connection writes next (or the connection is gone). */
 function turnOn(res: ServerResponse, socket: Socket): Promise<void> {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
 import type { Dialect } from './dialect.js'
 import { ShuttingDown } from './drain.js'
+import { routeConfig } from './route-config.js'
 
 /**
  * What the client did wrong, as Fastify (or the request stream) reports it: a body that does not
@@ -49,7 +50,7 @@ export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
 /** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
 export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const extra = req.routeOptions.config?.errorExtra
+    const extra = routeConfig(req)?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
     // A refusal while shutting down is the close working, not a failure.
     if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')

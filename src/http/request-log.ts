@@ -1,4 +1,7 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import { LogController } from 'fastify'
+import type { Bindings, ChildLoggerOptions } from 'pino'
+import { type InfoLine, infoLineOf } from '../logger.js'
 
 /** A token in the query string (GET /_sandbox/events?token=…) opens a stream: never logged. */
 export function redactUrl(url: string): string {
@@ -10,6 +13,10 @@ export function redactUrl(url: string): string {
  * default writes two: "incoming request" and "request completed"). At the default level the log
  * is one of the largest per-request costs (docs/performance.md), and the first line says nothing
  * the second cannot. Headers, so the Authorization header, are never part of it, nor a token.
+ *
+ * The line of an answered request is written as text by the logger's own line writer (logger.ts),
+ * through the request's logger bindings (its reqId), without making the request's child logger.
+ * A failed request's line goes through pino, like every other line.
  */
 export class OneLineRequestLog extends LogController {
   override incomingRequest(): void {}
@@ -19,12 +26,94 @@ export class OneLineRequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    const log = reply.log
+    if (!error && log instanceof RequestLogger && log.line) {
+      log.line(
+        `${log.bindingsText},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}},` +
+          `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime}`,
+        'request completed',
+      )
+      return
+    }
     const line = {
       req: { method: request.method, url: redactUrl(request.url) },
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     }
-    if (error) reply.log.error({ ...line, err: error }, 'request errored')
-    else reply.log.info(line, 'request completed')
+    if (error) log.error({ ...line, err: error }, 'request errored')
+    else log.info(line, 'request completed')
   }
+}
+
+type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal' | 'silent'
+const call = (log: FastifyBaseLogger, level: Level, args: unknown[]) =>
+  (log[level] as (...a: unknown[]) => void).apply(log, args)
+
+/**
+ * Fastify's logger of one request (`req.log`), made only when something logs through it: most
+ * requests log nothing but their one line, and a pino child per request cost ≈ 0.6 µs.
+ */
+class RequestLogger {
+  private made?: FastifyBaseLogger
+  /** The root logger's line writer, when the request's line can be written as text. */
+  readonly line: InfoLine | undefined
+  readonly bindingsText: string
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {
+    // Options of its own (a route's log level, serializers) would change the line: pino writes it.
+    this.line = Object.keys(options).length === 0 ? infoLineOf(parent) : undefined
+    this.bindingsText = Object.entries(bindings)
+      .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+      .join(',')
+  }
+
+  private get real(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options)
+    return this.made
+  }
+
+  get level(): string {
+    return this.made?.level ?? this.options.level ?? this.parent.level
+  }
+  set level(level: string) {
+    this.real.level = level
+  }
+  // Methods, not per-instance closures: an instance per request allocates nothing else.
+  info(...args: unknown[]): void {
+    call(this.real, 'info', args)
+  }
+  error(...args: unknown[]): void {
+    call(this.real, 'error', args)
+  }
+  warn(...args: unknown[]): void {
+    call(this.real, 'warn', args)
+  }
+  debug(...args: unknown[]): void {
+    call(this.real, 'debug', args)
+  }
+  trace(...args: unknown[]): void {
+    call(this.real, 'trace', args)
+  }
+  fatal(...args: unknown[]): void {
+    call(this.real, 'fatal', args)
+  }
+  silent(...args: unknown[]): void {
+    call(this.real, 'silent', args)
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real.child(bindings, options)
+  }
+}
+
+/** Fastify's `childLoggerFactory`: the request's logger, made on first use. */
+export function lazyRequestLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new RequestLogger(parent, bindings, options) as unknown as FastifyBaseLogger
 }

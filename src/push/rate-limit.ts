@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { AuthHooks } from '../http/auth.js'
 import { toApiError } from '../http/error-handler.js'
+import { routeConfig } from '../http/route-config.js'
 import { createFixedWindow, type WindowState } from '../limits/fixed-window.js'
 import { groupOf, pushDialects } from './dialect.js'
 import { pushErrors } from './errors.js'
@@ -37,20 +38,22 @@ export function usePushRateLimit(
     return req.pushRate
   }
 
+  // Callback-style hooks: they run for every /v3 request.
   // Routes that take no credentials (unknown paths, wrong methods): no authentication counts them.
-  app.addHook('onRequest', async req => {
-    if (!req.is404 && !req.routeOptions.config?.public) return
-    if (!countAddress(req).allowed) throw pushErrors.rateLimited()
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (!req.is404 && !routeConfig(req)?.public) return done()
+    done(countAddress(req).allowed ? undefined : pushErrors.rateLimited())
   })
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const rate = req.pushRate
-    if (!rate) return
-    // reply.header() lower-cases names; the raw response keeps them as set, and Fastify's
-    // writeHead merges its own headers into these.
-    const values = [rate.limit, rate.remaining, rate.resetSeconds]
-    HEADERS.forEach((name, i) => {
-      reply.raw.setHeader(name, String(values[i]))
-    })
+    if (rate) {
+      // reply.header() lower-cases names; the raw response keeps them as set, and Fastify's
+      // writeHead merges its own headers into these.
+      reply.raw.setHeader(HEADERS[0], String(rate.limit))
+      reply.raw.setHeader(HEADERS[1], String(rate.remaining))
+      reply.raw.setHeader(HEADERS[2], String(rate.resetSeconds))
+    }
+    done(null, payload)
   })
 
   return {

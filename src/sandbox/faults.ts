@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import type { AppResets } from '../app-resets.js'
 import type { ApiError } from '../errors.js'
 import { normalizePath, pathMatches } from '../http/route-book.js'
+import { routeConfig } from '../http/route-config.js'
 import { type FaultMatch, type Named, namedBy, names } from './fault-match.js'
 
 /**
@@ -60,6 +60,10 @@ export function createFaults(appResets: AppResets) {
     list(appKey: string): Fault[] {
       return byApp.get(appKey) ?? []
     },
+    /** Whether any fault is armed for the app (a map lookup, on every request). */
+    armed(appKey: string): boolean {
+      return byApp.has(appKey)
+    },
     clear(appKey: string): number {
       const n = byApp.get(appKey)?.length ?? 0
       byApp.delete(appKey)
@@ -99,21 +103,24 @@ export type Faults = ReturnType<typeof createFaults>
  */
 export function useFaults(app: FastifyInstance, faults: Faults | undefined): void {
   if (!faults) return
-  app.addHook('preHandler', async req => {
-    if (!req.tenant || req.routeOptions.config?.public) return
+  // Callback-style: a request of an app with no armed fault goes on at once, without a promise.
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (!req.tenant || routeConfig(req)?.public || !faults.armed(req.tenant.app.appKey)) return done()
     let named: Named | undefined
     const { whole, recipients } = faults.take(req.tenant.app.appKey, {
       method: req.method,
       path: req.url,
       named: () => (named ??= namedBy(req)),
     })
-    const delayMs = Math.max(whole?.delayMs ?? 0, ...recipients.map(f => f.delayMs))
-    if (delayMs > 0) await sleep(delayMs)
-    if (whole?.error) throw whole.error
     const failing = recipients.filter(f => f.error !== null)
-    if (failing.length === 0) return
-    req.tenant.recipientFault = mobile =>
-      failing.find(f => f.match !== null && 'mobile' in f.match && f.match.mobile === mobile)?.error ??
-      undefined
+    const tenant = req.tenant
+    if (failing.length > 0)
+      tenant.recipientFault = mobile =>
+        failing.find(f => f.match !== null && 'mobile' in f.match && f.match.mobile === mobile)?.error ??
+        undefined
+    const go = () => done(whole?.error ?? undefined)
+    const delayMs = Math.max(whole?.delayMs ?? 0, ...recipients.map(f => f.delayMs))
+    if (delayMs > 0) setTimeout(go, delayMs)
+    else go()
   })
 }

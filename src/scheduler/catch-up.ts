@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { appNow } from '../clock.js'
 import type { Tenant } from '../tenancy.js'
 import { type DueWork, earliestDue } from './due-work.js'
@@ -29,20 +29,35 @@ export function createCatchUp(deps: JobDeps, work: readonly DueWork[], running: 
   const mine = work.filter(w => w.catchUp)
   const ask = (appKey: string) => earliestDue(mine, store, appKey)
 
-  /** A preHandler hook: register it right after Basic auth (it reads `req.tenant`). */
-  return async function catchUp(req: FastifyRequest): Promise<void> {
+  /**
+   * A preHandler hook: register it right after Basic auth (it reads `req.tenant`). Callback-style:
+   * nearly every request has nothing due and goes on at once, without a promise.
+   */
+  return function catchUp(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
     const tenant = req.tenant as Tenant | undefined
-    if (!tenant || !running()) return
+    let due: number | undefined
+    try {
+      due = tenant && running() ? store.due.earliestOf(tenant.app.appKey, ask) : undefined
+    } catch (err) {
+      done(err as Error)
+      return
+    }
+    if (!tenant || due === undefined || due > tenant.now()) {
+      done()
+      return
+    }
     const { appKey } = tenant.app
-    const due = store.due.earliestOf(appKey, ask)
-    if (due === undefined || due > tenant.now()) return
-    await store.write(() => {
-      const app = store.apps.get(appKey)
-      if (!app) return
-      const now = appNow(clock, app)
-      for (const w of mine) w.catchUp?.(deps, app, now)
-    })
-    store.due.ranFor(appKey)
+    store
+      .write(() => {
+        const app = store.apps.get(appKey)
+        if (!app) return
+        const now = appNow(clock, app)
+        for (const w of mine) w.catchUp?.(deps, app, now)
+      })
+      .then(() => {
+        store.due.ranFor(appKey)
+        done()
+      }, done)
   }
 }
 

@@ -48,11 +48,10 @@ export function fireSchedule(deps: PipelineDeps, appKey: string, scheduleId: str
         para: r.tempPara,
         content,
       }
-      // Each recipient in its own savepoint: one refused (no money, frequency, unsubscribed)
-      // leaves no trace but its error, and the others still go out.
-      store.transaction(() =>
-        deliver(deps, tenant, { ...outgoing, tag: task.tag, scheduleId, msgId: r.msgId }, now),
-      )
+      // One refused (no money, frequency, unsubscribed) leaves no trace but its error, and the
+      // others still go out: deliver refuses before it writes anything. (No savepoint per
+      // recipient: SQLite would copy every page each one touches again.)
+      deliver(deps, tenant, { ...outgoing, tag: task.tag, scheduleId, msgId: r.msgId }, now)
       sent++
     } catch (err) {
       if (!isApiError(err)) throw err

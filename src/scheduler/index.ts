@@ -5,7 +5,7 @@ import type { PipelineDeps } from '../deps.js'
 import { advanceAppClock } from './advance.js'
 import { createCatchUp } from './catch-up.js'
 import { createCourier } from './courier.js'
-import { createDueWork, earliestDue } from './due-work.js'
+import { createDueWork } from './due-work.js'
 
 export interface SchedulerDeps extends PipelineDeps {
   log: FastifyBaseLogger
@@ -15,6 +15,14 @@ export interface SchedulerDeps extends PipelineDeps {
 
 /** Longest single sleep: a wall-clock jump is noticed within the hour even with no request. */
 const MAX_SLEEP_MS = 3600_000
+/**
+ * Real time at least between two ticks the timer starts. Under a send load something falls due
+ * every millisecond (each message's report arrives REPORT_DELAY_MS after it), and each tick reads
+ * what is due across every app: ticking as often as that made the scheduler the largest cost of a
+ * send (docs/performance.md). Spaced, a tick takes in what fell due meanwhile, at most this late
+ * in real time. A clock move (POST /_sandbox/clock) ticks at once, whatever the spacing.
+ */
+const TICK_SPACING_MS = 20
 /**
  * Real time between retries after a job failed: work that stays due because writes are refused
  * (a deleted database file, a full disk: store/health.ts) must not spin the loop and flood the log.
@@ -26,13 +34,15 @@ const RETRY_AFTER_FAILURE_MS = 1_000
  * from SQLite (pending tasks, reports, reviews, callbacks), so it survives restarts and an overdue
  * task fires right after start. Idle, it costs one timer set for the earliest due item, known in
  * memory (store/due-index.ts: told by the writes that create due work, asked of SQLite again only
- * after a tick or a clock move), so re-arming after every answer is a comparison, not a query.
+ * after a tick or a clock move). It re-arms when that index hears of sooner work and when a manual
+ * clock jumps, never per request: a request costs the scheduler nothing.
  * `tick()` never overlaps itself; `stop()` waits for the work in flight.
  */
 export function createScheduler(deps: SchedulerDeps) {
   const { store, clock, log } = deps
   const courier = createCourier(deps)
   const work = createDueWork(courier)
+  const byName = new Map(work.map(w => [w.name, w]))
   const jobDeps = { ...deps, log }
   let state: 'idle' | 'running' | 'stopped' = 'idle'
   let timer: NodeJS.Timeout | undefined
@@ -40,26 +50,37 @@ export function createScheduler(deps: SchedulerDeps) {
   let next: Promise<void> | undefined
   let armPending = false
   let failed = false
+  let lastTickAt = Number.NEGATIVE_INFINITY
 
-  /** Every entry of the list, in order, with what was due at one moment. */
+  /**
+   * Every entry of the list whose time has come, in order, with what was due at one moment. An
+   * entry whose bound (store/due-index.ts: never later than its first item) is still ahead has
+   * nothing due and is not run; one that ran has its bound asked again.
+   */
   async function runOnce(): Promise<void> {
     failed = false
+    lastTickAt = performance.now()
     const now = clock.now()
     for (const w of work) {
       try {
-        await w.run(jobDeps, now)
+        const due = store.due.boundOf(w.name, () => w.nextDue(store))
+        if (due === undefined || due > now) continue
+        try {
+          await w.run(jobDeps, now)
+        } finally {
+          // What was due may be done now: the next arm asks SQLite what remains of it.
+          store.due.ran(w.name)
+        }
       } catch (err) {
         failed = true
         log.error({ err, job: w.name }, 'scheduler job failed')
       }
     }
-    // What was due may be done now: the next arm asks SQLite what remains.
-    store.due.ran()
   }
 
   /** Process time of the earliest due item of any app. */
   function nextDue(): number | undefined {
-    return store.due.earliest(() => earliestDue(work, store))
+    return store.due.earliest(kind => byName.get(kind)?.nextDue(store))
   }
 
   function arm(): void {
@@ -70,14 +91,14 @@ export function createScheduler(deps: SchedulerDeps) {
     try {
       due = nextDue()
     } catch (err) {
-      // Runs from timers and after every request: a database that fails to answer (damaged
+      // Runs from timers and after writes that create due work: a database that fails to answer (damaged
       // pages) must not become an uncaught exception. Look again a little later.
       log.error({ err }, 'scheduler could not read what is due')
       failed = true
       due = clock.now()
     }
     if (due === undefined) return
-    const soonest = failed ? RETRY_AFTER_FAILURE_MS : 0
+    const soonest = failed ? RETRY_AFTER_FAILURE_MS : TICK_SPACING_MS - (performance.now() - lastTickAt)
     const delay = Math.min(Math.max(due - clock.now(), soonest), MAX_SLEEP_MS)
     timer = setTimeout(() => void tick(), delay)
     timer.unref()
@@ -150,7 +171,10 @@ export function createScheduler(deps: SchedulerDeps) {
       await courier.close()
     },
   }
+  // The timer is re-armed when due work may fall due sooner (the due index, told by the writes
+  // that create it) or when a manual clock jumps; never per request.
   store.due.watch({ perApp: work.filter(w => w.catchUp).map(w => w.name), sooner: scheduler.poke })
+  clock.onMove?.(scheduler.poke)
   return scheduler
 }
 

@@ -97,22 +97,21 @@ export async function sendBatch(
       if ('error' in p) return { ...p.error, msg_id: String(store.sequences.next('msg_id')) }
       const { mobile, para, content } = p.ok
       try {
-        // Each recipient in its own savepoint: a refused one leaves no trace.
-        const msgId = store.transaction(() =>
-          deliver(
-            deps,
-            tenant,
-            {
-              mobile,
-              kind: 'template',
-              template: batch.template,
-              sign: batch.sign,
-              para,
-              content,
-              tag: batch.tag,
-            },
-            now,
-          ),
+        // A refused recipient leaves no trace: deliver refuses before it writes anything. (No
+        // savepoint per recipient: SQLite would copy every page each one touches again.)
+        const msgId = deliver(
+          deps,
+          tenant,
+          {
+            mobile,
+            kind: 'template',
+            template: batch.template,
+            sign: batch.sign,
+            para,
+            content,
+            tag: batch.tag,
+          },
+          now,
         )
         return { msg_id: msgId, mobile }
       } catch (err) {

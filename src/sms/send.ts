@@ -88,7 +88,8 @@ export interface Outgoing {
 
 /**
  * Stores and charges one message: call it inside a write job (store.write). Throws 50024, 50009
- * or 50014 without side effects when the message may not go out.
+ * or 50014 without side effects when the message may not go out: every check comes before the
+ * first write, so a batch needs no savepoint per recipient (batch.ts, fire-schedule.ts). Keep it so.
  */
 export function deliver(deps: PipelineDeps, tenant: Tenant, m: Outgoing, now: number): string {
   const { store, config } = deps

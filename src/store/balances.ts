@@ -1,4 +1,6 @@
 import type { Db } from './db.js'
+import { cachedStatements, createRowCache } from './row-cache.js'
+import type { UndoJournal } from './undo.js'
 
 export type Bucket = 'voice' | 'industry' | 'market'
 
@@ -20,44 +22,80 @@ export const toBalances = (r: Balances): Balances => ({
 })
 
 const BUCKETS = ['balance', 'voice', 'industry', 'market'] as const
+type Column = (typeof BUCKETS)[number]
 
 /**
- * The balances of apps and developers. They sit in the rows of apps.ts but change with every send,
- * so they are read fresh and never cached: no statement here touches a cached column.
+ * The balances of apps and developers, held in memory: `GET /v1/accounts/app` reads them on every
+ * call, and a send changes them. They sit in the rows of apps and developers, but apart from the
+ * cached settings (apps.ts), because every send writes them. Each is read from SQLite once, then
+ * kept; a charge writes the row in the send's own write job and the new value in memory right
+ * after the statement, so memory and SQLite never disagree outside a job, and a job that rolls
+ * back takes the memory back with it (undo.ts). Every statement that writes the columns forgets
+ * the value first (row-cache.ts), so one that fails leaves nothing stale.
  */
-export function createBalanceStore(db: Db) {
-  const appBalances = db.prepare<[string], Balances>(
-    'SELECT balance, voice, industry, market FROM apps WHERE app_key = ?',
-  )
-  const devBalances = db.prepare<[string], Balances>(
-    'SELECT balance, voice, industry, market FROM developers WHERE dev_key = ?',
-  )
-  const charge = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+export function createBalanceStore(db: Db, journal: UndoJournal) {
+  const apps = createRowCache<string, Balances>(db, { perApp: true, journal })
+  const developers = createRowCache<string, Balances>(db, { journal })
+  const appSql = cachedStatements(db, apps)
+  const devSql = cachedStatements(db, developers)
+  const read = {
+    app: appSql.read<[string], Balances>(
+      'SELECT balance, voice, industry, market FROM apps WHERE app_key = ?',
+    ),
+    dev: devSql.read<[string], Balances>(
+      'SELECT balance, voice, industry, market FROM developers WHERE dev_key = ?',
+    ),
+  }
+  // The bound check stays in the UPDATE: a bucket never goes below zero, whatever memory says.
+  const take = (sql: typeof appSql, table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
     Object.fromEntries(
       BUCKETS.map(col => [
         col,
-        db.prepare(
+        sql.write<[number, string, number]>(
           `UPDATE ${table} SET ${col} = ${col} - ? WHERE ${key} = ? AND ${col} IS NOT NULL AND ${col} >= ?`,
+          (_units, owner) => owner,
         ),
       ]),
-    )
-  const charges = { app: charge('apps', 'app_key'), dev: charge('developers', 'dev_key') }
-  const set = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
-    db.prepare<Balances & { key: string }>(
+    ) as Record<Column, ReturnType<typeof sql.write<[number, string, number]>>>
+  const takes = { app: take(appSql, 'apps', 'app_key'), dev: take(devSql, 'developers', 'dev_key') }
+  const set = (sql: typeof appSql, table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+    sql.write<Balances & { key: string }>(
       `UPDATE ${table} SET balance = @balance, voice = @voice, industry = @industry, market = @market
        WHERE ${key} = @key`,
+      p => p.key,
     )
-  const sets = { app: set('apps', 'app_key'), dev: set('developers', 'dev_key') }
+  const sets = { app: set(appSql, 'apps', 'app_key'), dev: set(devSql, 'developers', 'dev_key') }
+  const caches = { app: apps, dev: developers }
+
+  function balancesOf(owner: 'app' | 'dev', key: string): Balances | undefined {
+    const hit = caches[owner].get(key)
+    if (hit) return hit
+    const row = read[owner].get(key)
+    return row && caches[owner].remember(key, toBalances(row))
+  }
+
+  /** Takes `units` from one bucket if it holds them; the new value is remembered. */
+  function tryTake(owner: 'app' | 'dev', key: string, col: Column, units: number): boolean {
+    const b = balancesOf(owner, key)
+    const left = b?.[col]
+    if (b === undefined || left === null || left === undefined || left < units) return false
+    if (takes[owner][col].run(units, key, units).changes !== 1) return false
+    caches[owner].remember(key, { ...b, [col]: left - units })
+    return true
+  }
 
   return {
-    /** Read fresh: every send changes them. */
+    /**
+     * The developers' balances, for the statements of developers.ts that write their rows (a
+     * developer removed, then made again with new balances): they forget its value too.
+     */
+    developerCache: developers as { forget(devKey: string): void },
+    /** The app's balances, from memory (read from SQLite the first time). Frozen, shared. */
     balances(appKey: string): Balances | undefined {
-      const row = appBalances.get(appKey)
-      return row && toBalances(row)
+      return balancesOf('app', appKey)
     },
     developerBalances(devKey: string): Balances | undefined {
-      const row = devBalances.get(devKey)
-      return row && toBalances(row)
+      return balancesOf('dev', devKey)
     },
     /** Sets the four buckets (PATCH /_sandbox/app, a reset). */
     setBalances(appKey: string, balances: Balances): void {
@@ -69,14 +107,14 @@ export function createBalanceStore(db: Db) {
     /**
      * Takes `units` from the first bucket that has them: the app's own bucket for the kind, the
      * app's all-type bucket, then the same two of its developer account. Returns false when none
-     * can pay; a bucket never goes below zero because the check is in the UPDATE itself.
+     * can pay. Call it inside a write job: one UPDATE, its value then kept in memory.
      */
     charge(app: { appKey: string; devKey: string }, bucket: Bucket, units: number): boolean {
       return (
-        charges.app[bucket]!.run(units, app.appKey, units).changes === 1 ||
-        charges.app.balance!.run(units, app.appKey, units).changes === 1 ||
-        charges.dev[bucket]!.run(units, app.devKey, units).changes === 1 ||
-        charges.dev.balance!.run(units, app.devKey, units).changes === 1
+        tryTake('app', app.appKey, bucket, units) ||
+        tryTake('app', app.appKey, 'balance', units) ||
+        tryTake('dev', app.devKey, bucket, units) ||
+        tryTake('dev', app.devKey, 'balance', units)
       )
     },
   }

@@ -1,6 +1,6 @@
 import { type Balances, NO_BALANCES, toBalances } from './balances.js'
 import type { Db } from './db.js'
-import { cachedStatements, createRowCache } from './row-cache.js'
+import { cachedStatements, cachesOf, createRowCache } from './row-cache.js'
 
 /** Credentials and standing only: balances change with every send, so they are read apart. */
 export interface Developer {
@@ -17,11 +17,12 @@ interface DevRow {
 
 /**
  * Developer accounts (the devKey:devSecret of /v1/accounts/dev, and every app's standing): read on
- * every request, so cached like apps (row-cache.ts); their balances are never cached (balances.ts).
+ * every request, so cached like apps (row-cache.ts); their balances are kept apart (balances.ts).
  */
-export function createDeveloperStore(db: Db) {
+export function createDeveloperStore(db: Db, balances: { forget(devKey: string): void }) {
   const developers = createRowCache<string, Developer>(db)
-  const sql = cachedStatements(db, developers)
+  // A developer removed, then made again (auto-provisioning the same app) comes with new balances.
+  const sql = cachedStatements(db, cachesOf(developers, balances))
   const get = sql.read<[string], DevRow>(
     'SELECT dev_key, dev_secret, frozen FROM developers WHERE dev_key = ?',
   )

@@ -23,8 +23,6 @@ export const DUE_KINDS: readonly DueKind[] = [
 /** Bounded like the row caches: forgetting an app only means asking SQLite again. */
 const LIMIT = 10_000
 
-const UNKNOWN = Symbol('unknown')
-
 /**
  * When the next due work falls due, known in memory, so that re-arming the scheduler after every
  * answer and the catch-up before every handler cost a comparison, not SQLite queries. Each value is
@@ -33,18 +31,26 @@ const UNKNOWN = Symbol('unknown')
  * may be too early (then the work is looked at and the bound asked again from SQLite) but never too
  * late. A bound read inside a transaction is not kept (the write may still roll back).
  *
- * Two kinds of bound: the process time of the earliest due work of every app (the scheduler's
- * timer), and per app the app time of its earliest due work of the kinds a request catches up
- * (scheduler/catch-up.ts). An app's clock move changes how its times map to process times: the
- * process-wide bound is asked again.
+ * Two kinds of bound: per kind, the process time of the earliest due work of that kind in every
+ * app (the scheduler's timer is the smallest; a tick runs only the kinds whose bound has come:
+ * scheduler/index.ts), and per app the app time of its earliest due work of the kinds a request
+ * catches up (scheduler/catch-up.ts). An app's clock move changes how its times map to process
+ * times: every process-wide bound is asked again. After a kind ran, only its bound is asked again
+ * (under a send load, reports fall due all the time: the other six kinds' queries are not re-run).
  */
 export function createDueIndex(db: Db, offsetOf: (appKey: string) => number) {
-  let earliest: number | undefined | typeof UNKNOWN = UNKNOWN
+  const bounds = new Map<DueKind, number | undefined>() // absent: not known
   const apps = new Map<string, number | undefined>() // absent: not known
   let perApp: ReadonlySet<DueKind> = new Set(DUE_KINDS)
   let sooner = () => {}
 
   const keep = (): boolean => !db.inTransaction
+  /** The smallest known bound (kinds not known are left out: the next arm asks them). */
+  const smallest = (): number | undefined => {
+    let min: number | undefined
+    for (const t of bounds.values()) if (t !== undefined && (min === undefined || t < min)) min = t
+    return min
+  }
 
   return {
     /** A write creates due work of `kind` for `appKey` at `at` (the app's time), or brings some forward. */
@@ -53,24 +59,34 @@ export function createDueIndex(db: Db, offsetOf: (appKey: string) => number) {
         const known = apps.get(appKey)
         if (known === undefined || at < known) apps.set(appKey, at)
       }
-      if (earliest === UNKNOWN) return
+      if (!bounds.has(kind)) return
       const t = at - offsetOf(appKey)
-      if (earliest === undefined || t < earliest) {
-        earliest = t
-        sooner()
-      }
+      const known = bounds.get(kind)
+      if (known !== undefined && t >= known) return
+      const before = smallest()
+      bounds.set(kind, t)
+      if (before === undefined || t < before) sooner()
     },
     /** Due times moved in a way no single note says (an app's clock offset, a restart's redo): ask again. */
     remap(): void {
-      earliest = UNKNOWN
+      bounds.clear()
       sooner()
     },
-    /** Process time of the earliest due work of any app; `ask` (SQLite) when it is not known. */
-    earliest(ask: () => number | undefined): number | undefined {
-      if (earliest !== UNKNOWN) return earliest
+    /** Process time of the earliest due work of `kind` in any app; `ask` (SQLite) when not known. */
+    boundOf(kind: DueKind, ask: () => number | undefined): number | undefined {
+      if (bounds.has(kind)) return bounds.get(kind)
       const t = ask()
-      if (keep()) earliest = t
+      if (keep()) bounds.set(kind, t)
       return t
+    },
+    /** Process time of the earliest due work of any kind and app; `ask` for each kind not known. */
+    earliest(ask: (kind: DueKind) => number | undefined): number | undefined {
+      let min: number | undefined
+      for (const kind of DUE_KINDS) {
+        const t = this.boundOf(kind, () => ask(kind))
+        if (t !== undefined && (min === undefined || t < min)) min = t
+      }
+      return min
     },
     /** App time of the app's earliest due work that requests catch up; `ask` when not known. */
     earliestOf(appKey: string, ask: (appKey: string) => number | undefined): number | undefined {
@@ -85,12 +101,13 @@ export function createDueIndex(db: Db, offsetOf: (appKey: string) => number) {
     /** The app's rows are gone and its clock offset may change (a reset): ask again for it and all. */
     forgetApp(appKey: string): void {
       apps.delete(appKey)
-      earliest = UNKNOWN
+      bounds.clear()
       sooner()
     },
-    /** The scheduler ran due work: the process-wide bound is asked again. */
-    ran(): void {
-      earliest = UNKNOWN
+    /** The scheduler ran the due work of `kind` (of every kind when none is named): asked again. */
+    ran(kind?: DueKind): void {
+      if (kind === undefined) bounds.clear()
+      else bounds.delete(kind)
     },
     /** A request caught up the app's due work: its bound is asked again. */
     ranFor(appKey: string): void {

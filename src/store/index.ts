@@ -31,6 +31,7 @@ import { createSequences } from './sequences.js'
 import { createSignStore } from './signs.js'
 import { createStream } from './stream.js'
 import { createTemplateStore } from './templates.js'
+import { createUndoJournal } from './undo.js'
 import { createUnsubscribedStore } from './unsubscribed.js'
 import { createWalSync } from './wal-sync.js'
 import { createWriter } from './writer.js'
@@ -41,15 +42,19 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
   const health = createHealth(db, log)
   watchStatements(db, health.observe)
   const wal = createWalSync(db)
+  // What transactions did to values held in memory, taken back with their rollback (undo.ts).
+  const journal = createUndoJournal()
   // Every listed item's seq (seqs.ts); the writer tells its listeners once a commit is durable.
   const seqs = createSeqs(db)
-  const writer = createWriter(db, wal, health, seqs)
+  const writer = createWriter(db, wal, health, seqs, journal)
   // Built once (see writer.ts): BEGIN…COMMIT, or a savepoint when already in a transaction.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
   // Told by the statements that create due work (due-index.ts); process time = app time - offset.
   const due = createDueIndex(db, appKey => apps.get(appKey)?.clockOffsetMs ?? 0)
-  // One `apps` for the rows of apps and developers: credentials and settings (cached), balances (not).
-  const apps = { ...createAppStore(db, due), ...createDeveloperStore(db), ...createBalanceStore(db) }
+  // One `apps` for the rows of apps and developers: credentials and settings, and balances, each
+  // held in memory its own way (row-cache.ts, balances.ts).
+  const { developerCache, ...balances } = createBalanceStore(db, journal)
+  const apps = { ...createAppStore(db, due), ...createDeveloperStore(db, developerCache), ...balances }
   const messages = createMessageStore(db, seqs)
   const reports = createReportStore(db, due, seqs)
   const pushDeliveries = createPushDeliveryStore(db, due, seqs)
@@ -112,7 +117,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
       if (outermost) health.assertWritable()
       const mark = health.mark()
       try {
-        const result = inTransaction(fn) as T
+        const result = journal.scope(inTransaction, fn) as T
         if (outermost) {
           const marks = seqs.take()
           wal.syncNow()

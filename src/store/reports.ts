@@ -1,6 +1,7 @@
 import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
 import { createLister, type ListWindow } from './lister.js'
+import { APPS_WITH_ARRIVING } from './reports-arriving.js'
 import type { Seqs } from './seqs.js'
 import { prepareWrite } from './statements.js'
 
@@ -59,10 +60,14 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
   )
   // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends);
   // `call_back`: it goes out as a callback (the app took callbacks when it was sent and still does).
+  // Per app with reports still to arrive, only its due ones (reports-arriving.ts): a tick reads
+  // what arrives, not everything still on its way.
   const arriving = db.prepare<{ now: number; limit: number }, Row & { call_back: number }>(
-    `SELECT r.*, (r.notify = 1 AND r.pulled_at IS NULL AND a.callback_url IS NOT NULL) AS call_back
-     FROM reports r INDEXED BY reports_arriving JOIN apps a ON a.app_key = r.app_key
-     WHERE r.seq IS NULL AND r.report_at <= @now + a.clock_offset_ms
+    `${APPS_WITH_ARRIVING}
+     SELECT r.*, (r.notify = 1 AND r.pulled_at IS NULL AND a.callback_url IS NOT NULL) AS call_back
+     FROM k JOIN apps a ON a.app_key = k.app_key
+       JOIN reports r INDEXED BY reports_arriving
+         ON r.app_key = k.app_key AND r.seq IS NULL AND r.report_at <= @now + a.clock_offset_ms
      ORDER BY r.report_at, r.msg_id LIMIT @limit`,
   )
   // Called back is handed out too (pulled_at): a callback URL removed later must not let the same

@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import { type Effect, type Params, prepareRead, prepareWrite } from './statements.js'
+import type { UndoJournal } from './undo.js'
 
 // Committed rows kept in memory, for the reads every request makes (the app and its developer for
 // Basic auth, the template and signature of a send, whether a review is due): a primary-key
@@ -31,19 +32,32 @@ export function forgetApp(db: Db, appKey: string): void {
 /** One value per key (an app, a developer). */
 export interface RowCache<K, V> {
   get(key: K): V | undefined
-  /** Remembers a value just read from the database (outside a transaction only); returns it. */
+  /**
+   * Remembers a value just read from (or written to) the database; returns it. Inside a
+   * transaction only with a `journal`, which forgets it again if the transaction rolls back.
+   */
   remember(key: K, value: V): V
   forget(key: K): void
 }
 
-/** `perApp`: the keys are appKeys, and `forgetApp` forgets them too. */
-export function createRowCache<K, V extends object>(db: Db, { perApp = false } = {}): RowCache<K, V> {
+/**
+ * `perApp`: the keys are appKeys, and `forgetApp` forgets them too. `journal`: values read or
+ * written inside a store transaction are remembered too, and forgotten if it rolls back (undo.ts);
+ * for values every write job touches (balances), which would otherwise never be remembered.
+ */
+export function createRowCache<K, V extends object>(
+  db: Db,
+  { perApp = false, journal }: { perApp?: boolean; journal?: UndoJournal } = {},
+): RowCache<K, V> {
   const map = new Map<K, V>()
   const cache: RowCache<K, V> = {
     get: key => map.get(key),
     remember(key, value) {
       deepFreeze(value)
-      if (db.inTransaction) return value
+      if (db.inTransaction) {
+        if (!journal?.active) return value
+        journal.record(() => map.delete(key))
+      }
       if (map.size >= LIMIT) map.clear()
       map.set(key, value)
       return value
@@ -88,6 +102,15 @@ export function createAppMemo(db: Db): AppMemo {
   }
   keyedByApp(db, memo)
   return memo
+}
+
+/** Several caches as one, for statements whose rows more than one cache holds (a developer's row). */
+export function cachesOf<K>(...caches: Array<{ forget(key: K): void }>): { forget(key: K): void } {
+  return {
+    forget(key) {
+      for (const cache of caches) cache.forget(key)
+    },
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Db } from './db.js'
 import type { StoreHealth } from './health.js'
 import type { Seqs } from './seqs.js'
+import { createUndoJournal, type UndoJournal } from './undo.js'
 import type { WalSync } from './wal-sync.js'
 
 /**
@@ -32,7 +33,13 @@ interface Pending {
   reject: (err: unknown) => void
 }
 
-export function createWriter(db: Db, wal: WalSync, health: StoreHealth, seqs: Seqs): Writer {
+export function createWriter(
+  db: Db,
+  wal: WalSync,
+  health: StoreHealth,
+  seqs: Seqs,
+  journal: UndoJournal = createUndoJournal(),
+): Writer {
   let queue: Pending[] = []
   let scheduled = false
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
@@ -54,10 +61,11 @@ export function createWriter(db: Db, wal: WalSync, health: StoreHealth, seqs: Se
     const mark = health.mark()
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     try {
-      inTransaction(() => {
+      // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
+      journal.scope(inTransaction, () => {
         for (const p of batch) {
           try {
-            outcomes.push({ ok: true, value: inTransaction(p.job) })
+            outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
           } catch (err) {
             outcomes.push({ ok: false, value: err })
           }

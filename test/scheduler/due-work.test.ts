@@ -149,6 +149,25 @@ describe('the due index', () => {
     db.close()
   })
 
+  it('asks again, after one kind ran, for that kind alone', () => {
+    const { db, due } = setup()
+    const asked: string[] = []
+    const times: Partial<Record<DueKind, number>> = { reports: 100, callbacks: 400 }
+    const ask = (kind: DueKind) => {
+      asked.push(kind)
+      return times[kind]
+    }
+    expect(due.earliest(ask)).toBe(100)
+    expect(asked).toHaveLength(7)
+    asked.length = 0
+    times.reports = 250
+    due.ran('reports')
+    expect(due.earliest(ask)).toBe(250)
+    expect(asked).toEqual(['reports'])
+    expect(due.boundOf('callbacks', () => Number.NaN)).toBe(400)
+    db.close()
+  })
+
   it('keeps per app only the kinds requests catch up, and nothing read inside a transaction', () => {
     const { db, due } = setup()
     due.watch({ perApp: ['reviews', 'push'] satisfies DueKind[], sooner: () => {} })

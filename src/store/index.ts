@@ -67,7 +67,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     messages,
     codes: createCodeStore(db),
     unsubscribed: createUnsubscribedStore(db),
-    sequences: createSequences(db),
+    sequences: createSequences(db, journal),
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries,

@@ -73,10 +73,12 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
   // Called back is handed out too (pulled_at): a callback URL removed later must not let the same
   // report be pulled a second time, and a steered status (sandbox) can no longer change it. An app
   // whose callback URL was removed before the report fell due gets it pulled instead.
-  const arrive = db.prepare<{ seq: number; msgId: string; callBack: number }>(
-    `UPDATE reports SET seq = @seq, notify = 0,
-       pulled_at = CASE WHEN @callBack = 1 THEN report_at ELSE pulled_at END
-     WHERE msg_id = @msgId`,
+  // One statement for every report of a tick, `[msg_id, seq, call_back]` each: a statement per
+  // report was the larger part of a report's arrival (docs/performance.md).
+  const arrive = db.prepare<[string]>(
+    `UPDATE reports SET seq = j.value ->> 1, notify = 0,
+       pulled_at = CASE WHEN j.value ->> 2 = 1 THEN report_at ELSE pulled_at END
+     FROM json_each(?) j WHERE reports.msg_id = j.value ->> 0`,
   )
   const list = createLister<'mobile' | 'msgId', Row>(db, {
     columns: '*',
@@ -119,11 +121,16 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
      * `callBack`: to be called back (the app had a callback URL when it went out and still has).
      */
     takeArrived(now: number, limit: number): Array<ArrivedReport & { callBack: boolean }> {
-      return arriving.all({ now, limit }).map(r => {
-        const seq = seqs.next(r.app_key, 'reports')
-        arrive.run({ seq, msgId: r.msg_id, callBack: r.call_back })
-        return { ...toReport(r), seq, callBack: r.call_back === 1 }
-      })
+      const rows = arriving.all({ now, limit })
+      if (rows.length === 0) return []
+      // Seqs in the order of arrival (report_at, then msg_id), consecutive per app.
+      const arrived = rows.map(r => ({
+        ...toReport(r),
+        seq: seqs.next(r.app_key, 'reports'),
+        callBack: r.call_back === 1,
+      }))
+      arrive.run(JSON.stringify(arrived.map(r => [r.msgId, r.seq, r.callBack ? 1 : 0])))
+      return arrived
     },
     /** Reports that arrived, newest first. */
     list(appKey: string, filter: ReportFilter): ArrivedReport[] {

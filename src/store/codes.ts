@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import { createLister, type ListWindow } from './lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
 
 export interface Code {
   msgId: string
@@ -11,7 +12,7 @@ export interface Code {
 }
 
 interface Row {
-  msg_id: string
+  msg_id: number
   app_key: string
   mobile: string
   code: string
@@ -25,7 +26,7 @@ export type ListedCode = Code & { seq: number; kind: string; createdAt: number }
 export type CodeFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
 
 const toCode = (r: Row): Code => ({
-  msgId: r.msg_id,
+  msgId: msgIdText(r.msg_id),
   appKey: r.app_key,
   mobile: r.mobile,
   code: r.code,
@@ -38,7 +39,7 @@ export function createCodeStore(db: Db) {
     `INSERT INTO codes (msg_id, app_key, mobile, code, expires_at, verified_at)
      VALUES (@msgId, @appKey, @mobile, @code, @expiresAt, NULL)`,
   )
-  const get = db.prepare<[string, string], Row>('SELECT * FROM codes WHERE app_key = ? AND msg_id = ?')
+  const get = db.prepare<[string, number], Row>('SELECT * FROM codes WHERE app_key = ? AND msg_id = ?')
   const latest = createLister<
     'mobile' | 'msgId' | 'kind',
     Row & { seq: number; kind: string; created_at: number }
@@ -59,20 +60,21 @@ export function createCodeStore(db: Db) {
 
   return {
     insert(c: Omit<Code, 'verifiedAt'>): void {
-      insert.run(c)
+      insert.run({ ...c, msgId: newMsgIdKey(c.msgId) })
     },
     get(appKey: string, msgId: string): Code | undefined {
-      const row = get.get(appKey, msgId)
+      const row = get.get(appKey, msgIdKey(msgId))
       return row && toCode(row)
     },
     /** The newest code that passes the filter. */
     latest(appKey: string, filter: Omit<CodeFilter, 'limit'>): ListedCode | undefined {
-      const [row] = latest(appKey, { ...filter, limit: 1 })
+      const msgId = filter.msgId === undefined ? undefined : msgIdKey(filter.msgId)
+      const [row] = latest(appKey, { ...filter, msgId, limit: 1 })
       return row && { ...toCode(row), seq: row.seq, kind: row.kind, createdAt: row.created_at }
     },
     /** True only for the one call that marks it verified. */
     markVerified(msgId: string, now: number): boolean {
-      return verify.run(now, msgId).changes === 1
+      return verify.run(now, msgIdKey(msgId)).changes === 1
     },
   }
 }

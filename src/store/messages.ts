@@ -1,5 +1,6 @@
 import type { Db } from './db.js'
 import { createLister, type ListWindow } from './lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
 import type { Seqs } from './seqs.js'
 
 export type MessageKind = 'code' | 'voice_code' | 'template'
@@ -26,7 +27,7 @@ export interface Message {
 export type ListedMessage = Message & { code: string | null }
 
 interface Row {
-  msg_id: string
+  msg_id: number
   app_key: string
   mobile: string
   kind: string
@@ -43,7 +44,7 @@ interface Row {
 }
 
 const toMessage = (r: Row): Message => ({
-  msgId: r.msg_id,
+  msgId: msgIdText(r.msg_id),
   appKey: r.app_key,
   mobile: r.mobile,
   kind: r.kind as MessageKind,
@@ -63,13 +64,12 @@ const toMessage = (r: Row): Message => ({
 export type MessageFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
 
 export function createMessageStore(db: Db, seqs: Seqs) {
-  const insert = db.prepare(
+  // Positional: a send binds these without building an object.
+  const insert = db.prepare<unknown[]>(
     `INSERT INTO messages (msg_id, app_key, mobile, kind, temp_id, temp_type, sign_id, temp_para, content, units,
        tag, schedule_id, created_at, seq)
-     VALUES (@msgId, @appKey, @mobile, @kind, @tempId, @tempType, @signId, @tempPara, @content, @units, @tag,
-       @scheduleId, @createdAt, @seq)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const get = db.prepare<[string, string], Row>('SELECT * FROM messages WHERE app_key = ? AND msg_id = ?')
   const list = createLister<'mobile' | 'msgId' | 'kind', Row & { code: string | null }>(db, {
     columns: 'm.*, c.code',
     from: 'messages m',
@@ -78,7 +78,8 @@ export function createMessageStore(db: Db, seqs: Seqs) {
     seq: 'm.seq',
     time: 'm.created_at',
     filters: { mobile: 'm.mobile = @mobile', msgId: 'm.msg_id = @msgId', kind: 'm.kind = @kind' },
-    indexed: { mobile: 'messages_by_mobile', msgId: 'sqlite_autoindex_messages_1' },
+    // msg_id is the rowid (migration 012): SQLite looks it up before anything else.
+    indexed: { mobile: 'messages_by_mobile' },
   })
   // Frequency windows (sms-service.md §8) are counted from what was actually sent: nothing to
   // keep in step, and they survive restarts.
@@ -115,15 +116,27 @@ export function createMessageStore(db: Db, seqs: Seqs) {
     /** Stores a sent message with the next seq of its app; returns the seq. */
     insert(m: Omit<Message, 'seq'>): number {
       const seq = seqs.next(m.appKey, 'sms')
-      insert.run({ ...m, tempPara: m.tempPara === null ? null : JSON.stringify(m.tempPara), seq })
+      insert.run(
+        newMsgIdKey(m.msgId),
+        m.appKey,
+        m.mobile,
+        m.kind,
+        m.tempId,
+        m.tempType,
+        m.signId,
+        m.tempPara === null ? null : JSON.stringify(m.tempPara),
+        m.content,
+        m.units,
+        m.tag,
+        m.scheduleId,
+        m.createdAt,
+        seq,
+      )
       return seq
     },
-    get(appKey: string, msgId: string): Message | undefined {
-      const row = get.get(appKey, msgId)
-      return row && toMessage(row)
-    },
     list(appKey: string, filter: MessageFilter): ListedMessage[] {
-      return list(appKey, filter).map(r => ({ ...toMessage(r), code: r.code }))
+      const query = filter.msgId === undefined ? filter : { ...filter, msgId: msgIdKey(filter.msgId) }
+      return list(appKey, query).map(r => ({ ...toMessage(r), code: r.code }))
     },
     countKindSince(appKey: string, mobile: string, kind: MessageKind, since: number): number {
       return countKind.get({ appKey, mobile, kind, since })!.n

@@ -52,9 +52,13 @@ export function createPushStore(db: Db) {
   const latest = db.prepare<[string], PushRow>(
     'SELECT * FROM pushes WHERE app_key = ? ORDER BY created_at DESC, msg_id DESC LIMIT 1',
   )
+  // Through the cid's own index (partial since migration 012: only pushes that carry one); left
+  // to itself SQLite walked the app's pushes of the whole day through pushes_by_app.
   const byCid = db.prepare<{ appKey: string; cid: string; since: number }, PushRow>(
-    'SELECT * FROM pushes WHERE app_key = @appKey AND cid = @cid AND created_at >= @since ORDER BY created_at LIMIT 1',
+    `SELECT * FROM pushes INDEXED BY pushes_by_cid WHERE app_key = @appKey AND cid = @cid AND created_at >= @since
+     ORDER BY created_at LIMIT 1`,
   )
+  // pushes_by_day holds broadcasts only (migration 012).
   const broadcasts = db.prepare<{ appKey: string; dayKey: string }, { n: number }>(
     'SELECT count(*) AS n FROM pushes WHERE app_key = @appKey AND day_key = @dayKey AND broadcast = 1',
   )

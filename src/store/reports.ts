@@ -1,6 +1,7 @@
 import type { Db } from './db.js'
 import type { DueIndex } from './due-index.js'
 import { createLister, type ListWindow } from './lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
 import { APPS_WITH_ARRIVING } from './reports-arriving.js'
 import type { Seqs } from './seqs.js'
 import { prepareWrite } from './statements.js'
@@ -19,7 +20,7 @@ export type ArrivedReport = Report & { seq: number }
 export type ReportFilter = ListWindow & { mobile?: string; msgId?: string }
 
 interface Row {
-  msg_id: string
+  msg_id: number
   app_key: string
   mobile: string
   status: number
@@ -29,7 +30,7 @@ interface Row {
 }
 
 const toReport = (r: Row): Report => ({
-  msgId: r.msg_id,
+  msgId: msgIdText(r.msg_id),
   appKey: r.app_key,
   mobile: r.mobile,
   status: r.status,
@@ -44,11 +45,14 @@ const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.loca
  * takes callbacks, goes into the outbox.
  */
 export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
-  const insert = prepareWrite<Report & { notify: number }>(
+  // Positional: one per send.
+  const insert = prepareWrite<
+    [msgId: number, appKey: string, mobile: string, status: number, reportAt: number, notify: number]
+  >(
     db,
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
-     VALUES (@msgId, @appKey, @mobile, @status, @reportAt, @notify) ON CONFLICT DO NOTHING`,
-    r => due.note('reports', r.appKey, r.reportAt),
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    (_msgId, appKey, _mobile, _status, reportAt) => due.note('reports', appKey, reportAt),
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -87,30 +91,30 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
     seq: 'seq',
     time: 'report_at',
     where: 'seq IS NOT NULL',
+    // msg_id is the rowid (migration 012): SQLite looks it up before any index.
     filters: { mobile: 'mobile = @mobile', msgId: 'msg_id = @msgId' },
-    indexed: { msgId: 'sqlite_autoindex_reports_1' },
   })
 
-  const find = db.prepare<[string, string], Row & { pulled_at: number | null }>(
+  const find = db.prepare<[number, string], Row & { pulled_at: number | null }>(
     'SELECT * FROM reports WHERE msg_id = ? AND app_key = ?',
   )
-  const steer = db.prepare<{ appKey: string; msgId: string; status: number }>(
+  const steer = db.prepare<{ appKey: string; msgId: number; status: number }>(
     'UPDATE reports SET status = @status WHERE msg_id = @msgId AND app_key = @appKey AND pulled_at IS NULL',
   )
 
   return {
     /** The app's report of a message, and whether it was handed out (pulled or called back). */
     get(appKey: string, msgId: string): (Report & { handedOut: boolean }) | undefined {
-      const row = find.get(msgId, appKey)
+      const row = find.get(msgIdKey(msgId), appKey)
       return row && { ...toReport(row), handedOut: row.pulled_at !== null }
     },
     /** Gives a report not yet handed out another status; false when it was (or does not exist). */
     setStatus(appKey: string, msgId: string, status: number): boolean {
-      return steer.run({ appKey, msgId, status }).changes === 1
+      return steer.run({ appKey, msgId: msgIdKey(msgId), status }).changes === 1
     },
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
-      insert.run({ ...r, notify: notify ? 1 : 0 })
+      insert.run(newMsgIdKey(r.msgId), r.appKey, r.mobile, r.status, r.reportAt, notify ? 1 : 0)
     },
     /** Up to `limit` reports that arrived after `since` and were never handed out, oldest first. */
     pull(appKey: string, now: number, since: number, limit: number): Report[] {
@@ -124,17 +128,19 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
       const rows = arriving.all({ now, limit })
       if (rows.length === 0) return []
       // Seqs in the order of arrival (report_at, then msg_id), consecutive per app.
-      const arrived = rows.map(r => ({
-        ...toReport(r),
-        seq: seqs.next(r.app_key, 'reports'),
-        callBack: r.call_back === 1,
-      }))
-      arrive.run(JSON.stringify(arrived.map(r => [r.msgId, r.seq, r.callBack ? 1 : 0])))
+      const marks: Array<[number, number, number]> = []
+      const arrived = rows.map(r => {
+        const seq = seqs.next(r.app_key, 'reports')
+        marks.push([r.msg_id, seq, r.call_back])
+        return { ...toReport(r), seq, callBack: r.call_back === 1 }
+      })
+      arrive.run(JSON.stringify(marks))
       return arrived
     },
     /** Reports that arrived, newest first. */
     list(appKey: string, filter: ReportFilter): ArrivedReport[] {
-      return list(appKey, filter).map(r => ({ ...toReport(r), seq: r.seq as number }))
+      const query = filter.msgId === undefined ? filter : { ...filter, msgId: msgIdKey(filter.msgId) }
+      return list(appKey, query).map(r => ({ ...toReport(r), seq: r.seq as number }))
     },
   }
 }

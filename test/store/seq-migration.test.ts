@@ -6,7 +6,8 @@ import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src/store/db.
 import { createStore } from '../../src/store/index.js'
 
 // Migration 011 on a database written before it: what existed gets seqs per app, in the order it
-// happened across kinds, and the counter goes on from there.
+// happened across kinds, and the counter goes on from there. (msg_ids as the sequence makes them:
+// migration 012 makes them the rowid.)
 
 describe('migration 011 on an existing database', () => {
   it('numbers what each app already had, in time order, and new items follow', () => {
@@ -22,8 +23,8 @@ describe('migration 011 on an existing database', () => {
       INSERT INTO developers (dev_key, dev_secret) VALUES ('dev', 'secret');
       INSERT INTO apps (app_key, master_secret, dev_key, created_at) VALUES ('a', 's', 'dev', 0), ('b', 's', 'dev', 0);
       INSERT INTO messages (msg_id, app_key, mobile, kind, content, units, created_at)
-        VALUES ('m1', 'a', '13800138000', 'template', 'x', 1, 10), ('m2', 'a', '13800138000', 'template', 'x', 1, 30),
-               ('m3', 'b', '13800138000', 'template', 'x', 1, 5);
+        VALUES ('600000000001', 'a', '13800138000', 'template', 'x', 1, 10), ('600000000002', 'a', '13800138000', 'template', 'x', 1, 30),
+               ('600000000003', 'b', '13800138000', 'template', 'x', 1, 5);
       INSERT INTO replies (app_key, mobile, content, reply_at) VALUES ('a', '13800138000', 'hi', 20);
       INSERT INTO callbacks (app_key, type, data, state, created_at) VALUES ('a', 'SMS_REPLY', '{}', 'delivered', 25);
       INSERT INTO pushes (msg_id, app_key, sendno, payload, broadcast, day_key, time_to_live, created_at)
@@ -39,7 +40,11 @@ describe('migration 011 on an existing database', () => {
         .prepare(sql)
         .all()
         .map(r => Object.values(r as object).join(':'))
-    expect(seqsOf('SELECT msg_id, seq FROM messages ORDER BY app_key, seq')).toEqual(['m1:1', 'm2:4', 'm3:1'])
+    expect(seqsOf('SELECT msg_id, seq FROM messages ORDER BY app_key, seq')).toEqual([
+      '600000000001:1',
+      '600000000002:4',
+      '600000000003:1',
+    ])
     expect(seqsOf('SELECT seq FROM replies')).toEqual(['2'])
     expect(seqsOf('SELECT seq FROM callbacks')).toEqual(['3'])
     expect(seqsOf('SELECT registration_id, seq FROM push_deliveries ORDER BY registration_id')).toEqual([

@@ -18,7 +18,10 @@ export function pushRoutes(deps: AppDeps): RouteSpec[] {
     (validateOnly: boolean): RouteSpec['handler'] =>
     async req => {
       const push = parsePush(req.body, req.tenant.app.appKey)
-      const outcome = await deps.store.write(() => dispatchPush(deps, req.tenant, push, validateOnly))
+      // dispatchPush refuses (cid, override, broadcast limit) before it writes: no savepoint (writer.ts).
+      const outcome = await deps.store.write(() => dispatchPush(deps, req.tenant, push, validateOnly), {
+        checksFirst: true,
+      })
       if (outcome.noTarget) throw pushErrors.noTarget(outcome.msgId)
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }

@@ -23,13 +23,16 @@ export function messageRoutes(deps: AppDeps): RouteSpec[] {
         const template = resolveTemplate(deps, req.tenant, tempId, [1, 2, 3])
         const sign = resolveSign(deps, req.tenant, signId)
         const content = renderTemplateMessage(deps, req.tenant, template, sign, para)
-        const msgId = await store.write(() =>
-          deliver(
-            deps,
-            req.tenant,
-            { mobile, kind: 'template', template, sign, para, content, tag },
-            req.tenant.now(),
-          ),
+        // deliver refuses before it writes anything: no savepoint needed (writer.ts).
+        const msgId = await store.write(
+          () =>
+            deliver(
+              deps,
+              req.tenant,
+              { mobile, kind: 'template', template, sign, para, content, tag },
+              req.tenant.now(),
+            ),
+          { checksFirst: true },
         )
         return { msg_id: msgId }
       },

@@ -110,15 +110,22 @@ function watchFile(path: string) {
 /**
  * Every statement's failures reach the monitor: SQLite reports a damaged page to whichever
  * statement reads it, anywhere in the store. Statements are prepared once per store module, so
- * this wraps each once; the cost per call is one function call.
+ * this wraps each once; the cost per call is one function call. It also counts the calls of the
+ * statements that write (tried, whether they succeed or not): the writer asks whether a job
+ * wrote anything before it threw (writer.ts).
  */
-export function watchStatements(db: Db, observe: (err: unknown) => void): void {
+export function watchStatements(db: Db, observe: (err: unknown) => void): { readonly writes: number } {
+  const counter = { writes: 0 }
   const prepare = db.prepare.bind(db)
   db.prepare = ((source: string) => {
-    const statement = prepare(source) as unknown as Record<string, (...args: unknown[]) => unknown>
+    const statement = prepare(source) as unknown as Record<string, (...args: unknown[]) => unknown> & {
+      readonly: boolean
+    }
+    const writes = !statement.readonly
     for (const method of ['run', 'get', 'all', 'iterate']) {
       const call = statement[method]!
       statement[method] = function (this: unknown, ...args: unknown[]) {
+        if (writes) counter.writes++
         try {
           return call.apply(this, args)
         } catch (err) {
@@ -129,6 +136,7 @@ export function watchStatements(db: Db, observe: (err: unknown) => void): void {
     }
     return statement
   }) as unknown as Db['prepare']
+  return counter
 }
 
 /**

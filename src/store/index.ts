@@ -40,13 +40,13 @@ import { createWriter } from './writer.js'
 export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
   // Before any module prepares its statements: each statement's failures reach the monitor.
   const health = createHealth(db, log)
-  watchStatements(db, health.observe)
+  const statements = watchStatements(db, health.observe)
   const wal = createWalSync(db)
   // What transactions did to values held in memory, taken back with their rollback (undo.ts).
   const journal = createUndoJournal()
   // Every listed item's seq (seqs.ts); the writer tells its listeners once a commit is durable.
   const seqs = createSeqs(db)
-  const writer = createWriter(db, wal, health, seqs, journal)
+  const writer = createWriter(db, wal, health, seqs, journal, statements)
   // Built once (see writer.ts): BEGIN…COMMIT, or a savepoint when already in a transaction.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
   // Told by the statements that create due work (due-index.ts); process time = app time - offset.

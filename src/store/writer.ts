@@ -20,18 +20,35 @@ import type { WalSync } from './wal-sync.js'
  *
  * Once a commit is durable, and only then, the apps it gave new seqs to are told to whoever waits
  * for them (seqs.ts): a waiter or an event stream never sees what a crash could still undo.
+ *
+ * A job that refuses only before its first write (`checksFirst`: a send, whose checks all come
+ * before it stores anything) runs without a savepoint: a savepoint made SQLite copy every page
+ * the job touched into its sub-journal, a few µs per send (docs/performance.md). Should such a
+ * job throw after it wrote after all (SQLite failing half-way: the statements that write are
+ * counted, health.ts), the whole batch is rolled back and run again, each job in its savepoint.
  */
 export interface Writer {
-  write<T>(job: () => T): Promise<T>
+  write<T>(job: () => T, options?: WriteOptions): Promise<T>
   /** Runs whatever is queued now, synchronously and durably: for shutdown. */
   flush(): void
+}
+
+export interface WriteOptions {
+  /** The job throws only before its first write: it needs no savepoint of its own. */
+  checksFirst?: boolean
 }
 
 interface Pending {
   job: () => unknown
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
+  checksFirst: boolean
 }
+
+/** A checks-first job threw after it wrote: the batch runs again, a savepoint per job. */
+class WroteThenThrew extends Error {}
+
+const call = (job: () => unknown) => job()
 
 export function createWriter(
   db: Db,
@@ -39,12 +56,39 @@ export function createWriter(
   health: StoreHealth,
   seqs: Seqs,
   journal: UndoJournal = createUndoJournal(),
+  statements: { readonly writes: number } = { writes: 0 },
 ): Writer {
   let queue: Pending[] = []
   let scheduled = false
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
   // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
+
+  /** Runs the jobs in one transaction and commits it; `safe`: a savepoint for every job. */
+  function runBatch(batch: Pending[], safe: boolean): Array<{ ok: boolean; value: unknown }> {
+    const outcomes: Array<{ ok: boolean; value: unknown }> = []
+    // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
+    journal.scope(inTransaction, () => {
+      for (const p of batch) {
+        if (p.checksFirst && !safe) {
+          const before = statements.writes
+          try {
+            outcomes.push({ ok: true, value: journal.scope(call, p.job) })
+          } catch (err) {
+            if (statements.writes !== before) throw new WroteThenThrew()
+            outcomes.push({ ok: false, value: err })
+          }
+          continue
+        }
+        try {
+          outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
+        } catch (err) {
+          outcomes.push({ ok: false, value: err })
+        }
+      }
+    })
+    return outcomes
+  }
 
   /** Commits what is queued; returns how to settle the callers once the commit is durable. */
   function commit(): ((syncError: Error | null) => void) | undefined {
@@ -59,18 +103,15 @@ export function createWriter(
       return undefined
     }
     const mark = health.mark()
-    const outcomes: Array<{ ok: boolean; value: unknown }> = []
+    let outcomes: Array<{ ok: boolean; value: unknown }>
     try {
-      // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
-      journal.scope(inTransaction, () => {
-        for (const p of batch) {
-          try {
-            outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
-          } catch (err) {
-            outcomes.push({ ok: false, value: err })
-          }
-        }
-      })
+      try {
+        outcomes = runBatch(batch, false)
+      } catch (err) {
+        if (!(err instanceof WroteThenThrew)) throw err
+        seqs.take() // of the run rolled back
+        outcomes = runBatch(batch, true)
+      }
     } catch (err) {
       // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
       health.observe(err)
@@ -111,9 +152,10 @@ export function createWriter(
   }
 
   return {
-    write<T>(job: () => T): Promise<T> {
+    write<T>(job: () => T, options?: WriteOptions): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ job, resolve: resolve as (v: unknown) => void, reject })
+        const checksFirst = options?.checksFirst === true
+        queue.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst })
         if (!scheduled) {
           scheduled = true
           setImmediate(run)

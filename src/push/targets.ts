@@ -63,10 +63,13 @@ export function resolveAudience(
 type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | undefined>
 
 function matches(audience: AudienceSelectors, d: Device, sets: Lookups): boolean {
-  const tags = new Set(d.tags)
-  if (audience.tag && !audience.tag.some(t => tags.has(t))) return false
-  if (audience.tag_and && !audience.tag_and.every(t => tags.has(t))) return false
-  if (audience.tag_not?.some(t => tags.has(t))) return false
+  // A device's tags are read only when a selector needs them (push-devices.ts).
+  if (audience.tag || audience.tag_and || audience.tag_not) {
+    const tags = new Set(d.tags)
+    if (audience.tag && !audience.tag.some(t => tags.has(t))) return false
+    if (audience.tag_and && !audience.tag_and.every(t => tags.has(t))) return false
+    if (audience.tag_not?.some(t => tags.has(t))) return false
+  }
   if (sets.alias && (d.alias === null || !sets.alias.has(d.alias))) return false
   if (sets.rid && !sets.rid.has(d.registrationId)) return false
   if (sets.segment && !sets.segment.has(d.registrationId)) return false

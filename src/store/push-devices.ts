@@ -78,17 +78,32 @@ export function createPushDeviceStore(db: Db) {
     'SELECT DISTINCT tag FROM push_device_tags WHERE app_key = ? ORDER BY tag',
   )
 
-  const toDevice = (r: Row, tags?: string[]): Device => ({
-    appKey: r.app_key,
-    registrationId: r.registration_id,
-    platform: r.platform as PushPlatform,
-    alias: r.alias,
-    mobile: r.mobile,
-    online: r.online === 1,
-    lastOnlineAt: r.last_online_at,
-    createdAt: r.created_at,
-    tags: tags ?? tagsOf.all({ appKey: r.app_key, rid: r.registration_id }).map(t => t.tag),
-  })
+  // Without `tags`, they are read when first asked for: a push to a registration_id or an alias
+  // without tag selectors never asks (a statement per push less).
+  const toDevice = (r: Row, tags?: string[]): Device => {
+    const device = {
+      appKey: r.app_key,
+      registrationId: r.registration_id,
+      platform: r.platform as PushPlatform,
+      alias: r.alias,
+      mobile: r.mobile,
+      online: r.online === 1,
+      lastOnlineAt: r.last_online_at,
+      createdAt: r.created_at,
+    } as Device
+    if (tags) device.tags = tags
+    else {
+      let read: string[] | undefined
+      Object.defineProperty(device, 'tags', {
+        enumerable: true,
+        get: () => {
+          read ??= tagsOf.all({ appKey: r.app_key, rid: r.registration_id }).map(t => t.tag)
+          return read
+        },
+      })
+    }
+    return device
+  }
 
   return {
     get(appKey: string, rid: string): Device | undefined {

@@ -1,26 +1,18 @@
 import type { PipelineDeps } from '../deps.js'
 import type { Store } from '../store/index.js'
-import type { Delivery, NewDelivery } from '../store/push-deliveries.js'
-import type { Device } from '../store/push-devices.js'
 import type { Tenant } from '../tenancy.js'
 import { dayKey } from '../time.js'
 import { pushErrors } from './errors.js'
+import { planFanOut } from './fan-out.js'
 import { broadcastLimitOf, PUSH_LIMITS } from './limits.js'
 import type { PushRequest } from './payload.js'
 import { pushAccepted } from './push-callbacks.js'
-import { sendSmsFallback } from './sms-fallback.js'
-import { groupsOf, type Registry, resolveAudience } from './targets.js'
 
 export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
 
 /** A new 17-digit push msg_id (migration 003); also a group push's group_msgid. */
 export function newPushMsgId(store: Store): string {
   return `181${String(store.sequences.next('push_msg_id')).padStart(14, '0')}`
-}
-
-/** Whether a device gets anything of this push: a notification for its platform, or the message. */
-function reaches(req: PushRequest, d: Device): boolean {
-  return req.message !== undefined || req.notification?.[d.platform] !== undefined
 }
 
 /**
@@ -51,19 +43,10 @@ export function dispatchPush(
   const day = dayKey(now, config.timeZone)
   if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
     throw pushErrors.broadcastLimit()
-  const devices = store.pushDevices
-  const registry: Registry = {
-    all: withTags => devices.list(app.appKey, withTags),
-    get: rid => devices.get(app.appKey, rid),
-    byAlias: alias => devices.byAlias(app.appKey, alias),
-    byTag: tag => devices.byTag(app.appKey, tag),
-  }
-  const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
-    reaches(req, d),
-  )
+  const fanOut = planFanOut(deps, tenant, req)
   const msgId = newPushMsgId(store)
   const sendno = req.options.sendno
-  if (targets.length === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
+  if (fanOut.targets === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
   if (validateOnly) return { sendno, msgId }
 
   const ttl = req.options.timeToLive
@@ -78,33 +61,7 @@ export function dispatchPush(
     timeToLive: ttl,
     createdAt: now,
   })
-  const made: Delivery[] = []
-  for (const d of targets) {
-    const fallback = req.sms && d.mobile ? req.sms : undefined
-    const delivery: NewDelivery = {
-      msgId,
-      appKey: app.appKey,
-      registrationId: d.registrationId,
-      platform: d.platform,
-      status: d.online ? ('delivered' as const) : ttl > 0 ? ('pending' as const) : ('expired' as const),
-      expiresAt: now + ttl * 1000,
-      deliveredAt: d.online ? now : null,
-      smsDueAt: fallback ? now + fallback.delayTime * 1000 : null,
-      smsMsgId: null,
-      smsError: null,
-      alias: d.alias,
-    }
-    const inserted = store.pushDeliveries.insert(delivery)
-    if (req.callback) made.push(inserted) // what its callback reports on
-    // delay_time 0: the text goes out with the push, whatever happens to the push.
-    if (fallback && d.mobile && fallback.delayTime === 0) {
-      store.pushDeliveries.setSms(
-        msgId,
-        d.registrationId,
-        sendSmsFallback(deps, tenant, fallback, d.mobile, now),
-      )
-    }
-  }
+  const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
   return { sendno, msgId }
 }

@@ -15,6 +15,7 @@ import { createPushActivityStore } from './push-activity.js'
 import { createPushClickStore } from './push-clicks.js'
 import { createPushDeliveryStore } from './push-deliveries.js'
 import { createPushDeviceStore } from './push-devices.js'
+import { createPushFanOut } from './push-fan-out.js'
 import { createPushFileStore } from './push-files.js'
 import { createPushGroupStore } from './push-groups.js'
 import { createPushScheduleFirings } from './push-schedule-firings.js'
@@ -71,6 +72,8 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushDevices: createPushDeviceStore(db),
     pushes: createPushStore(db),
     pushDeliveries,
+    /** A broadcast's deliveries in one statement (push-fan-out.ts). */
+    pushFanOut: createPushFanOut(db, due, seqs),
     pushClicks: createPushClickStore(db),
     pushActivity: createPushActivityStore(db),
     pushSchedules: {

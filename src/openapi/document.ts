@@ -57,7 +57,8 @@ export function collectOperations(app: FastifyInstance): OpenApiDocument {
 /**
  * @fastify/swagger documents the routes of the instance it is registered on, as they are added:
  * a scratch instance gets the same route options, in the same order, and is never listened on.
- * Its routes are not validated or answered, so their schemas are not compiled.
+ * Its routes are not validated or answered, so their schemas are not compiled. Every schema is
+ * the route's own (nothing is shared through `addSchema`), so the routes carry all there is to say.
  */
 async function generate(routes: readonly RouteOptions[]): Promise<unknown> {
   const scratch = Fastify({ exposeHeadRoutes: false })

@@ -15,7 +15,7 @@ import { createRouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
-import { registerOpenApi } from './openapi/document.js'
+import { collectOperations } from './openapi/document.js'
 import { aliasRoutes } from './push/aliases.js'
 import { deviceRoutes } from './push/devices.js'
 import {
@@ -144,10 +144,9 @@ export async function buildApp(
     hub: createHub(store, appResets, events),
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
+    // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
+    openApiDocument: collectOperations(app),
   }
-
-  // The OpenAPI document (GET /_sandbox/openapi.json) collects every route registered after it.
-  await registerOpenApi(app)
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order

@@ -5,6 +5,7 @@ import type { Hub } from './events/hub.js'
 import type { EventTokens } from './events/token.js'
 import type { RouteBook } from './http/route-book.js'
 import type { ProvisioningGuard } from './limits/provisioning.js'
+import type { OpenApiDocument } from './openapi/document.js'
 import type { Faults } from './sandbox/faults.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
 import type { Scheduler } from './scheduler/index.js'
@@ -47,6 +48,8 @@ export interface AppDeps {
   hub: Hub
   /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
   eventTokens: EventTokens
+  /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
+  openApiDocument: OpenApiDocument
 }
 
 /**

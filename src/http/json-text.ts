@@ -1,5 +1,10 @@
-import { isLosslessNumber, parse as parseLossless } from 'lossless-json'
+import type * as LosslessJson from 'lossless-json'
 import sjson from 'secure-json-parse'
+import { lazy } from '../lazy.js'
+
+// Only a body holding an integer a double cannot keep is read again (readExactly): lossless-json
+// is loaded then, not at start (its 12 ES modules, ≈ 10 ms; docs/performance.md, round 2).
+const losslessJson = lazy<typeof LosslessJson>('lossless-json')
 
 /**
  * Deepest nesting of arrays and objects a body may have. JSON.parse itself copes with any depth,
@@ -84,7 +89,7 @@ function readExactly(text: string, value: unknown, paths: readonly string[]): vo
   let exact: unknown
   try {
     // JSON.parse keeps the last of duplicate keys; lossless-json would refuse them.
-    exact = parseLossless(text, null, { onDuplicateKey: ({ newValue }) => newValue })
+    exact = losslessJson().parse(text, null, { onDuplicateKey: ({ newValue }) => newValue })
   } catch {
     return // JSON.parse took it, so this cannot happen; if it did, the doubles stand
   }
@@ -95,7 +100,7 @@ function readExactly(text: string, value: unknown, paths: readonly string[]): vo
     const number = member(exact, keys)
     if (
       isObject(target) &&
-      isLosslessNumber(number) &&
+      losslessJson().isLosslessNumber(number) &&
       /^-?\d+$/.test(number.value) &&
       !Number.isSafeInteger(Number(number.value))
     ) {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { sandboxDialect } from './dialect.js'
@@ -11,7 +12,10 @@ import { sandboxDialect } from './dialect.js'
 // from elsewhere (the page's Content-Security-Policy allows only this origin). Both are public,
 // like /health: the document holds no secret, and a person exploring has no credentials yet.
 
-const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+/** Found on the page's first request, not at start. */
+let dist: string | undefined
+const distDir = () =>
+  (dist ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')))
 
 /** The files of the page, by name: anything else under /docs/ is no route. */
 const ASSETS: Record<string, string> = {
@@ -50,7 +54,7 @@ const INIT = `window.ui = SwaggerUIBundle({
 /** Only this origin; Swagger UI sets inline styles on its elements. */
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'"
 
-export function docsRoutes(): RouteSpec[] {
+export function docsRoutes({ openApiDocument }: Pick<AppDeps, 'openApiDocument'>): RouteSpec[] {
   return [
     {
       method: 'GET',
@@ -60,7 +64,7 @@ export function docsRoutes(): RouteSpec[] {
         summary: 'This API as an OpenAPI 3.1 document',
         answers: { 200: { description: 'The OpenAPI 3.1 document (JSON).', media: 'application/json' } },
       },
-      handler: async req => req.server.swagger(),
+      handler: async () => openApiDocument(),
     },
     {
       method: 'GET',
@@ -95,7 +99,7 @@ export function docsRoutes(): RouteSpec[] {
         return reply
           .type(type)
           .header('cache-control', 'public, max-age=3600')
-          .send(createReadStream(join(dist, asset)))
+          .send(createReadStream(join(distDir(), asset)))
       },
     }),
   ]

@@ -7,6 +7,7 @@ import type { AppDeps } from './deps.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens } from './events/token.js'
 import { useDrain } from './http/drain.js'
+import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
 import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
@@ -99,6 +100,7 @@ export async function buildApp(
     ...requestTimeouts(config.requestTimeoutMs),
     // Requests arriving during the close are refused by useDrain, in the vendor's envelope.
     return503OnClosing: false,
+    schemaController: lazySchemaCompilers,
   })
 
   // State: one SQLite database behind the store, seeded from the seed file.

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { industryBalance } from '../fixtures/balances.js'
 import { APP_KEY, createTestApp, newKey } from '../helpers.js'
 
 // Balances are held in memory (balances.ts): read once, then changed with the write that charges
 // them, and taken back with a job or a batch that rolls back (undo.ts).
 
 describe('balances in memory', () => {
-  const industry = (app: Awaited<ReturnType<typeof createTestApp>>['app']) => ({
-    memory: app.store.apps.balances(APP_KEY)!.industry,
-    row: (
-      app.store.db.prepare('SELECT industry FROM apps WHERE app_key = ?').get(APP_KEY) as { industry: number }
-    ).industry,
-  })
+  const industry = industryBalance
 
   it('follow a charge at once, and take back the charge of a job that fails', async () => {
     const { app } = await createTestApp()

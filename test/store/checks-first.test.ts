@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { industryBalance } from '../fixtures/balances.js'
 import { APP_KEY, createTestApp } from '../helpers.js'
 
 // Jobs written with `checksFirst` (a send: every refusal before the first write) run without a
@@ -7,12 +8,7 @@ import { APP_KEY, createTestApp } from '../helpers.js'
 // job: either way the outcomes are those of a savepoint per job.
 
 describe('write jobs without a savepoint (checksFirst)', () => {
-  const industry = (app: Awaited<ReturnType<typeof createTestApp>>['app']) => ({
-    memory: app.store.apps.balances(APP_KEY)!.industry,
-    row: (
-      app.store.db.prepare('SELECT industry FROM apps WHERE app_key = ?').get(APP_KEY) as { industry: number }
-    ).industry,
-  })
+  const industry = industryBalance
 
   it('a refusal before any write fails alone; the batch around it is kept', async () => {
     const { app } = await createTestApp()

@@ -1,11 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
-import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/db.js'
+import { migrationsBefore } from '../fixtures/migrations.js'
 import { basic, newKey } from '../helpers.js'
 
 // Migration 012 on a database written at 011: messages, codes and reports are rebuilt with the
@@ -16,12 +14,7 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z')
 
 describe('migration 012 on a database with rows', () => {
   it('keeps every message, code, report and push, readable through the API', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'msg-id-migration-'))
-    const before = join(dir, 'before')
-    mkdirSync(before)
-    for (const f of readdirSync(MIGRATIONS_DIR).filter(f => f < '012'))
-      copyFileSync(join(MIGRATIONS_DIR, f), join(before, f))
-    const path = join(dir, 'sandbox.db')
+    const { before, path } = migrationsBefore('012')
     const appKey = newKey('m')
     const secret = newKey('s')
     const cid = `${appKey}-0a1b2c3d-0000-4000-8000-00000000000c`

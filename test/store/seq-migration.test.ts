@@ -1,9 +1,7 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, MIGRATIONS_DIR, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/db.js'
 import { createStore } from '../../src/store/index.js'
+import { migrationsBefore } from '../fixtures/migrations.js'
 
 // Migration 011 on a database written before it: what existed gets seqs per app, in the order it
 // happened across kinds, and the counter goes on from there. (msg_ids as the sequence makes them:
@@ -11,12 +9,7 @@ import { createStore } from '../../src/store/index.js'
 
 describe('migration 011 on an existing database', () => {
   it('numbers what each app already had, in time order, and new items follow', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'seq-migration-'))
-    const before = join(dir, 'before')
-    mkdirSync(before)
-    for (const f of readdirSync(MIGRATIONS_DIR).filter(f => f < '011'))
-      copyFileSync(join(MIGRATIONS_DIR, f), join(before, f))
-    const path = join(dir, 'sandbox.db')
+    const { before, path } = migrationsBefore('011')
 
     const old = openDatabase(path, before)
     old.exec(`

@@ -10,8 +10,8 @@ import { setFlagsFromString } from 'node:v8'
  *
  * - The old generation is collected once it has grown by 40 % over what survived the last full
  *   GC. V8's own factor goes up to 4× when collecting is cheap: under a send load it let 25 MiB of
- *   live objects take 85 MiB of old space (RSS 190–215 MiB); at 40 % it holds about 35 MiB for
- *   the same CPU per request.
+ *   live objects take 85 MiB of old space (RSS 163–215 MiB); at 40 % it holds about 35 MiB
+ *   (RSS 145–151 MiB) for about 4 % more CPU per send: the extra full collections.
  * - The young generation does not grow while the process starts: the start allocates enough,
  *   with enough surviving, for V8 to double its semi-spaces up to 16 MiB, which it then keeps
  *   until its memory reducer runs 10–40 s later (≈ 30 MiB of an idle RSS of ≈ 100 MiB). Growth

@@ -1,5 +1,5 @@
 import sjson from 'secure-json-parse'
-import { parseJsonText } from '../src/http/json-text.js'
+import { parseJsonText } from '../src/http/body/json-text.js'
 import { postBody } from './product.js'
 
 // `npx tsx bench/json-body.ts`: the JSON body parser on every request's hot path, before (what

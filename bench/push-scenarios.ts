@@ -1,4 +1,4 @@
-import { openDatabase } from '../src/store/db.js'
+import { openDatabase } from '../src/store/engine/db.js'
 import { createStore } from '../src/store/index.js'
 import { callJson } from './http.js'
 import { type Figures, loadRounds } from './load.js'

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../src/store/db.js'
+import { openDatabase } from '../src/store/engine/db.js'
 import { createStore } from '../src/store/index.js'
 
 // `npx tsx bench/store-path.ts`: the store's own cost, without HTTP, on a database file. CPU time
@@ -9,7 +9,7 @@ import { createStore } from '../src/store/index.js'
 // - group-committed writes: 40 000 write jobs, 50 at a time (the bench's 50 connections), each an
 //   upsert and a read inside the job, through store.write (commit + fsync of the WAL);
 // - reads: 1 000 000 executions of a prepared point query outside any transaction;
-// - the health monitor's check before each commit (store/health.ts), 100 000 times, where it exists.
+// - the health monitor's check before each commit (store/engine/health.ts), 100 000 times, where it exists.
 // Prints one JSON line. Runs on any commit that has store.write (docs/reliability.md compares).
 
 const JOBS = 40_000

@@ -2,8 +2,8 @@
 --
 -- Everything a test can list, wait for or stream carries `seq`: one counter per app across every
 -- kind, so `after=<seq>` and the event stream's `Last-Event-ID` mean the same thing everywhere.
--- The numbers are handed out by src/store/seqs.ts (in memory, from the largest stored one at an
--- app's first use: one process per database file, store/lock.ts). An item that has a row of its
+-- The numbers are handed out by src/store/engine/item-seqs.ts (in memory, from the largest stored one at an
+-- app's first use: one process per database file, store/engine/lock.ts). An item that has a row of its
 -- own carries its seq there (a sent SMS, an arrived report, a delivered push, a callback, a reply),
 -- so the hot paths write no extra row; what has no row of its own (a clock move, a review decided,
 -- a schedule fired, a callback attempt, a reply, a reset…) goes to `events`, pruned per app.

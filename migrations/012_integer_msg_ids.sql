@@ -3,7 +3,7 @@
 -- An SMS msg_id is a decimal number from the msg_id sequence (600000000001…): kept as the rowid of
 -- `messages`, `reports` and `codes` (INTEGER PRIMARY KEY) instead of a TEXT primary key, each
 -- insert writes one B-tree less (the table's own, not an extra `sqlite_autoindex_…`). The wire
--- still carries it as a string (src/store/msg-ids.ts converts at the store's edge).
+-- still carries it as a string (src/store/sms/msg-ids.ts converts at the store's edge).
 --
 -- Tables are rebuilt under new names, filled, the old ones dropped, then renamed: with foreign keys
 -- on (the migration runs in a transaction, where PRAGMA foreign_keys cannot change), dropping
@@ -72,13 +72,13 @@ CREATE INDEX reports_by_seq ON reports (app_key, seq) WHERE seq IS NOT NULL;
 CREATE INDEX reports_arriving ON reports (app_key, report_at) WHERE seq IS NULL;
 
 -- Every push wrote an entry for its cid (nearly always none) and its day (counted only for
--- broadcasts): each index now holds only the pushes it is asked about (store/pushes.ts).
+-- broadcasts): each index now holds only the pushes it is asked about (store/push/pushes.ts).
 DROP INDEX pushes_by_cid;
 CREATE INDEX pushes_by_cid ON pushes (app_key, cid) WHERE cid IS NOT NULL;
 DROP INDEX pushes_by_day;
 CREATE INDEX pushes_by_day ON pushes (app_key, day_key) WHERE broadcast = 1;
 
 -- A delivery made at once (its device online) is never pending, and only pending ones are looked
--- up by app and expiry (`expire`, store/push-deliveries.ts): such a delivery writes one B-tree less.
+-- up by app and expiry (`expire`, store/push/deliveries.ts): such a delivery writes one B-tree less.
 DROP INDEX push_deliveries_pending;
 CREATE INDEX push_deliveries_pending ON push_deliveries (app_key, expires_at) WHERE status = 'pending';

@@ -7,7 +7,7 @@
  *   deps.appResets.onAppReset(appKey => windows.forget(appKey))
  *
  * Rows in SQLite and the caches of those rows need nothing: the statements that delete them
- * forget what they cached (store/app-rows.ts). Subscribers run synchronously, inside the write
+ * forget what they cached (store/apps/app-rows.ts). Subscribers run synchronously, inside the write
  * that deletes the app's rows, and must not throw.
  */
 export interface AppResets {

@@ -3,14 +3,14 @@ import { appNow, type Clock } from './clock.js'
 import type { AppDeps } from './deps.js'
 import type { ApiError } from './errors.js'
 import { autoProvisionApp, isWellFormedCredential, ownDeveloperOf } from './seed/provision.js'
-import type { App } from './store/apps.js'
+import type { App } from './store/apps/apps.js'
 
 /** The app a request speaks for, and the time as that app sees it. */
 export interface Tenant {
   app: App
   now(): number
   /**
-   * Set by an armed fault that matches one recipient of this request's batch (sandbox/faults.ts):
+   * Set by an armed fault that matches one recipient of this request's batch (sandbox/faults/faults.ts):
    * that recipient's error, so the batch refuses it alone.
    */
   recipientFault?(mobile: string): ApiError | undefined

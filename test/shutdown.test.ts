@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { testConfig } from '../src/config.js'
-import { prepareGracefulClose } from '../src/shutdown.js'
+import { prepareGracefulClose } from '../src/process/shutdown.js'
 import { listenAppTls } from '../src/tls/listener.js'
 import { httpsCall } from './tls/https-client.js'
 

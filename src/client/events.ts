@@ -6,7 +6,7 @@ import type { Click } from './steer-types.js'
 // GET /_sandbox/events as Server-Sent Events, read through fetch (an EventSource cannot send Basic
 // credentials), as an async iterator. Each event's `id` is its seq.
 
-/** Every event the stream carries (the server's src/store/events.ts). */
+/** Every event the stream carries (the server's src/store/events/log.ts). */
 export const EVENT_TYPES = [
   'sms.sent',
   'sms.report',

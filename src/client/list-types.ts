@@ -1,5 +1,5 @@
 // The items of the control plane's lists and what each list takes, field for field (the server's
-// src/sandbox/items.ts and list-query.ts; test/client/wire-types.ts ties them together). Every
+// src/items/items.ts and list-query.ts; test/client/wire-types.ts ties them together). Every
 // item carries a `seq`, increasing per app across every list and the event stream.
 
 /** An SMS that went out (GET /_sandbox/sms/messages; the `sms.sent` event). */

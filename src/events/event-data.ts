@@ -1,7 +1,7 @@
-import { messageItem, pushItems, reportItem } from '../sandbox/views.js'
-import type { EventType } from '../store/events.js'
+import { messageItem, pushItems, reportItem } from '../items/views.js'
+import type { EventType } from '../store/events/log.js'
+import type { StreamEntry } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
-import type { StreamEntry } from '../store/stream.js'
 
 /** What one event of the stream says: its type, and its data as the matching inspection item. */
 export interface EventFrame {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { SeqTopic } from '../store/seqs.js'
+import type { SeqTopic } from '../store/engine/item-seqs.js'
 
 /** What a waiter waits for: new seqs of one topic, or of any (GET /_sandbox/events). */
 export type WaitTopic = SeqTopic | 'any'

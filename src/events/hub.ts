@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import type { AppResets } from '../app-resets.js'
 import { sandboxErrors } from '../sandbox/errors.js'
+import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
-import type { Marks, SeqTopic } from '../store/seqs.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
 import type { StreamOptions } from './subscriber.js'
 
@@ -37,7 +37,7 @@ const tooMany = (what: string, max: number) =>
 /**
  * The in-memory side of waiting and events (issue 12 §3, §4): who listens to which app. Nothing
  * polls. The store's writer tells the hub, once a commit is durable, which apps got new seqs and of
- * what (store/seqs.ts: only apps that have listeners are even marked); the hub wakes their waiters
+ * what (store/engine/item-seqs.ts: only apps that have listeners are even marked); the hub wakes their waiters
  * of that topic and their streams, each of which reads SQLite past what it already has. An idle
  * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
  */

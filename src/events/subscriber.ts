@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify'
+import type { StreamFilter } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
-import type { StreamFilter } from '../store/stream.js'
 import { renderEntries, sseFrame } from './event-data.js'
 import type { Hub } from './hub.js'
 
@@ -10,7 +10,7 @@ export const STREAM_DEFAULTS = {
   /**
    * How far behind (in seqs) a client that stopped reading may fall before it is dropped: it is
    * then sent a final `dropped` event and closed, and resumes with Last-Event-ID (an EventSource
-   * does so by itself). Past EVENTS_KEPT (store/events.ts) it could lose logged events.
+   * does so by itself). Past EVENTS_KEPT (store/events/log.ts) it could lose logged events.
    */
   maxLag: 1000,
   /** After the final event, how long a client that still reads nothing keeps its socket. */
@@ -20,7 +20,7 @@ export type StreamOptions = Partial<typeof STREAM_DEFAULTS>
 
 /**
  * Streams an app's events on the reply from after `cursor`, as Server-Sent Events. The events are read
- * from SQLite (store/stream.ts) only as fast as the client takes them: nothing is queued per
+ * from SQLite (store/events/stream.ts) only as fast as the client takes them: nothing is queued per
  * client beyond what the socket holds (write() says when it is full; 'drain' resumes), so a slow
  * client costs no memory and never holds up the API or other clients. One that stops reading
  * while the app moves more than `maxLag` seqs ahead is dropped (see STREAM_DEFAULTS).

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../clock.js'
-import type { App } from '../store/apps.js'
+import type { App } from '../store/apps/apps.js'
 
 /** How long a token opens the event stream (real time); an open stream outlives it. */
 export const EVENT_TOKEN_TTL_MS = 10 * 60_000

@@ -1,6 +1,6 @@
 import type { WindowState } from '../limits/fixed-window.js'
 import type { Tenant } from '../tenancy.js'
-import type { GroupLogin } from './group-auth.js'
+import type { GroupLogin } from './auth/group-auth.js'
 
 // Everything the sandbox adds to Fastify's types, in one place.
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../deps.js'
-import { useFaults } from '../sandbox/faults.js'
-import { type AuthHooks, registerBasicAuth } from './auth.js'
+import { useFaults } from '../sandbox/faults/faults.js'
+import { type AuthHooks, registerBasicAuth } from './auth/auth.js'
+import { acceptAnyBody } from './body/json-body.js'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
-import { acceptAnyBody } from './json-body.js'
 import { defineRoutes, type RouteTable, withAliases } from './routes.js'
 import { useSchemas } from './schema.js'
 import type { Envelopes } from './surfaces.js'
@@ -47,7 +47,7 @@ export interface MountOptions {
  * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then the app's due work
  *    caught up to its now (scheduler/catch-up.ts), so no handler settles anything on its own;
- * 4. the armed faults (sandbox/faults.ts), after auth and before the handler;
+ * 4. the armed faults (sandbox/faults/faults.ts), after auth and before the handler;
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */

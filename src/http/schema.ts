@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ApiError } from '../errors.js'
+import { firstValue, limitOf } from './body/query.js'
 import type { Dialect } from './dialect.js'
-import { firstValue, limitOf } from './query.js'
 import type { RouteSpec } from './routes.js'
 
 // Schemas for the project's own API (/_sandbox): zod declares what a route takes and answers, so

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js'
 import type { Dialect } from '../http/dialect.js'
 import { deviceErrors, pushErrors, reportErrors } from './errors.js'
-import { scheduleErrors } from './schedule-rules.js'
+import { scheduleErrors } from './schedules/rules.js'
 
 // The v3 surface is three vendor hosts on one prefix here (jpush-api.md §1.1): push, device and
 // report, and the Schedule API (§8) on the push host. They share the standing codes (2002–2008)

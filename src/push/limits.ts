@@ -1,4 +1,4 @@
-import type { App } from '../store/apps.js'
+import type { App } from '../store/apps/apps.js'
 import type { PushGroup } from './dialect.js'
 
 // The service's limits (push-service.md §8, jpush-api.md §3, §5, §7) as named constants.

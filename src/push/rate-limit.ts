@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
-import type { AuthHooks } from '../http/auth.js'
+import type { AuthHooks } from '../http/auth/auth.js'
 import { toApiError } from '../http/error-handler.js'
 import { routeConfig } from '../http/route-config.js'
 import { createFixedWindow, type WindowState } from '../limits/fixed-window.js'

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import type { CallbackType } from '../store/callbacks.js'
-import { items } from './items.js'
-import { listRoute } from './list-route.js'
-import { callbackItem } from './views.js'
+import { items } from '../items/items.js'
+import { callbackItem } from '../items/views.js'
+import type { CallbackType } from '../store/callbacks/outbox.js'
+import { listRoute } from './lists/route.js'
 
 /** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
 const TYPES = [

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { optionalInt } from '../http/fields.js'
+import { optionalInt } from '../http/body/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import { invalidControlBody } from './dialect.js'

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import { isAbsent, optionalInt, optionalString } from '../http/fields.js'
+import { isAbsent, optionalInt, optionalString } from '../http/body/fields.js'
 import { readBy } from '../http/schema.js'
 import { readMobile } from '../sms/fields.js'
 import { invalidControlBody } from './dialect.js'

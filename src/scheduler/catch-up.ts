@@ -19,7 +19,7 @@ import type { JobDeps } from './jobs.js'
  * scheduler's own work run a little earlier for this app; each item's state (under review,
  * pending, undecided) makes it run once, whoever gets there first.
  *
- * Cost: a comparison with the app's bound in memory (store/due-index.ts); SQLite is asked only for
+ * Cost: a comparison with the app's bound in memory (store/engine/due-index.ts); SQLite is asked only for
  * an app's first request and after a catch-up. The check is skipped once the scheduler stopped
  * (a stopped scheduler does nothing; the sandbox is closing). A catch-up that cannot be written
  * (the database refuses writes) fails the request: it cannot show what time implies.

@@ -1,8 +1,9 @@
-import { pushTick, settle as settlePushes } from '../push/delivery.js'
-import type { App } from '../store/apps.js'
-import type { DueKind } from '../store/due-index.js'
+import type { Courier } from '../callbacks/courier.js'
+import { pushTick, settle as settlePushes } from '../push/delivery/delivery.js'
+import { fireDuePushSchedules } from '../push/schedules/due.js'
+import type { App } from '../store/apps/apps.js'
+import type { DueKind } from '../store/engine/due-index.js'
 import type { Store } from '../store/index.js'
-import type { Courier } from './courier.js'
 import {
   arriveReports,
   emitReviewEvents,
@@ -11,13 +12,12 @@ import {
   settleDueReviews,
   settleReviewsOf,
 } from './jobs.js'
-import { fireDuePushSchedules } from './push-schedule-jobs.js'
 
 /**
  * One kind of work that falls due as time passes. The scheduler's loop and the sandbox clock move
  * walk the one list below; a request catches up the entries that have `catchUp`. A new kind is a
- * new entry, plus, in the store, the query of its next due time (store/due-times.ts, under the
- * same name) and the note its creating statement gives the due index (store/due-index.ts).
+ * new entry, plus, in the store, the query of its next due time (store/engine/due-times.ts, under the
+ * same name) and the note its creating statement gives the due index (store/engine/due-index.ts).
  */
 export interface DueWork {
   name: DueKind

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Dispatcher } from 'undici'
 import type { AppResets } from '../app-resets.js'
+import { createCourier } from '../callbacks/courier.js'
 import type { PipelineDeps } from '../deps.js'
 import { advanceAppClock } from './advance.js'
 import { createCatchUp } from './catch-up.js'
-import { createCourier } from './courier.js'
 import { createDueWork } from './due-work.js'
 
 export interface SchedulerDeps extends PipelineDeps {
@@ -25,7 +25,7 @@ const MAX_SLEEP_MS = 3600_000
 const TICK_SPACING_MS = 20
 /**
  * Real time between retries after a job failed: work that stays due because writes are refused
- * (a deleted database file, a full disk: store/health.ts) must not spin the loop and flood the log.
+ * (a deleted database file, a full disk: store/engine/health.ts) must not spin the loop and flood the log.
  */
 const RETRY_AFTER_FAILURE_MS = 1_000
 
@@ -33,7 +33,7 @@ const RETRY_AFTER_FAILURE_MS = 1_000
  * The in-process due-work loop over the list of due work (due-work.ts). Everything it does is read
  * from SQLite (pending tasks, reports, reviews, callbacks), so it survives restarts and an overdue
  * task fires right after start. Idle, it costs one timer set for the earliest due item, known in
- * memory (store/due-index.ts: told by the writes that create due work, asked of SQLite again only
+ * memory (store/engine/due-index.ts: told by the writes that create due work, asked of SQLite again only
  * after a tick or a clock move). It re-arms when that index hears of sooner work and when a manual
  * clock jumps, never per request: a request costs the scheduler nothing.
  * `tick()` never overlaps itself; `stop()` waits for the work in flight.
@@ -54,7 +54,7 @@ export function createScheduler(deps: SchedulerDeps) {
 
   /**
    * Every entry of the list whose time has come, in order, with what was due at one moment. An
-   * entry whose bound (store/due-index.ts: never later than its first item) is still ahead has
+   * entry whose bound (store/engine/due-index.ts: never later than its first item) is still ahead has
    * nothing due and is not run; one that ran has its bound asked again.
    */
   async function runOnce(): Promise<void> {

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { PipelineDeps } from '../deps.js'
-import { reviewDecision } from '../sandbox/views.js'
-import type { App } from '../store/apps.js'
-import { fireSchedule } from './fire-schedule.js'
+import { reviewDecision } from '../items/views.js'
+import { fireSchedule } from '../sms/schedules/fire.js'
+import type { App } from '../store/apps/apps.js'
 
 // The work of the due-work list (due-work.ts): each kind run for every app at the scheduler's
 // process time `now` (each app on its own clock: now + its offset), and for one app at its own time

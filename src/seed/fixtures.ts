@@ -1,5 +1,5 @@
-import type { Balances } from '../store/apps.js'
-import type { Template } from '../store/templates.js'
+import type { Balances } from '../store/apps/apps.js'
+import type { Template } from '../store/sms/templates.js'
 
 // The credentials of the vendor's own curl examples, so those work verbatim.
 export const DEFAULT_DEV_KEY = 'sandboxdevkey00000000001'

@@ -1,5 +1,5 @@
 import type { Store } from '../store/index.js'
-import type { PushPlatform } from '../store/push-devices.js'
+import type { PushPlatform } from '../store/push/devices.js'
 
 /**
  * Devices every new app starts with, so the vendor's curl examples (audience alias, tag,

@@ -1,5 +1,5 @@
 import type { AppResets } from '../app-resets.js'
-import type { App, Balances } from '../store/apps.js'
+import type { App, Balances } from '../store/apps/apps.js'
 import type { Store } from '../store/index.js'
 import {
   DEFAULT_APP_KEY,
@@ -11,7 +11,7 @@ import {
 import { autoProvisionApp, ownDeveloperOf, provisionApp } from './provision.js'
 import type { SeedFile } from './seed-file.js'
 
-// POST /_sandbox/reset and DELETE /_sandbox/app: an app's rows go, in every table (store/app-rows.ts),
+// POST /_sandbox/reset and DELETE /_sandbox/app: an app's rows go, in every table (store/apps/app-rows.ts),
 // so does what the process holds of it in memory (app-resets.ts), and the app is made again by
 // the code that made it first (provision.ts): from the seed file, as the default app, or as an
 // auto-provisioned one with a developer of its own.

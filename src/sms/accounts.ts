@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
-import { appBalanceDocs, devBalanceDocs } from './docs/sending.js'
 import { smsErrors } from './errors.js'
+import { appBalanceDocs, devBalanceDocs } from './sending/docs.js'
 
 export function accountRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps

@@ -1,9 +1,9 @@
-import { isAbsent, optionalInt, optionalString } from '../http/fields.js'
+import { isAbsent, optionalInt, optionalString } from '../http/body/fields.js'
 import { smsErrors } from './errors.js'
 import { SMS_LIMITS } from './limits.js'
 
 // The JSMS fields, read as leniently as the official clients need (jsms-api.md §1.3; the generic
-// readers are in http/fields.ts): `temp_para` may be `[]`, a mobile may carry its country code.
+// readers are in http/body/fields.ts): `temp_para` may be `[]`, a mobile may carry its country code.
 
 export type Body = Record<string, unknown>
 

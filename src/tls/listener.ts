@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createServer, type TLSSocket, type Server as TlsServer } from 'node:tls'
-import type { GracefulClose } from '../shutdown.js'
+import type { GracefulClose } from '../process/shutdown.js'
 import type { TlsMaterial } from './index.js'
 
 export interface TlsListener {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 // The web UI's files, served as they are written: plain HTML, CSS and JavaScript modules, no
 // build step and no library (README "Web UI"). They sit in src/ui/public, which is also where the
 // built server finds them: src/ui and dist/ui are both two levels under the package (the
-// migrations are found the same way, store/db.ts), and the image copies the folder.
+// migrations are found the same way, store/engine/db.ts), and the image copies the folder.
 
 export const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'ui', 'public')
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { z } from 'zod'
-import type { AuthHooks } from '../http/auth.js'
+import type { AuthHooks } from '../http/auth/auth.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { sandboxDialect } from '../sandbox/dialect.js'

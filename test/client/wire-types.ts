@@ -12,12 +12,12 @@ import type {
   Report,
 } from '../../src/client/list-types.js'
 import type { Device } from '../../src/client/steer-types.js'
-import type { appView } from '../../src/sandbox/app-view.js'
-import type { items } from '../../src/sandbox/items.js'
-import type { pushDeviceSchemas } from '../../src/sandbox/push-device-schemas.js'
+import type { items } from '../../src/items/items.js'
+import type { appView } from '../../src/sandbox/app/view.js'
+import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
 import type { appPatchSchema } from '../../src/seed/seed-file.js'
-import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callback-rows.js'
-import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events.js'
+import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callbacks/rows.js'
+import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events/log.js'
 
 // The client's types are written out (its declarations must stand alone: the server's modules
 // bring Fastify, SQLite and the store with them), and tied here to the schemas the routes

@@ -5,7 +5,7 @@ import { listRoutes } from '../reliability/routes.js'
 
 // GET /_sandbox/openapi.json describes every route Fastify has registered, and is valid OpenAPI
 // 3.1. A route missing from it fails here by name, and so does a /v1 or /v3 route without docs:
-// give its RouteSpec a `docs` (src/openapi/route-docs.ts; e.g. src/sms/docs/sending.ts).
+// give its RouteSpec a `docs` (src/openapi/route-docs.ts; e.g. src/sms/sending/docs.ts).
 
 type Operation = {
   summary?: string

@@ -5,13 +5,13 @@ import {
   filesDocs,
   uploadAliasesDocs,
   uploadRidsDocs,
-} from '../../src/push/docs/files.js'
-import { FILE_LIMITS } from '../../src/push/file-form.js'
+} from '../../src/push/files/docs.js'
+import { FILE_LIMITS } from '../../src/push/files/form.js'
 import { curlForm } from '../push/file-forms.js'
 import type { Script, Tools } from './failure-scripts.js'
 import { contentChecks } from './failure-scripts-push.js'
 
-// File push's documented failures (src/push/docs/files.ts), each made to happen.
+// File push's documented failures (src/push/files/docs.ts), each made to happen.
 
 const hi = { alert: 'hi' }
 

@@ -1,10 +1,10 @@
-import { cidDocs, pushDocs, validateDocs } from '../../src/push/docs/push.js'
-import { batchDocs, groupPushDocs, withdrawDocs } from '../../src/push/docs/variants.js'
+import { cidDocs, pushDocs, validateDocs } from '../../src/push/send/docs.js'
+import { batchDocs, groupPushDocs, withdrawDocs } from '../../src/push/send/variants-docs.js'
 import { basic } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import type { Script, Tools } from './failure-scripts.js'
 
-// The push host's documented failures (src/push/docs/push.ts, variants.ts), each made to happen.
+// The push host's documented failures (src/push/send/docs.ts, variants.ts), each made to happen.
 
 const DAY = 86_400_000
 const hi = { alert: 'hi' }

@@ -1,4 +1,4 @@
-import { usersDocs } from '../../src/push/docs/report.js'
+import { usersDocs } from '../../src/push/report/docs.js'
 import {
   createScheduleDocs,
   deleteScheduleDocs,
@@ -6,12 +6,12 @@ import {
   scheduleMsgIdsDocs,
   schedulesDocs,
   updateScheduleDocs,
-} from '../../src/push/docs/schedules.js'
-import { SCHEDULE_LIMITS } from '../../src/push/schedule-rules.js'
+} from '../../src/push/schedules/docs.js'
+import { SCHEDULE_LIMITS } from '../../src/push/schedules/rules.js'
 import { HOUR, periodical, single, taskPush } from '../push/schedule-helpers.js'
 import type { Script } from './failure-scripts.js'
 
-// The Schedule API's and GET /v3/users' documented failures (src/push/docs/schedules.ts,
+// The Schedule API's and GET /v3/users' documented failures (src/push/schedules/docs.ts,
 // report.ts), each made to happen. The test clock starts at 2026-01-01 08:00:00, Beijing time.
 
 const LATER = '2026-02-01 10:00:00'

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import { JPUSH_TIME_ZONE } from '../../src/push/schedule-rules.js'
+import { JPUSH_TIME_ZONE } from '../../src/push/schedules/rules.js'
 import { formatLocal, parseLocal } from '../../src/time.js'
 import { call } from '../helpers.js'
 import { ANDROID_1 } from './helpers.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { nextOccurrence, type Trigger } from '../../src/push/schedule-occurrences.js'
-import { checkTrigger, parseTrigger } from '../../src/push/schedule-trigger.js'
+import { nextOccurrence, type Trigger } from '../../src/push/schedules/occurrences.js'
+import { checkTrigger, parseTrigger } from '../../src/push/schedules/trigger.js'
 import { at, beijing } from './schedule-helpers.js'
 
 // When a trigger fires (jpush-api.md §8, docs2019), in Beijing time: the cycle of `frequency`

@@ -11,7 +11,7 @@ import { type ServerProcess, startServer, tempDatabase } from './server-process.
 // every request that arrives during the close gets the vendor's 503, nothing is committed without
 // its answer, and the process exits 0.
 
-const HOLD_MS = 2_800 // under the 3 s grace of src/shutdown.ts, counted from the close, which comes later
+const HOLD_MS = 2_800 // under the 3 s grace of src/process/shutdown.ts, counted from the close, which comes later
 const QUEUED = 6
 
 // What arrives on the open connections once the close has begun, and the envelope each must get.

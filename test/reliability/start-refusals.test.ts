@@ -4,7 +4,7 @@ import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { listMigrations, MIGRATIONS_DIR } from '../../src/store/db.js'
+import { listMigrations, MIGRATIONS_DIR } from '../../src/store/engine/db.js'
 import { http, newTenant } from './http.js'
 import { type Exit, runToExit, startServer, tempDatabase } from './server-process.js'
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../src/store/db.js'
-import { databaseStatus } from '../../src/store/health.js'
+import { openDatabase } from '../../src/store/engine/db.js'
+import { databaseStatus } from '../../src/store/engine/health.js'
 import { call, createTestApp } from '../helpers.js'
 
 const dirs: string[] = []

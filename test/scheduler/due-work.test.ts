@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import { openDatabase } from '../../src/store/db.js'
-import { createDueIndex, DUE_KINDS, type DueKind } from '../../src/store/due-index.js'
+import { openDatabase } from '../../src/store/engine/db.js'
+import { createDueIndex, DUE_KINDS, type DueKind } from '../../src/store/engine/due-index.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { listRoutes } from '../reliability/routes.js'
 

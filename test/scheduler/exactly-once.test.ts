@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
-import { fireSchedule } from '../../src/scheduler/fire-schedule.js'
+import { fireSchedule } from '../../src/sms/schedules/fire.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { HOUR, sendTimeIn, sentTo } from '../sms/schedule-helpers.js'
 

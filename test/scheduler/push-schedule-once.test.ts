@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
-import { firePushSchedule } from '../../src/scheduler/fire-push-schedule.js'
+import { firePushSchedule } from '../../src/push/schedules/fire.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { at, create, DAY, firings, periodical } from '../push/schedule-helpers.js'
 

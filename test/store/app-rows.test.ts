@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest'
-import { appTables } from '../../src/store/app-rows.js'
-import { openDatabase } from '../../src/store/db.js'
+import { appTables } from '../../src/store/apps/app-rows.js'
+import { openDatabase } from '../../src/store/engine/db.js'
 import { basic, call, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 import { startReceiver } from '../scheduler/receiver.js'
 
-// Reset and removal find an app's rows from the schema (src/store/app-rows.ts), so a table a later
+// Reset and removal find an app's rows from the schema (src/store/apps/app-rows.ts), so a table a later
 // migration adds is covered only if it carries `app_key`, or cascades from a table that does.
 // These keep that promise checked for every table the migrations create.
 

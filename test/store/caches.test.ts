@@ -2,13 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../src/store/db.js'
-import { cachedStatements, createAppMemo } from '../../src/store/row-cache.js'
+import { openDatabase } from '../../src/store/engine/db.js'
+import { cachedStatements, createAppMemo } from '../../src/store/engine/row-cache.js'
 import { postForm, pythonForm } from '../fixtures/sign-forms.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 
 // The store keeps apps, developers, templates, signatures and the next review due in memory
-// (src/store/row-cache.ts). Every change made through the API, the sandbox or the clock must be
+// (src/store/engine/row-cache.ts). Every change made through the API, the sandbox or the clock must be
 // seen by the very next request.
 
 const MOBILE = '13800138000'
@@ -141,13 +141,13 @@ describe('invalidation tied to the writing statements', () => {
 
   it('store modules that cache rows prepare every statement through cachedStatements', () => {
     const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'store')
-    const cached = readdirSync(dir)
-      .filter(f => f.endsWith('.ts') && f !== 'row-cache.ts')
+    const cached = (readdirSync(dir, { recursive: true }) as string[])
+      .filter(f => f.endsWith('.ts') && !f.endsWith('row-cache.ts'))
       .map(f => ({ f, text: readFileSync(join(dir, f), 'utf8') }))
       // Their own caches, or the per-app cache of the review workflow (templates, signatures).
-      .filter(({ text }) => /from '\.\/(row-cache|reviewable)\.js'/.test(text))
+      .filter(({ text }) => /from '[./]+(engine\/)?(row-cache|reviewable)\.js'/.test(text))
     expect(cached.map(c => c.f).sort()).toEqual(
-      expect.arrayContaining(['apps.ts', 'reviewable.ts', 'signs.ts', 'templates.ts']),
+      expect.arrayContaining(['apps/apps.ts', 'sms/reviewable.ts', 'sms/signs.ts', 'sms/templates.ts']),
     )
     for (const { f, text } of cached) {
       expect(text, f).not.toMatch(/\bdb\.prepare\b|prepareWrite\(|\.forget\(/)

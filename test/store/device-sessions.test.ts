@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, listMigrations, MIGRATIONS_DIR, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, listMigrations, MIGRATIONS_DIR, openDatabase } from '../../src/store/engine/db.js'
 
 // Migration 010 records each device's online sessions (the "online" users of GET /v3/users):
 // triggers for every registration and change, and a backfill for devices registered before it.

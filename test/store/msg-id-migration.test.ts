@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
-import { closeDatabase, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
 import { migrationsBefore } from '../fixtures/migrations.js'
 import { basic, newKey } from '../helpers.js'
 

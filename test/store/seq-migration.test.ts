@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
 import { createStore } from '../../src/store/index.js'
 import { migrationsBefore } from '../fixtures/migrations.js'
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/store/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
 import { createStore, type Store } from '../../src/store/index.js'
 
 // msg_ids and push msg_ids are reserved in blocks (sequences.ts): the row is written by the job

@@ -1,0 +1,151 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type * as Undici from 'undici'
+import type { Agent, Dispatcher } from 'undici'
+import type { AppResets } from '../app-resets.js'
+import { appNow, type Clock } from '../clock.js'
+import type { Config } from '../config.js'
+import { callbackItem } from '../items/views.js'
+import { lazy } from '../lazy.js'
+import type { Callback } from '../store/callbacks/outbox.js'
+import type { Store } from '../store/index.js'
+import { type Outgoing, outgoing } from './outgoing.js'
+import { checkCallbackUrl } from './url-check.js'
+
+const undici = lazy<typeof Undici>('undici')
+
+const CLAIM_BATCH = 100
+
+export interface CourierDeps {
+  store: Store
+  clock: Clock
+  config: Config
+  log: FastifyBaseLogger
+  /** Where callbacks go out (tests inject one); by default an undici Agent of its own. */
+  dispatcher?: Dispatcher | undefined
+  /** An app reset or removed while its attempts are on the wire: their outcome is not recorded. */
+  appResets?: AppResets | undefined
+}
+
+/**
+ * Delivers the callback outbox over HTTP. Requests run in the background with timeouts, so a
+ * receiver that hangs or fails never holds up the API or the scheduler's other work; `settled`
+ * lets the sandbox clock (and shutdown) wait for the attempts already on the wire.
+ */
+export function createCourier(deps: CourierDeps) {
+  const { store, clock, config, log } = deps
+  const timeout = config.callbackTimeoutMs
+  // Made with the first callback: most runs never call one.
+  let own: Agent | undefined
+  const dispatcher = (): Dispatcher => {
+    if (deps.dispatcher) return deps.dispatcher
+    own ??= new (undici().Agent)({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
+    return own
+  }
+  const inflight = new Map<Promise<void>, Callback>()
+  // Attempts whose app was reset meanwhile: their callback is gone (its id may be a new one's).
+  const dropped = new WeakSet<Callback>()
+  deps.appResets?.onAppReset(appKey => {
+    for (const c of inflight.values()) if (c.appKey === appKey) dropped.add(c)
+  })
+
+  async function post({
+    url,
+    body,
+    headers,
+  }: Outgoing): Promise<{ statusCode: number | null; error: string | null }> {
+    try {
+      const res = await undici().request(url, {
+        method: 'POST',
+        body,
+        headers,
+        dispatcher: dispatcher(),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      })
+      await res.body.dump()
+      const ok = res.statusCode >= 200 && res.statusCode < 300
+      return { statusCode: res.statusCode, error: ok ? null : `receiver answered HTTP ${res.statusCode}` }
+    } catch (err) {
+      return { statusCode: null, error: describe(err) }
+    }
+  }
+
+  async function attempt(c: Callback): Promise<void> {
+    const app = store.apps.get(c.appKey)
+    const at = app ? appNow(clock, app) : clock.now()
+    const out = app && outgoing(app, c, at)
+    const url = out ? out.url : null
+    const result = out ? await post(out) : noUrl
+    const delivered = result.error === null
+    const delay = out?.retryDelaysMs[c.attempts - 1]
+    // Without a URL there is nothing to retry against.
+    const next = delivered || !url || delay === undefined ? undefined : at + delay
+    // Asked inside the write: a reset marks its app's attempts inside its own write (app-resets.ts).
+    await store.write(() => {
+      if (dropped.has(c))
+        return log.info(
+          { app_key: c.appKey, callback: c.id },
+          'callback attempt not recorded: its app was reset',
+        )
+      const seq = store.callbacks.recordAttempt(
+        c,
+        { attempt: c.attempts, url: url ?? '', at, ...result },
+        { delivered, next },
+      )
+      // The callback as GET /_sandbox/callbacks shows it after this attempt (gone with its app).
+      const logged = store.callbacks.get(c.appKey, c.id)
+      if (logged)
+        store.events.append({
+          appKey: c.appKey,
+          type: 'callback.attempt',
+          data: callbackItem(logged),
+          at,
+          seq,
+        })
+    })
+  }
+
+  function track(c: Callback): void {
+    const p: Promise<void> = attempt(c)
+      .catch(err => log.error({ err, callback: c.id }, 'callback attempt failed to record'))
+      .finally(() => inflight.delete(p))
+    inflight.set(p, c)
+  }
+
+  return {
+    /** Claims every due callback and sends them in the background. */
+    async dispatchDue(): Promise<void> {
+      for (;;) {
+        const claimed = await store.write(() => store.callbacks.claimDue(clock.now(), CLAIM_BATCH))
+        for (const c of claimed) track(c)
+        if (claimed.length < CLAIM_BATCH) return
+      }
+    },
+    /** Waits for the attempts on the wire (of one app, or all). */
+    async settled(appKey?: string): Promise<void> {
+      const waiting = [...inflight]
+        .filter(([, c]) => appKey === undefined || c.appKey === appKey)
+        .map(([p]) => p)
+      await Promise.all(waiting)
+    },
+    /** The vendor's echostr check of a callback URL (url-check.ts): why it fails, or undefined. */
+    checkUrl(url: string): Promise<string | undefined> {
+      return checkCallbackUrl(url, { dispatcher: dispatcher(), timeoutMs: timeout })
+    },
+    async close(): Promise<void> {
+      await Promise.all(inflight.keys())
+      await own?.close()
+    },
+  }
+}
+
+const noUrl = { statusCode: null, error: 'the app has no callback URL' }
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string }
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout'
+  return [e.code, e.message].filter(Boolean).join(': ') || String(err)
+}
+
+export type Courier = ReturnType<typeof createCourier>

@@ -1,0 +1,160 @@
+import basicAuth from '@fastify/basic-auth'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../../deps.js'
+import { ApiError, isApiError } from '../../errors.js'
+import { ProvisioningRefused } from '../../limits/provisioning.js'
+import { isWellFormedCredential } from '../../seed/provision.js'
+import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../../tenancy.js'
+import { firstValue } from '../body/query.js'
+import type { Dialect } from '../dialect.js'
+import { routeConfig } from '../route-config.js'
+import { groupLogin } from './group-auth.js'
+import { createKnownCredentials } from './known-credentials.js'
+
+/** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
+function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
+  const { app } = tenant
+  if (app.blacklisted) throw dialect.blacklisted()
+  if (deps.store.apps.developer(app.devKey)?.frozen) throw dialect.frozenDeveloper()
+  if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip)))
+    throw dialect.ipNotWhitelisted()
+  if (dialect.serviceNotEnabled && !app.smsEnabled) throw dialect.serviceNotEnabled()
+}
+
+/** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
+function normalizeIp(ip: string): string {
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip
+}
+
+/** What a surface adds to authentication (the /v3 rate windows, push/rate-limit.ts). */
+export interface AuthHooks {
+  /** The credentials are right; the app's standing is not checked yet. May throw (429). */
+  authenticated?(req: FastifyRequest, tenant: Tenant): void
+  /** The request did not authenticate, with `err`: answers `err` or another error. */
+  refused?(req: FastifyRequest, err: Error): Error
+}
+
+type AuthDeps = Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>
+
+/**
+ * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
+ * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
+ * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
+ * Routes marked `auth: 'dev'` take devKey:devSecret, `auth: 'group'` a group's (group-auth.ts).
+ */
+export async function registerBasicAuth(
+  app: FastifyInstance,
+  deps: AuthDeps,
+  dialect: Dialect,
+  { standing, hooks = {} }: { standing: boolean; hooks?: AuthHooks | undefined },
+): Promise<void> {
+  const credentials = createKnownCredentials(appKey => deps.store.apps.get(appKey))
+  /** The credentials are right: the request is the tenant's, if its standing allows. */
+  const admit = (req: FastifyRequest, tenant: Tenant) => {
+    req.tenant = tenant
+    hooks.authenticated?.(req, tenant)
+    if (standing) checkStanding(deps, tenant, req.ip, dialect)
+  }
+  await app.register(basicAuth, {
+    authenticate: false,
+    // Synchronous, answering through `done`: nothing here waits, and a promise per request would
+    // only add a turn of the microtask queue to every request (docs/performance.md).
+    validate(username, password, req, _reply, done) {
+      try {
+        const auth = routeConfig(req)?.auth
+        if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        else if (auth === 'group') {
+          const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
+          groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
+        } else {
+          const tenant = appLogin(deps, username, password, req, dialect)
+          credentials.remember(req.headers.authorization, tenant.app)
+          admit(req, tenant)
+        }
+      } catch (err) {
+        return done(markServerFailure(err) as Error)
+      }
+      done()
+    },
+  })
+  app.addHook('onRequest', (req, reply, done) => {
+    const config = routeConfig(req)
+    if (req.is404 || config?.public) return done()
+    const byToken = config?.tokenAuth
+    const token = byToken && !req.headers.authorization ? queryToken(req) : undefined
+    if (byToken && token !== undefined) {
+      try {
+        req.tenant = byToken(token)
+      } catch (err) {
+        return done(err as Error)
+      }
+      return done()
+    }
+    // A header that authenticated this app before, against its current row (known-credentials.ts).
+    const known = config?.auth === undefined ? credentials.appOf(req.headers.authorization) : undefined
+    if (known) {
+      try {
+        admit(req, tenantOf(deps.clock, known))
+      } catch (err) {
+        return done(markServerFailure(err) as Error)
+      }
+      return done()
+    }
+    app.basicAuth(req, reply, err => {
+      // No tenant: the request did not get past its credentials (a standing refusal has one).
+      const authenticated = (req.tenant as Tenant | undefined) !== undefined
+      done(err && !authenticated && hooks.refused ? hooks.refused(req, err) : err)
+    })
+  })
+}
+
+/** `?token=` of a route that takes one (tokenAuth): Basic credentials, when sent, come first. */
+function queryToken(req: FastifyRequest): string | undefined {
+  const query = req.query as Record<string, unknown> | undefined
+  return firstValue(query?.token)
+}
+
+function developerLogin(
+  deps: AuthDeps,
+  devKey: string,
+  devSecret: string,
+  req: FastifyRequest,
+  dialect: Dialect,
+) {
+  const dev = deps.store.apps.developer(devKey)
+  const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
+  if (!dev || !ok) throw dialect.authFailed()
+  if (dev.frozen) throw dialect.frozenDeveloper()
+  req.devKey = dev.devKey
+}
+
+/** The tenant of appKey:masterSecret (auto-provisioned within its caps), or the surface's 401. */
+function appLogin(
+  deps: AuthDeps,
+  appKey: string,
+  secret: string,
+  req: FastifyRequest,
+  dialect: Dialect,
+): Tenant {
+  let tenant: Tenant | undefined
+  try {
+    tenant = authenticateApp(deps, appKey, secret, req.ip)
+  } catch (err) {
+    if (!(err instanceof ProvisioningRefused)) throw err
+    if (err.log) req.log.warn({ appKey, client: req.ip }, err.message)
+    const failed = dialect.authFailed()
+    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`)
+  }
+  if (tenant) return tenant
+  throw isWellFormedCredential(appKey) ? dialect.authFailed() : dialect.malformedKey()
+}
+
+/**
+ * @fastify/basic-auth labels whatever `validate` throws 401 unless it carries a statusCode. A
+ * failure that is not the client's (the database, during a provisioning) must stay a server
+ * error: it is marked 500 so that nothing downstream takes it for a refused login.
+ */
+function markServerFailure(err: unknown): unknown {
+  if (isApiError(err) || !(err instanceof Error)) return err
+  return Object.assign(err, { statusCode: 500 })
+}

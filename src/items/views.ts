@@ -1,0 +1,119 @@
+import type { z } from 'zod'
+import { parseNotification } from '../push/send/notification.js'
+import { isObject } from '../push/values.js'
+import { iso, isoOrNull } from '../sandbox/schemas.js'
+import type { LoggedCallback } from '../store/callbacks/outbox.js'
+import type { Store } from '../store/index.js'
+import type { Delivery } from '../store/push/deliveries.js'
+import type { Push } from '../store/push/pushes.js'
+import type { ListedCode } from '../store/sms/codes.js'
+import type { ListedMessage } from '../store/sms/messages.js'
+import type { Reply } from '../store/sms/replies.js'
+import type { ArrivedReport } from '../store/sms/reports.js'
+import type { items } from './items.js'
+
+// How each item of the control plane's lists (items.ts) is made from the store's rows. An event
+// of the stream carries the same item as its data.
+
+type Item<K extends keyof typeof items> = z.input<(typeof items)[K]>
+
+export const messageItem = (m: ListedMessage): Item<'message'> => ({
+  seq: m.seq,
+  msg_id: m.msgId,
+  mobile: m.mobile,
+  kind: m.kind,
+  temp_id: m.tempId,
+  sign_id: m.signId,
+  temp_para: m.tempPara,
+  content: m.content,
+  units: m.units,
+  tag: m.tag,
+  schedule_id: m.scheduleId,
+  code: m.code,
+  created_at: iso(m.createdAt),
+})
+
+export const codeItem = (c: ListedCode): Item<'code'> => ({
+  seq: c.seq,
+  msg_id: c.msgId,
+  mobile: c.mobile,
+  kind: c.kind,
+  code: c.code,
+  expires_at: iso(c.expiresAt),
+  verified: c.verifiedAt !== null,
+  created_at: iso(c.createdAt),
+})
+
+/**
+ * Deliveries as the device got them: its platform's notification and the message. `pushes` reads
+ * each push once, however many deliveries of it are shown (a broadcast's are all the same push).
+ */
+export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
+  const pushes = new Map<string, Push | undefined>()
+  return (d: Delivery): Item<'push'> => {
+    if (!pushes.has(d.msgId)) pushes.set(d.msgId, store.pushes.get(appKey, d.msgId))
+    const push = pushes.get(d.msgId)
+    const payload = push?.payload ?? {}
+    const notification = isObject(payload.notification) ? parseNotification(payload.notification) : {}
+    return {
+      seq: d.seq ?? 0,
+      msg_id: d.msgId,
+      registration_id: d.registrationId,
+      platform: d.platform,
+      alias: d.alias,
+      notification: notification[d.platform] ?? null,
+      message: payload.message ?? null,
+      received_at: iso(d.deliveredAt ?? 0),
+      sms_msg_id: d.smsMsgId,
+      withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
+    }
+  }
+}
+
+export const callbackItem = (c: LoggedCallback): Item<'callback'> => ({
+  seq: c.seq,
+  id: c.id,
+  type: c.type,
+  data: c.data,
+  url: c.url,
+  state: c.state,
+  attempts: c.log.map(a => ({
+    attempt: a.attempt,
+    url: a.url,
+    at: iso(a.at),
+    status_code: a.statusCode,
+    error: a.error,
+  })),
+  next_attempt_at: isoOrNull(c.nextAttemptAt),
+  created_at: iso(c.createdAt),
+})
+
+export const reportItem = (r: ArrivedReport): Item<'report'> => ({
+  seq: r.seq,
+  msg_id: r.msgId,
+  mobile: r.mobile,
+  status: r.status,
+  receive_time: iso(r.reportAt),
+})
+
+export const replyItem = (r: Reply): Item<'reply'> => ({
+  seq: r.seq,
+  mobile: r.mobile,
+  content: r.content,
+  reply_time: iso(r.replyAt),
+})
+
+/** review.decided: a template or signature approved or rejected, by the clock or the reviewer. */
+export const reviewDecision = (
+  kind: 'template' | 'sign',
+  id: number,
+  status: 1 | 2,
+  refuseReason: string | null,
+  at: number,
+) => ({
+  kind,
+  ...(kind === 'template' ? { temp_id: id } : { sign_id: id }),
+  status,
+  refuse_reason: refuseReason,
+  decided_at: iso(at),
+})

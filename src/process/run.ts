@@ -1,0 +1,96 @@
+import { buildApp } from '../app.js'
+import { type Config, ConfigError, loadConfig } from '../config.js'
+import {
+  DEFAULT_APP_KEY,
+  DEFAULT_DEV_KEY,
+  DEFAULT_DEV_SECRET,
+  DEFAULT_MASTER_SECRET,
+} from '../seed/fixtures.js'
+import { listenAppTls } from '../tls/listener.js'
+import { startupDone } from './heap.js'
+import { keepServingOnUncaught } from './last-resort.js'
+import { createLogger } from './logger.js'
+import { prepareGracefulClose } from './shutdown.js'
+import { listenFailure, StartRefusal } from './start-refusal.js'
+
+// `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
+const FORCE_EXIT_MS = 6_000
+
+// The process: configuration, logger, listen, graceful close. Everything else is in buildApp.
+export async function main(): Promise<void> {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(2)
+    }
+    throw err
+  }
+  const logger = createLogger(config.logLevel)
+  const app = await buildApp(config, { logger }).catch(refuseStart)
+  const graceful = prepareGracefulClose(app)
+  const address = await app
+    .listen({ port: config.port, host: config.host })
+    .catch(err => refuseStart(listenFailure(err, config.port, config.host)))
+  // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
+  keepServingOnUncaught(logger)
+  logger.info(
+    {
+      url: address,
+      appKey: DEFAULT_APP_KEY,
+      masterSecret: DEFAULT_MASTER_SECRET,
+      devKey: DEFAULT_DEV_KEY,
+      devSecret: DEFAULT_DEV_SECRET,
+      database: config.database,
+    },
+    `jiguang-sandbox listening on ${address} (default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET})`,
+  )
+  if (config.tlsPort !== undefined) {
+    try {
+      const { listener, names } = await listenAppTls(app, graceful, {
+        port: config.tlsPort,
+        host: config.host,
+        onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
+      })
+      logger.info(
+        { tlsPort: listener.port, names, caDir: config.caDir ?? null },
+        `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
+      )
+    } catch (err) {
+      // Plain HTTP keeps working: a runtime that forbids port 443 to a non-root user should
+      // not take the whole sandbox down (see docs: TLS_PORT=8443 and map the port instead).
+      logger.error({ err, tlsPort: config.tlsPort }, 'TLS listener could not start; serving plain HTTP only')
+    }
+  }
+
+  startupDone()
+
+  let closing = false
+  const shutdown = (signal: string) => {
+    if (closing) return
+    closing = true
+    logger.info({ signal }, 'shutting down')
+    setTimeout(() => process.exit(1), FORCE_EXIT_MS).unref()
+    graceful.close().then(
+      () => {
+        logger.info('closed')
+        process.exit(0)
+      },
+      err => {
+        logger.error({ err }, 'error while closing')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/** An operator's mistake (see StartRefusal): one line saying what to do, no stack. */
+function refuseStart(err: unknown): never {
+  if (!(err instanceof StartRefusal)) throw err
+  console.error(`jiguang-sandbox cannot start: ${err.message}`)
+  process.exit(1)
+}

@@ -1,0 +1,67 @@
+import type { PipelineDeps } from '../../deps.js'
+import type { Store } from '../../store/index.js'
+import type { Tenant } from '../../tenancy.js'
+import { dayKey } from '../../time.js'
+import { pushErrors } from '../errors.js'
+import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
+import type { PushRequest } from '../send/payload.js'
+import { pushAccepted } from './callbacks.js'
+import { planFanOut } from './fan-out.js'
+
+export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
+
+/** A new 17-digit push msg_id (migration 003); also a group push's group_msgid. */
+export function newPushMsgId(store: Store): string {
+  return `181${String(store.sequences.next('push_msg_id')).padStart(14, '0')}`
+}
+
+/**
+ * Accepts a push (or only checks it, for /validate) in one write job, so the cid, broadcast and
+ * override checks cannot race. A push that reaches nobody still gets its msg_id (1011 carries
+ * it), so that outcome is returned, not thrown: a throw would roll the sequence back.
+ */
+export function dispatchPush(
+  deps: PipelineDeps,
+  tenant: Tenant,
+  req: PushRequest,
+  validateOnly: boolean,
+): PushOutcome {
+  const { store, config } = deps
+  const { app } = tenant
+  const now = tenant.now()
+  if (req.cid && !validateOnly) {
+    const first = store.pushes.byCid(app.appKey, req.cid, now - PUSH_LIMITS.cidLifetimeMs)
+    if (first) return { sendno: first.sendno, msgId: first.msgId }
+  }
+  if (req.options.overrideMsgId !== undefined) {
+    const prior = store.pushes.get(app.appKey, req.options.overrideMsgId)
+    if (!prior || now - prior.createdAt > PUSH_LIMITS.overrideWindowMs) {
+      throw pushErrors.invalid("'override_msg_id' value is invalid.")
+    }
+  }
+  const broadcast = req.audience === 'all'
+  const day = dayKey(now, config.timeZone)
+  if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
+    throw pushErrors.broadcastLimit()
+  const fanOut = planFanOut(deps, tenant, req)
+  const msgId = newPushMsgId(store)
+  const sendno = req.options.sendno
+  if (fanOut.targets === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
+  if (validateOnly) return { sendno, msgId }
+
+  const ttl = req.options.timeToLive
+  store.pushes.insert({
+    msgId,
+    appKey: app.appKey,
+    sendno,
+    cid: req.cid ?? null,
+    payload: req.body,
+    broadcast,
+    dayKey: day,
+    timeToLive: ttl,
+    createdAt: now,
+  })
+  const made = fanOut.deliver(msgId, now)
+  pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
+  return { sendno, msgId }
+}

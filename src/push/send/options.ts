@@ -1,0 +1,107 @@
+import { pushErrors } from '../errors.js'
+import { PUSH_LIMITS } from '../limits.js'
+import { byteLength, isIntIn, isObject, scalarText } from '../values.js'
+
+// options (jpush-api.md §5.7) and sms_message (§5.6). Unknown option keys pass: java, php and
+// the newer SDKs add flags of their own.
+
+export interface PushOptions {
+  /** Echoed back as a string; "0" when absent. */
+  sendno: string
+  timeToLive: number
+  overrideMsgId: string | undefined
+}
+
+export interface SmsFallback {
+  delayTime: number
+  tempId: number | undefined
+  tempPara: Record<string, string>
+  signId: number | undefined
+  /** The legacy free text (≤ 480 characters) older clients send instead of a template. */
+  content: string | undefined
+}
+
+const absent = (v: unknown) => v === undefined || v === null
+
+export function parseOptions(value: unknown): PushOptions {
+  if (absent(value))
+    return { sendno: '0', timeToLive: PUSH_LIMITS.defaultTimeToLive, overrideMsgId: undefined }
+  if (!isObject(value)) throw pushErrors.invalid('options must be an object')
+  const o = value
+  let sendno = '0'
+  if (!absent(o.sendno)) {
+    // node sends up to 4294967294 (uint32), java an int; a numeric string is taken too.
+    const n = typeof o.sendno === 'string' && /^\d{1,10}$/.test(o.sendno) ? Number(o.sendno) : o.sendno
+    if (!isIntIn(n, 0, PUSH_LIMITS.maxSendno)) throw pushErrors.invalid("'sendno' value is invalid.")
+    sendno = String(n)
+  }
+  let timeToLive: number = PUSH_LIMITS.defaultTimeToLive
+  if (!absent(o.time_to_live)) {
+    if (!isIntIn(o.time_to_live, 0, PUSH_LIMITS.maxTimeToLive))
+      throw pushErrors.invalid("'time_to_live' value is invalid.")
+    timeToLive = o.time_to_live
+  }
+  let overrideMsgId: string | undefined
+  if (!absent(o.override_msg_id)) {
+    const id = scalarText(o.override_msg_id)
+    if (id === undefined || !/^\d{1,19}$/.test(id))
+      throw pushErrors.invalid("'override_msg_id' value is invalid.")
+    overrideMsgId = id
+  }
+  if (
+    !absent(o.apns_production) &&
+    typeof o.apns_production !== 'boolean' &&
+    o.apns_production !== 0 &&
+    o.apns_production !== 1
+  ) {
+    throw pushErrors.invalid("'apns_production' value is invalid.")
+  }
+  if (
+    !absent(o.apns_collapse_id) &&
+    (typeof o.apns_collapse_id !== 'string' || byteLength(o.apns_collapse_id) > 64)
+  ) {
+    throw pushErrors.invalid("'apns_collapse_id' value is invalid.")
+  }
+  if (!absent(o.big_push_duration) && !isIntIn(o.big_push_duration, 0, 1400)) {
+    throw pushErrors.invalid("'big_push_duration' value is invalid.")
+  }
+  if (!absent(o.classification) && o.classification !== 0 && o.classification !== 1) {
+    throw pushErrors.invalid("'classification' value is invalid.")
+  }
+  return { sendno, timeToLive, overrideMsgId }
+}
+
+export function parseSmsMessage(value: unknown): SmsFallback {
+  if (!isObject(value)) throw pushErrors.invalid('sms_message must be an object')
+  const s = value
+  if (absent(s.delay_time)) throw pushErrors.missing('sms_message.delay_time')
+  if (!isIntIn(s.delay_time, 0, PUSH_LIMITS.maxSmsDelay))
+    throw pushErrors.invalid('sms_message.delay_time is invalid')
+  if (absent(s.temp_id) && absent(s.content)) throw pushErrors.missing('sms_message.temp_id')
+  if (!absent(s.temp_id) && !isIntIn(s.temp_id, 1, 2 ** 31 - 1))
+    throw pushErrors.invalid('sms_message.temp_id is invalid')
+  if (
+    !absent(s.content) &&
+    (typeof s.content !== 'string' || [...s.content].length > PUSH_LIMITS.maxSmsContent)
+  ) {
+    throw pushErrors.invalid('sms_message.content is invalid')
+  }
+  if (!absent(s.signid) && !isIntIn(s.signid, 0, 2 ** 31 - 1))
+    throw pushErrors.invalid('sms_message.signid is invalid')
+  const tempPara: Record<string, string> = {}
+  if (!absent(s.temp_para)) {
+    if (!isObject(s.temp_para)) throw pushErrors.invalid('sms_message.temp_para must be an object')
+    for (const [k, v] of Object.entries(s.temp_para)) {
+      const text = v === null ? '' : typeof v === 'boolean' ? String(v) : scalarText(v)
+      if (text === undefined) throw pushErrors.invalid(`sms_message.temp_para.${k} is invalid`)
+      tempPara[k] = text
+    }
+  }
+  return {
+    delayTime: s.delay_time,
+    tempId: absent(s.temp_id) ? undefined : (s.temp_id as number),
+    tempPara,
+    signId: absent(s.signid) || s.signid === 0 ? undefined : (s.signid as number),
+    content: absent(s.content) ? undefined : (s.content as string),
+  }
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { reprovision } from '../../seed/reprovision.js'
+import { sandboxErrors } from '../errors.js'
+import { applyPatch, patchBody } from './patch.js'
+import { appView, describeApp } from './view.js'
+
+const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
+
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'scheduler' | 'seed' | 'appResets' | 'hub'>
+
+/**
+ * The calling app itself: its settings at runtime (read, PATCH), its reset to the state of its
+ * first use, its removal. Each answers once the change is durable; the next request of any
+ * surface sees it (the writing statements forget the cached rows, app-resets.ts the rest).
+ * Events: app.changed (PATCH), app.reset (a reset, or a removal that makes the app again), each
+ * with the app as GET shows it; a removal for good ends the app's streams and held requests.
+ */
+export function appRoutes(deps: Deps): RouteSpec[] {
+  const { store, clock } = deps
+  // Credentials that authenticated may name an app removed by a request in between: then they
+  // are wrong credentials, as for the next request.
+  const current = (appKey: string) => {
+    const app = store.apps.get(appKey)
+    if (!app) throw sandboxErrors.authFailed()
+    return app
+  }
+  const view = (appKey: string) => {
+    const shown = describeApp(deps, appKey)
+    if (!shown) throw sandboxErrors.authFailed()
+    return shown
+  }
+  // Inside the reset's write: seqs go on from where they were (hub.ts), so `after=` and
+  // Last-Event-ID taken before the reset still read what comes after it.
+  const resetEvent = (appKey: string) => {
+    const data = describeApp(deps, appKey)
+    if (data) store.events.append({ appKey, type: 'app.reset', data, at: data.clock.now })
+  }
+  return [
+    schemaRoute({
+      method: 'GET',
+      url: '/app',
+      schema: { response: { 200: appView } },
+      handler: async req => view(req.tenant.app.appKey),
+    }),
+    schemaRoute({
+      method: 'PATCH',
+      url: '/app',
+      schema: { body: patchBody, response: { 200: appView } },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        await applyPatch(deps, appKey, req.body, req.tenant.now())
+        return view(appKey)
+      },
+    }),
+    schemaRoute({
+      method: 'POST',
+      url: '/reset',
+      schema: { response: { 200: appView } },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        await store.write(() => {
+          reprovision(deps, current(appKey), clock.now())
+          resetEvent(appKey)
+        })
+        return view(appKey)
+      },
+    }),
+    schemaRoute({
+      method: 'DELETE',
+      url: '/app',
+      schema: { response: { 200: removed } },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        const recreated = await store.write(() => {
+          const again = reprovision(deps, current(appKey), clock.now(), { remove: true })
+          if (again) resetEvent(appKey)
+          return again
+        })
+        if (!recreated) deps.hub.appRemoved(appKey)
+        return { app_key: appKey, deleted: true as const, recreated }
+      },
+    }),
+  ]
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { appNow } from '../../clock.js'
+import type { AppDeps } from '../../deps.js'
+import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
+import type { Balances } from '../../store/apps/apps.js'
+
+// The calling app as GET /_sandbox/app shows it: the keys of an `apps[]` entry of the seed file
+// (README "Seed file"), with the limits in force (defaults filled in), plus its developer and
+// its clock.
+
+const quota = z.number().nullable()
+const balances = z.object({ balance: quota, voice: quota, industry: quota, market: quota })
+const groups = z.record(z.string(), z.array(z.string()))
+
+export const appView = z.object({
+  app_key: z.string(),
+  blacklisted: z.boolean(),
+  sms_enabled: z.boolean(),
+  ip_whitelist: z.array(z.string()),
+  sensitive_words: z.array(z.string()),
+  unsubscribed: z.array(z.string()),
+  callback_url: z.string().nullable(),
+  balances,
+  settings: z.object({
+    rate_limits: z.object({ push: z.number(), device: z.number(), report: z.number() }),
+    broadcasts_per_day: z.number(),
+    segments: groups,
+    abtests: groups,
+  }),
+  developer: z.object({ dev_key: z.string(), dev_secret: z.string(), frozen: z.boolean(), balances }),
+  clock: z.object({ now: z.number(), offset_ms: z.number() }),
+})
+
+export type AppView = z.input<typeof appView>
+
+const NONE: Balances = { balance: null, voice: null, industry: null, market: null }
+const groupsOf = (value: unknown) => (value ?? {}) as Record<string, string[]>
+
+/** The app's settings, balances, developer and clock as they stand; undefined once it is gone. */
+export function describeApp(deps: Pick<AppDeps, 'store' | 'clock'>, appKey: string): AppView | undefined {
+  const { store } = deps
+  const app = store.apps.get(appKey)
+  if (!app) return undefined
+  const developer = store.apps.developer(app.devKey)
+  return {
+    app_key: app.appKey,
+    blacklisted: app.blacklisted,
+    sms_enabled: app.smsEnabled,
+    ip_whitelist: app.ipWhitelist,
+    sensitive_words: app.sensitiveWords,
+    unsubscribed: store.unsubscribed.list(appKey),
+    callback_url: app.callbackUrl,
+    balances: store.apps.balances(appKey) ?? NONE,
+    settings: {
+      rate_limits: {
+        push: rateLimitOf(app, 'push'),
+        device: rateLimitOf(app, 'device'),
+        report: rateLimitOf(app, 'report'),
+      },
+      broadcasts_per_day: broadcastLimitOf(app),
+      segments: groupsOf(app.settings.segments),
+      abtests: groupsOf(app.settings.abtests),
+    },
+    developer: {
+      dev_key: app.devKey,
+      dev_secret: developer?.devSecret ?? '',
+      frozen: developer?.frozen ?? false,
+      balances: store.apps.developerBalances(app.devKey) ?? NONE,
+    },
+    clock: { now: appNow(deps.clock, app), offset_ms: app.clockOffsetMs },
+  }
+}

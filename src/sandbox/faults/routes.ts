@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { sandboxErrors } from '../errors.js'
+import type { Fault } from './faults.js'
+import { FAULT_LIMITS, faultSchema, toFault } from './input.js'
+
+const armed = z.object({
+  id: z.number(),
+  method: z.string().nullable(),
+  path: z.string(),
+  match: z.object({ mobile: z.string().optional(), registration_id: z.string().optional() }).nullable(),
+  code: z.number().nullable(),
+  status: z.number().nullable(),
+  message: z.string().nullable(),
+  delay_ms: z.number(),
+  remaining: z.number(),
+})
+
+const show = (f: Fault): z.input<typeof armed> => ({
+  id: f.id,
+  method: f.method,
+  path: f.path,
+  match: f.match,
+  code: f.error?.code ?? null,
+  status: f.error?.status ?? null,
+  message: f.error?.message ?? null,
+  delay_ms: f.delayMs,
+  remaining: f.remaining,
+})
+
+/** Fault injection for the calling app: arm, list, disarm (faults.ts applies them). */
+export function faultRoutes({ faults, routeBook }: Pick<AppDeps, 'faults' | 'routeBook'>): RouteSpec[] {
+  return [
+    schemaRoute({
+      method: 'POST',
+      url: '/faults',
+      schema: { body: faultSchema, response: { 200: armed } },
+      handler: async req => {
+        const fault = toFault(req.body, routeBook)
+        const { appKey } = req.tenant.app
+        // Faults live in memory, per app: bounded so that no tenant can grow the process (or a listing).
+        if (faults.list(appKey).length >= FAULT_LIMITS.perApp)
+          throw sandboxErrors.tooManyFaults(
+            `at most ${FAULT_LIMITS.perApp} faults may be armed at once: DELETE /_sandbox/faults first`,
+          )
+        return show(faults.arm(appKey, fault))
+      },
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/faults',
+      schema: { response: { 200: z.object({ faults: z.array(armed) }) } },
+      handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(show) }),
+    }),
+    schemaRoute({
+      method: 'DELETE',
+      url: '/faults',
+      schema: { response: { 200: z.object({ cleared: z.number() }) } },
+      handler: async req => ({ cleared: faults.clear(req.tenant.app.appKey) }),
+    }),
+  ]
+}

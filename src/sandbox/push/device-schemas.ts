@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { isAbsent } from '../../http/body/fields.js'
+import { readBy } from '../../http/schema.js'
+import { readTagChanges } from '../../push/device/fields.js'
+import { NOTIFICATION_PLATFORMS } from '../../push/send/notification.js'
+import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../../push/values.js'
+import type { PushPlatform } from '../../store/push/devices.js'
+import { invalidField } from '../errors.js'
+import { asField } from '../schemas.js'
+
+// What the control plane's device routes (push-devices.ts) take and answer.
+
+const isPlatform = (v: unknown): v is PushPlatform =>
+  (NOTIFICATION_PLATFORMS as readonly unknown[]).includes(v)
+
+// A device's fields by the device API's rules (never String() of a value that is not a scalar),
+// refused in the control plane's words (400 90020). A body that is not an object is taken as an
+// empty one.
+const fields = {
+  platform(v: unknown): PushPlatform {
+    if (!isPlatform(v)) throw invalidField('platform', `must be one of ${NOTIFICATION_PLATFORMS.join(', ')}`)
+    return v
+  },
+  /** Strings, or numbers taken as their text; absent: one is made for the platform. */
+  registrationId(v: unknown): string | undefined {
+    if (v === undefined) return undefined
+    const rid = scalarText(v)
+    if (rid === undefined || !isWellFormedRid(rid))
+      throw invalidField('registration_id', 'must be 1 to 64 letters or digits')
+    return rid
+  },
+  alias(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const alias = scalarText(v) ?? ''
+    if (!isValidTagOrAlias(alias))
+      throw invalidField(
+        'alias',
+        'must be at most 40 bytes of letters, digits, Chinese characters, _@!#$&*+=.|￥',
+      )
+    return alias
+  },
+  tags: (v: unknown): string[] =>
+    v === undefined ? [] : asField('tags', () => readTagChanges({ add: v }).add),
+  mobile(v: unknown): string | null {
+    if (isAbsent(v)) return null
+    const mobile = scalarText(v)
+    if (mobile === undefined) throw invalidField('mobile', 'must be a string')
+    return mobile
+  },
+  online(v: unknown): boolean | undefined {
+    if (v !== undefined && typeof v !== 'boolean') throw invalidField('online', 'must be true or false')
+    return v
+  },
+}
+
+const objectOrEmpty = (v: unknown) => (isObject(v) ? v : {})
+
+export const pushDeviceSchemas = {
+  newDevice: z.preprocess(
+    objectOrEmpty,
+    z.object({
+      platform: readBy(fields.platform),
+      registration_id: readBy(fields.registrationId),
+      alias: readBy(fields.alias),
+      tags: readBy(fields.tags),
+      mobile: readBy(fields.mobile),
+      /** Online unless `false`. */
+      online: readBy(v => v !== false),
+    }),
+  ),
+  rid: z.object({ registration_id: z.string() }),
+  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online) })),
+  device: z.object({
+    registration_id: z.string(),
+    platform: z.string(),
+    alias: z.string().nullable(),
+    tags: z.array(z.string()),
+    mobile: z.string().nullable(),
+    online: z.boolean(),
+    last_online_time: z.string().nullable(),
+  }),
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import type { AppDeps, PipelineDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { items } from '../../items/items.js'
+import { pushItems } from '../../items/views.js'
+import { setDeviceOnline } from '../../push/delivery/delivery.js'
+import { addTags, bindAlias } from '../../push/device/fields.js'
+import type { Device, PushPlatform } from '../../store/push/devices.js'
+import { sandboxErrors } from '../errors.js'
+import { listRoute } from '../lists/route.js'
+import { asField, isoOrNull } from '../schemas.js'
+import { pushDeviceSchemas } from './device-schemas.js'
+
+const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({
+  registration_id: d.registrationId,
+  platform: d.platform,
+  alias: d.alias,
+  tags: d.tags,
+  mobile: d.mobile,
+  online: d.online,
+  last_online_time: isoOrNull(d.lastOnlineAt),
+})
+
+const PLATFORM_DIGIT: Record<PushPlatform, string> = {
+  android: '1a',
+  ios: '19',
+  hmos: '1h',
+  quickapp: '1q',
+  winphone: '1w',
+}
+const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
+
+/** Devices as a phone app registering with JPush would create them, and their online state. */
+export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): RouteSpec[] {
+  const { store } = deps
+  return [
+    schemaRoute({
+      method: 'GET',
+      url: '/push/devices',
+      schema: { response: { 200: z.object({ devices: z.array(pushDeviceSchemas.device) }) } },
+      handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceView) }),
+    }),
+    schemaRoute({
+      method: 'POST',
+      url: '/push/devices',
+      schema: { body: pushDeviceSchemas.newDevice, response: { 200: pushDeviceSchemas.device } },
+      handler: async req => {
+        const { platform, alias, tags, mobile, online } = req.body
+        const rid = req.body.registration_id ?? newRid(platform)
+        const { appKey } = req.tenant.app
+        const now = req.tenant.now()
+        const device = await store.write(() => {
+          if (store.pushDevices.get(appKey, rid)) throw sandboxErrors.registrationIdTaken()
+          store.pushDevices.insert(
+            {
+              appKey,
+              registrationId: rid,
+              platform,
+              alias: null,
+              mobile,
+              online,
+              lastOnlineAt: now,
+              createdAt: now,
+            },
+            [],
+          )
+          // The device API's limits (10 devices per alias, 1000 tags per device), in our words.
+          if (alias !== null) asField('alias', () => bindAlias(store, appKey, rid, alias))
+          asField('tags', () => addTags(store, store.pushDevices.get(appKey, rid)!, tags))
+          return store.pushDevices.get(appKey, rid)!
+        })
+        return deviceView(device)
+      },
+    }),
+    ...(['PATCH', 'POST'] as const).map(method =>
+      schemaRoute({
+        method,
+        url: '/push/devices/:registration_id',
+        schema: {
+          params: pushDeviceSchemas.rid,
+          body: pushDeviceSchemas.change,
+          response: { 200: pushDeviceSchemas.device.extend({ delivered: z.number() }) },
+        },
+        handler: async req => {
+          const { registration_id: rid } = req.params
+          const { online } = req.body
+          const { app } = req.tenant
+          const now = req.tenant.now()
+          const result = await store.write(() => {
+            if (!store.pushDevices.get(app.appKey, rid)) throw sandboxErrors.unknownRegistrationId()
+            const delivered = online === undefined ? 0 : setDeviceOnline(deps, app, rid, online, now)
+            return { device: store.pushDevices.get(app.appKey, rid)!, delivered }
+          })
+          return { ...deviceView(result.device), delivered: result.delivered }
+        },
+      }),
+    ),
+    listRoute(deps, {
+      url: '/push/messages',
+      summary: 'What each device received of each push',
+      key: 'messages',
+      filters: ['registration_id', 'alias', 'msg_id'],
+      item: items.push,
+      topic: 'push',
+      read: (appKey, q) =>
+        store.pushDeliveries
+          .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
+          .map(pushItems(store, appKey)),
+    }),
+  ]
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { SCHEDULE_STATES, type ScheduleState } from '../../store/push/schedule-list.js'
+import type { PushSchedule } from '../../store/push/schedules.js'
+import { type ListQuery, listQuery } from '../lists/query.js'
+import { iso, isoOrNull } from '../schemas.js'
+
+// What the Schedule API does not show: every task of the app (over and deleted ones too), its
+// state, when it fires next, and each occurrence it fired with the push's msg_id or error.
+
+const filters = ['schedule_id', 'kind', 'state', 'msg_id'] as const
+const KINDS = ['single', 'periodical'] as const
+
+const schemas = {
+  // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (each firing
+  // is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
+  query: listQuery(filters, { kind: KINDS, state: SCHEDULE_STATES }, { seq: false }),
+  schedules: z.object({
+    schedules: z.array(
+      z.object({
+        schedule_id: z.string(),
+        name: z.string(),
+        kind: z.enum(KINDS),
+        enabled: z.boolean(),
+        /** deleted; expired (its time or end has passed); disabled; or active. */
+        state: z.enum(SCHEDULE_STATES),
+        trigger: z.record(z.string(), z.unknown()),
+        push: z.record(z.string(), z.unknown()),
+        next_fire_time: z.string().nullable(),
+        created_at: z.string(),
+        updated_at: z.string(),
+        deleted_at: z.string().nullable(),
+        firings: z.array(
+          z.object({
+            fire_time: z.string(),
+            msg_id: z.string().nullable(),
+            error: z.object({ code: z.number(), message: z.string() }).nullable(),
+          }),
+        ),
+      }),
+    ),
+  }),
+}
+
+const stateOf = (s: PushSchedule, now: number): ScheduleState =>
+  s.deletedAt !== null ? 'deleted' : s.endsAt <= now ? 'expired' : s.enabled ? 'active' : 'disabled'
+
+/**
+ * GET /_sandbox/push/schedules: newest first; `schedule_id`, `kind`, `state`, `msg_id` (a push one
+ * of its occurrences made), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
+ */
+export function pushScheduleInspectRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+  const { store } = deps
+  return [
+    schemaRoute({
+      method: 'GET',
+      url: '/push/schedules',
+      schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
+      handler: async req => {
+        const q = req.query as ListQuery<(typeof filters)[number]>
+        const { appKey } = req.tenant.app
+        const now = req.tenant.now()
+        const tasks = store.pushSchedules.list(appKey, {
+          ...q,
+          scheduleId: q.schedule_id,
+          msgId: q.msg_id,
+          now,
+        })
+        return {
+          schedules: tasks.map(s => ({
+            schedule_id: s.scheduleId,
+            name: s.name,
+            kind: s.kind,
+            enabled: s.enabled,
+            state: stateOf(s, now),
+            trigger: s.trigger,
+            push: s.push,
+            next_fire_time: isoOrNull(s.nextDueAt),
+            created_at: iso(s.createdAt),
+            updated_at: iso(s.updatedAt),
+            deleted_at: isoOrNull(s.deletedAt),
+            firings: store.pushSchedules.firings(s.scheduleId).map(f => ({
+              fire_time: iso(f.dueAt),
+              msg_id: f.msgId === '' ? null : f.msgId,
+              error: f.errorCode === 0 ? null : { code: f.errorCode, message: f.errorMessage },
+            })),
+          })),
+        }
+      },
+    }),
+  ]
+}

@@ -1,0 +1,56 @@
+import type { AppDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { items } from '../../items/items.js'
+import { codeItem, messageItem } from '../../items/views.js'
+import { sandboxErrors } from '../errors.js'
+import { type ListQuery, listQuery } from '../lists/query.js'
+import { listRoute, readOrWait, waitErrors } from '../lists/route.js'
+
+const noCode = sandboxErrors.noCode
+
+const MESSAGE_KINDS = ['code', 'voice_code', 'template'] as const
+const CODE_KINDS = ['code', 'voice_code'] as const
+const codeFilters = ['mobile', 'msg_id', 'kind'] as const
+const codeQuery = listQuery(codeFilters, { kind: CODE_KINDS }, { single: true })
+
+/** What the real service hides: the texts that went out and the codes in them. */
+export function smsInspectRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+  const { store } = deps
+  return [
+    listRoute(deps, {
+      url: '/sms/messages',
+      summary: 'Texts the app sent, codes included',
+      key: 'messages',
+      filters: ['mobile', 'msg_id', 'kind'],
+      values: { kind: MESSAGE_KINDS },
+      item: items.message,
+      topic: 'sms',
+      read: (appKey, q) => store.messages.list(appKey, { ...q, msgId: q.msg_id }).map(messageItem),
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/sms/codes/latest',
+      docs: {
+        summary: 'The latest verification code (of a mobile)',
+        description: `The newest code matching the filters; with \`after=<seq>\`, only a newer one, and
+with \`wait=<ms>\` (at most 30000) the request is held until one is sent. 404 90044 when there is none.`,
+        errors: [
+          noCode(),
+          sandboxErrors.invalidField('"wait": must be milliseconds from 0 to 30000'),
+          ...waitErrors,
+        ],
+      },
+      schema: { querystring: codeQuery, response: { 200: items.code } },
+      handler: async (req, reply) => {
+        const q = req.query as ListQuery<(typeof codeFilters)[number]>
+        const { appKey } = req.tenant.app
+        const code = await readOrWait(deps, req, reply, 'sms', q.wait, () =>
+          store.codes.latest(appKey, { ...q, msgId: q.msg_id }),
+        )
+        if (!code) throw noCode()
+        return codeItem(code)
+      },
+    }),
+  ]
+}

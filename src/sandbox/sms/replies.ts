@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.js'
+import { optionalString } from '../../http/body/fields.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { readBy, schemaRoute } from '../../http/schema.js'
+import { items } from '../../items/items.js'
+import { replyItem } from '../../items/views.js'
+import { invalidField } from '../errors.js'
+import { listRoute } from '../lists/route.js'
+import { mobileField } from '../schemas.js'
+
+/** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
+const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']
+
+function isUnsubscribe(content: string): boolean {
+  return UNSUBSCRIBE_KEYWORDS.includes(content.trim().toLowerCase())
+}
+
+const noContent = () => invalidField('content', 'must be a non-empty string')
+
+function readContent(value: unknown): string {
+  const content = optionalString(value, noContent)
+  if (content === undefined || content.trim() === '') throw noContent()
+  return content
+}
+
+const schemas = {
+  /** The mobile as /v1 reads it, in national form. */
+  reply: z.object({ mobile: mobileField('mobile'), content: readBy(readContent) }),
+  replied: z.object({
+    mobile: z.string(),
+    content: z.string(),
+    reply_time: z.string(),
+    unsubscribed: z.boolean(),
+  }),
+}
+
+/**
+ * Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY), and
+ * an sms.reply event; and lists the replies the app got.
+ */
+export function replyRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+  const { store } = deps
+  return [
+    listRoute(deps, {
+      url: '/sms/replies',
+      summary: 'Uplink replies the app got',
+      key: 'replies',
+      filters: ['mobile'],
+      item: items.reply,
+      topic: 'replies',
+      read: (appKey, q) => store.replies.list(appKey, q).map(replyItem),
+    }),
+    schemaRoute({
+      method: 'POST',
+      url: '/sms/replies',
+      schema: { body: schemas.reply, response: { 200: schemas.replied } },
+      handler: async req => {
+        const { mobile, content } = req.body
+        const unsubscribed = isUnsubscribe(content)
+        const reply = await store.write(() => {
+          const now = req.tenant.now()
+          const { appKey } = req.tenant.app
+          const stored = store.replies.insert({ appKey, mobile, content, replyAt: now })
+          const data = replyItem(stored)
+          store.events.append({ appKey, type: 'sms.reply', data, at: now, seq: stored.seq })
+          if (unsubscribed) store.unsubscribed.add(appKey, mobile, now)
+          if (store.apps.get(appKey)?.callbackUrl) {
+            store.callbacks.enqueue(appKey, 'SMS_REPLY', { phone: mobile, replyTime: now, content }, now)
+          }
+          return stored
+        })
+        return { mobile, content, reply_time: new Date(reply.replyAt).toISOString(), unsubscribed }
+      },
+    }),
+  ]
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import type { AppDeps } from '../../deps.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import type { Schedule } from '../../store/sms/schedules.js'
+import { formatLocal } from '../../time.js'
+import { type ListQuery, listQuery } from '../lists/query.js'
+import { iso, isoOrNull } from '../schemas.js'
+
+// What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones
+// too), its state, and each recipient's msg_id (the message's, once the task has fired) or the
+// refusal it met when the task fired.
+
+const filters = ['schedule_id', 'state', 'mobile', 'msg_id'] as const
+const STATES = ['pending', 'sent', 'deleted'] as const
+
+const schemas = {
+  // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (a task that
+  // fires is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
+  query: listQuery(filters, { state: STATES }, { seq: false }),
+  schedules: z.object({
+    schedules: z.array(
+      z.object({
+        schedule_id: z.string(),
+        batch: z.boolean(),
+        temp_id: z.number(),
+        sign_id: z.number().nullable(),
+        tag: z.string().nullable(),
+        /** As the task was submitted: `yyyy-MM-dd HH:mm:ss` in SMS_TIME_ZONE. */
+        send_time: z.string(),
+        send_at: z.string(),
+        /** pending (not due yet), sent (fired: each recipient sent or refused) or deleted. */
+        state: z.enum(STATES),
+        sent_at: z.string().nullable(),
+        created_at: z.string(),
+        updated_at: z.string(),
+        recipients: z.array(
+          z.object({
+            msg_id: z.string(),
+            mobile: z.string(),
+            temp_para: z.record(z.string(), z.string()),
+            error: z.object({ code: z.number(), message: z.string() }).nullable(),
+          }),
+        ),
+      }),
+    ),
+  }),
+}
+
+/**
+ * GET /_sandbox/sms/schedules: newest first; `schedule_id`, `state`, `mobile` and `msg_id` (of a
+ * recipient), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
+ */
+export function smsScheduleInspectRoutes(deps: Pick<AppDeps, 'store' | 'config'>): RouteSpec[] {
+  const { store, config } = deps
+  const view = (s: Schedule) => ({
+    schedule_id: s.scheduleId,
+    batch: s.batch,
+    temp_id: s.tempId,
+    sign_id: s.signId,
+    tag: s.tag,
+    send_time: formatLocal(s.sendAt, config.timeZone),
+    send_at: iso(s.sendAt),
+    state: s.status,
+    sent_at: isoOrNull(s.sentAt),
+    created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
+    recipients: store.schedules.recipients(s.scheduleId).map(r => ({
+      msg_id: r.msgId,
+      mobile: r.mobile,
+      temp_para: r.tempPara,
+      error: r.errorCode === null ? null : { code: r.errorCode, message: r.errorMessage ?? '' },
+    })),
+  })
+  return [
+    schemaRoute({
+      method: 'GET',
+      url: '/sms/schedules',
+      schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
+      handler: async req => {
+        const q = req.query as ListQuery<(typeof filters)[number]>
+        const { appKey } = req.tenant.app
+        const ids = store.listings.scheduleIds(appKey, { ...q, scheduleId: q.schedule_id, msgId: q.msg_id })
+        return { schedules: ids.flatMap(id => store.schedules.get(appKey, id) ?? []).map(view) }
+      },
+    }),
+  ]
+}

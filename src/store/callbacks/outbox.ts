@@ -1,0 +1,146 @@
+import type { Db } from '../engine/db.js'
+import type { DueIndex } from '../engine/due-index.js'
+import type { Seqs } from '../engine/item-seqs.js'
+import { createLister } from '../engine/lister.js'
+import { prepareWrite } from '../engine/statements.js'
+import {
+  type AttemptRow,
+  type Callback,
+  type CallbackAttempt,
+  type CallbackFilter,
+  type CallbackType,
+  type LoggedCallback,
+  type Row,
+  toAttempt,
+  toCallback,
+} from './rows.js'
+
+export type {
+  Callback,
+  CallbackAttempt,
+  CallbackFilter,
+  CallbackState,
+  CallbackType,
+  LoggedCallback,
+} from './rows.js'
+
+/** The callback outbox and the log of every delivery attempt. */
+export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
+  const insert = prepareWrite<
+    { appKey: string; type: string; data: string; url: string | null; at: number; seq: number },
+    { id: number }
+  >(
+    db,
+    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at, seq)
+     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at, @seq) RETURNING id`,
+    p => due.note('callbacks', p.appKey, p.at),
+  )
+  // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
+  const claim = db.prepare<{ now: number; limit: number }, Row>(
+    `UPDATE callbacks SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL WHERE id IN (
+       SELECT c.id FROM callbacks c JOIN apps a ON a.app_key = c.app_key
+       WHERE c.state = 'pending' AND c.next_attempt_at <= @now + a.clock_offset_ms
+       ORDER BY c.next_attempt_at - a.clock_offset_ms, c.id LIMIT @limit)
+     RETURNING *`,
+  )
+  const insertAttempt = db.prepare(
+    `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
+     VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
+  )
+  // A retry is due work from its next attempt. Only the claimed row: an app reset while the attempt
+  // was on the wire has none left (and its id may be another's by now).
+  const settle = prepareWrite<{
+    id: number
+    appKey: string
+    state: string
+    nextAttemptAt: number | null
+    seq: number
+  }>(
+    db,
+    `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt, seq = @seq
+     WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
+    p => {
+      if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
+    },
+  )
+  // A process killed while a request was on the wire: that attempt never finished, so it is redone
+  // (from its creation: earlier than anything the due index was told).
+  const reset = prepareWrite(
+    db,
+    `UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_at = created_at
+     WHERE state = 'sending'`,
+    () => due.remap(),
+  )
+  const list = createLister<'kind' | 'state' | 'mobile' | 'msgId' | 'rid', Row>(db, {
+    columns: '*',
+    from: 'callbacks',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'created_at',
+    // The phone and msgId of SMS_REPORT and SMS_REPLY, as posted (jsms-api.md §6); the msg_id
+    // and the devices' rows of a push's callbacks (push/delivery/callbacks.ts).
+    filters: {
+      kind: 'type = @kind',
+      state: 'state = @state',
+      mobile: "json_extract(data, '$.phone') = @mobile",
+      msgId: "coalesce(json_extract(data, '$.msgId'), json_extract(data, '$.msg_id')) = @msgId",
+      rid: `EXISTS (SELECT 1 FROM json_each(data, '$.rows') r
+        WHERE json_extract(r.value, '$.registration_id') = @rid)`,
+    },
+  })
+  const get = db.prepare<[string, number], Row>('SELECT * FROM callbacks WHERE app_key = ? AND id = ?')
+  const attempts = db.prepare<[number], AttemptRow>(
+    'SELECT * FROM callback_attempts WHERE callback_id = ? ORDER BY attempt',
+  )
+
+  return {
+    /** `url`: where this one goes, instead of the app's callback_url (a push's callback.url). */
+    enqueue(
+      appKey: string,
+      type: CallbackType,
+      data: Record<string, unknown>,
+      at: number,
+      url: string | null = null,
+    ): number {
+      const seq = seqs.next(appKey, 'callbacks')
+      return insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!.id
+    },
+    claimDue(now: number, limit: number): Callback[] {
+      return claim.all({ now, limit }).map(toCallback)
+    },
+    /**
+     * Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up).
+     * Returns the callback's new seq (its callback.attempt event's); nothing when the callback is
+     * gone (its app was reset or removed meanwhile).
+     */
+    recordAttempt(
+      c: Callback,
+      a: CallbackAttempt,
+      outcome: { delivered: boolean; next?: number | undefined },
+    ): number | undefined {
+      const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
+      const seq = seqs.next(c.appKey, 'callbacks')
+      const settled = settle.run({
+        id: c.id,
+        appKey: c.appKey,
+        state,
+        nextAttemptAt: outcome.next ?? null,
+        seq,
+      })
+      if (settled.changes !== 1) return undefined
+      insertAttempt.run({ id: c.id, ...a })
+      return seq
+    },
+    resetInterrupted(): number {
+      return reset.run().changes
+    },
+    /** Newest change first, each with its attempts. */
+    list(appKey: string, filter: CallbackFilter): LoggedCallback[] {
+      return list(appKey, filter).map(r => ({ ...toCallback(r), log: attempts.all(r.id).map(toAttempt) }))
+    },
+    get(appKey: string, id: number): LoggedCallback | undefined {
+      const row = get.get(appKey, id)
+      return row && { ...toCallback(row), log: attempts.all(row.id).map(toAttempt) }
+    },
+  }
+}

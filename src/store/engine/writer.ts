@@ -1,0 +1,171 @@
+import type { Db } from './db.js'
+import type { StoreHealth } from './health.js'
+import type { Seqs } from './item-seqs.js'
+import { createUndoJournal, type UndoJournal } from './undo.js'
+import type { WalSync } from './wal-sync.js'
+
+/**
+ * Group commit. Every write job queued since the last commit (during one turn of the event loop,
+ * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its own savepoint (better-sqlite3 turns a nested transaction into
+ * a savepoint), and the whole batch is committed, then made durable (wal-sync.ts), before any
+ * caller hears back. So a job is on disk before its answer leaves, a job that throws (a vendor
+ * error, say) rolls back alone, and one fsync is shared by all the requests that arrived together.
+ * The fsync runs off the event loop, which keeps parsing and queueing requests meanwhile.
+ *
+ * Jobs run one after another on the event loop, so a check-then-write inside a job (balance,
+ * frequency window, once-only code validation, a schedule firing) can never interleave with another.
+ *
+ * Before each commit the store's health monitor may refuse the whole batch (the file at DB_PATH
+ * is gone or damaged: health.ts); what the commit and the fsync report goes back to it.
+ *
+ * Once a commit is durable, and only then, the apps it gave new seqs to are told to whoever waits
+ * for them (seqs.ts): a waiter or an event stream never sees what a crash could still undo.
+ *
+ * A job that refuses only before its first write (`checksFirst`: a send, whose checks all come
+ * before it stores anything) runs without a savepoint: a savepoint made SQLite copy every page
+ * the job touched into its sub-journal, a few µs per send (docs/performance.md). Should such a
+ * job throw after it wrote after all (SQLite failing half-way: the statements that write are
+ * counted, health.ts), the whole batch is rolled back and run again, each job in its savepoint.
+ */
+export interface Writer {
+  write<T>(job: () => T, options?: WriteOptions): Promise<T>
+  /** Runs whatever is queued now, synchronously and durably: for shutdown. */
+  flush(): void
+}
+
+export interface WriteOptions {
+  /** The job throws only before its first write: it needs no savepoint of its own. */
+  checksFirst?: boolean
+}
+
+interface Pending {
+  job: () => unknown
+  resolve: (value: unknown) => void
+  reject: (err: unknown) => void
+  checksFirst: boolean
+}
+
+/** A checks-first job threw after it wrote: the batch runs again, a savepoint per job. */
+class WroteThenThrew extends Error {}
+
+const call = (job: () => unknown) => job()
+
+export function createWriter(
+  db: Db,
+  wal: WalSync,
+  health: StoreHealth,
+  seqs: Seqs,
+  journal: UndoJournal = createUndoJournal(),
+  statements: { readonly writes: number } = { writes: 0 },
+): Writer {
+  let queue: Pending[] = []
+  let scheduled = false
+  // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
+  // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
+  const inTransaction = db.transaction((fn: () => unknown) => fn())
+
+  /** Runs the jobs in one transaction and commits it; `safe`: a savepoint for every job. */
+  function runBatch(batch: Pending[], safe: boolean): Array<{ ok: boolean; value: unknown }> {
+    const outcomes: Array<{ ok: boolean; value: unknown }> = []
+    // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
+    journal.scope(inTransaction, () => {
+      for (const p of batch) {
+        if (p.checksFirst && !safe) {
+          const before = statements.writes
+          try {
+            outcomes.push({ ok: true, value: journal.scope(call, p.job) })
+          } catch (err) {
+            if (statements.writes !== before) throw new WroteThenThrew()
+            outcomes.push({ ok: false, value: err })
+          }
+          continue
+        }
+        try {
+          outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
+        } catch (err) {
+          outcomes.push({ ok: false, value: err })
+        }
+      }
+    })
+    return outcomes
+  }
+
+  /** Commits what is queued; returns how to settle the callers once the commit is durable. */
+  function commit(): ((syncError: Error | null) => void) | undefined {
+    scheduled = false
+    if (queue.length === 0) return undefined
+    const batch = queue
+    queue = []
+    try {
+      health.assertWritable()
+    } catch (err) {
+      for (const p of batch) p.reject(err)
+      return undefined
+    }
+    const mark = health.mark()
+    let outcomes: Array<{ ok: boolean; value: unknown }>
+    try {
+      try {
+        outcomes = runBatch(batch, false)
+      } catch (err) {
+        if (!(err instanceof WroteThenThrew)) throw err
+        seqs.take() // of the run rolled back
+        outcomes = runBatch(batch, true)
+      }
+    } catch (err) {
+      // The commit itself failed: nothing of this batch is stored, so nobody may hear "success".
+      health.observe(err)
+      seqs.take()
+      for (const p of batch) p.reject(err)
+      return undefined
+    }
+    const marks = seqs.take()
+    return syncError => {
+      if (syncError) health.observe(syncError)
+      else if (outcomes.some(o => o.ok)) health.wrote(mark)
+      batch.forEach((p, i) => {
+        const o = outcomes[i]!
+        // Committed but perhaps not on disk (EIO): answer a server error rather than claim success.
+        if (syncError) p.reject(syncError)
+        else if (o.ok) p.resolve(o.value)
+        else p.reject(o.value)
+      })
+      if (!syncError) seqs.publish(marks)
+    }
+  }
+
+  // While an fsync runs, new jobs wait in the queue and are committed together when it returns:
+  // their callers would wait for the next fsync anyway, and one commit of many jobs writes each
+  // page it touches to the WAL once, instead of once per turn of the event loop.
+  let syncing = false
+
+  function run(): void {
+    if (syncing) return // the fsync's completion runs what is queued
+    const settle = commit()
+    if (!settle) return
+    syncing = true
+    wal.sync(err => {
+      syncing = false
+      settle(err)
+      if (queue.length > 0) run()
+    })
+  }
+
+  return {
+    write<T>(job: () => T, options?: WriteOptions): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const checksFirst = options?.checksFirst === true
+        queue.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst })
+        if (!scheduled) {
+          scheduled = true
+          setImmediate(run)
+        }
+      })
+    },
+    flush() {
+      const settle = commit()
+      wal.syncNow()
+      settle?.(null)
+    },
+  }
+}

@@ -1,0 +1,103 @@
+import type { Db } from '../engine/db.js'
+import type { Seqs } from '../engine/item-seqs.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
+
+/** Every event the stream (GET /_sandbox/events) carries. */
+export const EVENT_TYPES = [
+  'sms.sent',
+  'sms.report',
+  'sms.reply',
+  'push.delivered',
+  'push.clicked',
+  'callback.attempt',
+  'review.decided',
+  'schedule.fired',
+  'clock.moved',
+  'app.reset',
+  'app.changed',
+] as const
+
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** Types whose item is a row of its own (messages, reports, deliveries): never in `events`. */
+export type RowEventType = 'sms.sent' | 'sms.report' | 'push.delivered'
+export type LogEventType = Exclude<EventType, RowEventType>
+
+export interface LoggedEvent {
+  seq: number
+  type: LogEventType
+  /** App clock. */
+  at: number
+  /** Shaped like the matching inspection item (what the stream sends as it is). */
+  data: unknown
+}
+
+interface Row {
+  seq: number
+  type: string
+  at: number
+  data: string
+}
+
+/** Per app: the newest events kept (the others' items keep their own rows, with no limit). */
+export const EVENTS_KEPT = 1000
+/** Appends between two prunes of an app: the log is at most EVENTS_KEPT + PRUNE_EVERY long. */
+const PRUNE_EVERY = 100
+
+/**
+ * The event log of what has no row of its own to carry a seq (migration 011): one INSERT per
+ * event, in the write that makes the change, so an event exists exactly when its change does.
+ * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
+ * largest seq survives a restart.
+ */
+export function createEventLog(db: Db, seqs: Seqs) {
+  const insert = db.prepare(
+    'INSERT INTO events (app_key, seq, type, at, data) VALUES (@appKey, @seq, @type, @at, @data)',
+  )
+  const prune = db.prepare<{ appKey: string; keep: number }>(
+    `DELETE FROM events WHERE app_key = @appKey AND seq < (
+       SELECT seq FROM events WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
+  )
+  const list = createLister<'kind', Row>(db, {
+    columns: 'seq, type, at, data',
+    from: 'events',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'at',
+    filters: { kind: 'type = @kind' },
+  })
+  const appended = new Map<string, number>()
+
+  return {
+    /**
+     * Records an event of the app, inside the write that makes the change; returns its seq. `seq`:
+     * one the change already took for its own row (a reply, a callback attempt). Whoever listens
+     * hears of it once the write is durable; an `app.reset` also answers the app's waiters.
+     */
+    append(e: { appKey: string; type: LogEventType; data: unknown; at: number; seq?: number }): number {
+      const seq = e.seq ?? seqs.next(e.appKey, e.type === 'app.reset' ? 'reset' : 'events')
+      if (e.type === 'app.reset') seqs.mark(e.appKey, 'reset')
+      insert.run({ appKey: e.appKey, seq, type: e.type, at: e.at, data: JSON.stringify(e.data) })
+      const n = (appended.get(e.appKey) ?? 0) + 1
+      if (n >= PRUNE_EVERY) {
+        prune.run({ appKey: e.appKey, keep: EVENTS_KEPT })
+        appended.delete(e.appKey)
+      } else {
+        if (appended.size >= 10_000) appended.clear()
+        appended.set(e.appKey, n)
+      }
+      return seq
+    },
+    /** The app's logged events, newest first (lister.ts). */
+    list(appKey: string, filter: ListWindow & { kind?: string }): LoggedEvent[] {
+      return list(appKey, filter).map(r => ({
+        seq: r.seq,
+        type: r.type as LogEventType,
+        at: r.at,
+        data: JSON.parse(r.data),
+      }))
+    },
+  }
+}
+
+export type EventLog = ReturnType<typeof createEventLog>

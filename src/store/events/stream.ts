@@ -1,0 +1,56 @@
+import type { ListWindow } from '../engine/lister.js'
+import type { Delivery, DeliveryFilter } from '../push/deliveries.js'
+import type { ListedMessage, MessageStore } from '../sms/messages.js'
+import type { ArrivedReport, ReportFilter } from '../sms/reports.js'
+import type { EventLog, EventType, LoggedEvent } from './log.js'
+
+/** One event of an app's stream, with its item as the store holds it. */
+export type StreamEntry =
+  | { type: 'sms.sent'; seq: number; at: number; message: ListedMessage }
+  | { type: 'sms.report'; seq: number; at: number; report: ArrivedReport }
+  | { type: 'push.delivered'; seq: number; at: number; delivery: Delivery }
+  | ({ logged: true } & LoggedEvent)
+
+export type StreamFilter = ListWindow & { kind?: EventType | undefined }
+
+interface Sources {
+  messages: Pick<MessageStore, 'list'>
+  reports: { list(appKey: string, f: ReportFilter): ArrivedReport[] }
+  pushDeliveries: { list(appKey: string, f: DeliveryFilter): Delivery[] }
+  events: Pick<EventLog, 'list'>
+}
+
+/**
+ * An app's events: the rows that carry their own seq (messages, reports, deliveries) and the event
+ * log, merged, and answered as every list is (lister.ts): newest first; with `after`, the `limit`
+ * right after it. Each source is read through its (app_key, seq) index, `limit` at most, so the
+ * first `limit` of the merge are right. `kind` reads only the source of that type.
+ */
+export function createStream(s: Sources) {
+  return {
+    list(appKey: string, filter: StreamFilter): StreamEntry[] {
+      const { kind, ...window } = filter
+      const wants = (type: EventType) => kind === undefined || kind === type
+      const entries: StreamEntry[] = []
+      if (wants('sms.sent'))
+        for (const m of s.messages.list(appKey, window))
+          entries.push({ type: 'sms.sent', seq: m.seq, at: m.createdAt, message: m })
+      if (wants('sms.report'))
+        for (const r of s.reports.list(appKey, window))
+          entries.push({ type: 'sms.report', seq: r.seq, at: r.reportAt, report: r })
+      if (wants('push.delivered'))
+        for (const d of s.pushDeliveries.list(appKey, window))
+          entries.push({ type: 'push.delivered', seq: d.seq ?? 0, at: d.deliveredAt ?? 0, delivery: d })
+      if (kind !== 'sms.sent' && kind !== 'sms.report' && kind !== 'push.delivered')
+        for (const e of s.events.list(appKey, { ...window, kind })) entries.push({ logged: true, ...e })
+      // With `after`: the `limit` lowest past it; else the `limit` highest. Newest first either way.
+      if (filter.after === undefined) return entries.sort((a, b) => b.seq - a.seq).slice(0, filter.limit)
+      return entries
+        .sort((a, b) => a.seq - b.seq)
+        .slice(0, filter.limit)
+        .reverse()
+    },
+  }
+}
+
+export type Stream = ReturnType<typeof createStream>

@@ -1,0 +1,162 @@
+import type { Db } from '../engine/db.js'
+import type { DueIndex } from '../engine/due-index.js'
+import type { Seqs } from '../engine/item-seqs.js'
+import { createLister } from '../engine/lister.js'
+import { prepareWrite } from '../engine/statements.js'
+import {
+  type Delivery,
+  type DeliveryFilter,
+  type DeliveryRow,
+  type DeliveryStatus,
+  type NewDelivery,
+  toDelivery,
+} from './delivery-rows.js'
+
+export type { Delivery, DeliveryFilter, DeliveryStatus, NewDelivery } from './delivery-rows.js'
+
+// A fallback is due when its time has come and the push had not reached the device by then.
+const SMS_DUE = `sms_due_at IS NOT NULL AND sms_due_at <= @now AND sms_msg_id IS NULL AND sms_error IS NULL
+  AND (delivered_at IS NULL OR delivered_at > sms_due_at)`
+
+type DeliveryParams = [
+  msgId: string,
+  appKey: string,
+  rid: string,
+  platform: string,
+  status: DeliveryStatus,
+  expiresAt: number,
+  deliveredAt: number | null,
+  smsDueAt: number | null,
+  smsMsgId: string | null,
+  smsError: number | null,
+  seq: number | null,
+  alias: string | null,
+]
+
+/** What each targeted device got of each push, and its SMS fallback (sms_message). */
+export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
+  // Positional, not named: a broadcast inserts one row per device (100 000 and more).
+  const insert = prepareWrite<DeliveryParams>(
+    db,
+    `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
+       sms_due_at, sms_msg_id, sms_error, seq, alias)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // Due push work (due-times.ts): the expiry of a pending delivery, the fallback of one not delivered.
+    (_msgId, appKey, _rid, _platform, status, expiresAt, deliveredAt, smsDueAt, smsMsgId, smsError) => {
+      if (status === 'pending') due.note('push', appKey, expiresAt)
+      if (smsDueAt !== null && deliveredAt === null && smsMsgId === null && smsError === null)
+        due.note('push', appKey, smsDueAt)
+    },
+  )
+  const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
+    'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
+  )
+  const list = createLister<'rid' | 'msgId' | 'alias', DeliveryRow>(db, {
+    columns: '*',
+    from: 'push_deliveries',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'delivered_at',
+    where: 'seq IS NOT NULL',
+    filters: { rid: 'registration_id = @rid', msgId: 'msg_id = @msgId', alias: 'alias = @alias' },
+    indexed: { rid: 'push_deliveries_by_device', msgId: 'sqlite_autoindex_push_deliveries_1' },
+  })
+  const search = db.prepare<{ appKey: string; rid: string | null; msgId: string | null }, DeliveryRow>(
+    `SELECT * FROM push_deliveries WHERE app_key = @appKey
+       AND (@rid IS NULL OR registration_id = @rid) AND (@msgId IS NULL OR msg_id = @msgId)
+     ORDER BY coalesce(delivered_at, expires_at), rowid`,
+  )
+  // Both say what they changed: a push callback may owe an event for each (push-callbacks.ts).
+  const expire = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
+    `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now
+     RETURNING *`,
+  )
+  const pendingFor = db.prepare<{ appKey: string; rid: string; now: number }, { msg_id: string }>(
+    `SELECT msg_id FROM push_deliveries
+     WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now ORDER BY rowid`,
+  )
+  const deliver = db.prepare<
+    { msgId: string; rid: string; now: number; seq: number; alias: string | null },
+    DeliveryRow
+  >(
+    `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias
+     WHERE msg_id = @msgId AND registration_id = @rid RETURNING *`,
+  )
+  // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
+  // index, which holds every delivery the app ever had and is read on every push.
+  const smsDue = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
+    `SELECT * FROM push_deliveries WHERE +app_key = @appKey AND ${SMS_DUE} ORDER BY sms_due_at, rowid`,
+  )
+  const setSms = db.prepare(
+    `UPDATE push_deliveries SET sms_msg_id = @smsMsgId, sms_error = @smsError
+     WHERE msg_id = @msgId AND registration_id = @rid`,
+  )
+  const appsWithWork = db.prepare<[], { app_key: string }>(
+    `SELECT app_key FROM push_deliveries INDEXED BY push_deliveries_pending_due WHERE status = 'pending'
+     UNION SELECT app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
+       WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL`,
+  )
+
+  return {
+    /** A delivery made at once (the device was online) gets the next seq of its app; returns it. */
+    insert(d: NewDelivery): Delivery {
+      const delivered = d.status === 'delivered'
+      const made = {
+        ...d,
+        seq: delivered ? seqs.next(d.appKey, 'push') : null,
+        alias: delivered ? d.alias : null,
+      }
+      insert.run(
+        made.msgId,
+        made.appKey,
+        made.registrationId,
+        made.platform,
+        made.status,
+        made.expiresAt,
+        made.deliveredAt,
+        made.smsDueAt,
+        made.smsMsgId,
+        made.smsError,
+        made.seq,
+        made.alias,
+      )
+      return made
+    },
+    ofPush(appKey: string, msgId: string): Delivery[] {
+      return ofPush.all({ appKey, msgId }).map(toDelivery)
+    },
+    /** Deliveries made, newest first. */
+    list(appKey: string, filter: DeliveryFilter): Delivery[] {
+      return list(appKey, filter).map(toDelivery)
+    },
+    /** Every delivery of the app to a device and/or of a push, whatever its status. */
+    search(appKey: string, q: { rid?: string | undefined; msgId?: string | undefined }): Delivery[] {
+      return search.all({ appKey, rid: q.rid ?? null, msgId: q.msgId ?? null }).map(toDelivery)
+    },
+    /** What ran out of time_to_live undelivered, now expired. */
+    expire(appKey: string, now: number): Delivery[] {
+      return expire.all({ appKey, now }).map(toDelivery)
+    },
+    /**
+     * Hands every pending, unexpired push to a device that just came online (whose alias is now
+     * `alias`), oldest first, each with its seq; returns them.
+     */
+    deliverPending(appKey: string, rid: string, alias: string | null, now: number): Delivery[] {
+      return pendingFor
+        .all({ appKey, rid, now })
+        .map(({ msg_id: msgId }) => deliver.get({ msgId, rid, now, alias, seq: seqs.next(appKey, 'push') }))
+        .filter(r => r !== undefined)
+        .map(toDelivery)
+    },
+    smsDue(appKey: string, now: number): Delivery[] {
+      return smsDue.all({ appKey, now }).map(toDelivery)
+    },
+    setSms(msgId: string, rid: string, result: { smsMsgId: string | null; smsError: number | null }): void {
+      setSms.run({ msgId, rid, ...result })
+    },
+    /** Apps with deliveries still pending or fallbacks not yet decided: each is settled on its own clock. */
+    appsWithWork(): string[] {
+      return appsWithWork.all().map(r => r.app_key)
+    },
+  }
+}

@@ -1,0 +1,160 @@
+import type { Db } from '../engine/db.js'
+
+export type PushPlatform = 'android' | 'ios' | 'hmos' | 'quickapp' | 'winphone'
+
+/** A device as a phone app registering with JPush would create it. */
+export interface Device {
+  appKey: string
+  registrationId: string
+  platform: PushPlatform
+  alias: string | null
+  mobile: string | null
+  online: boolean
+  lastOnlineAt: number | null
+  createdAt: number
+  tags: string[]
+}
+
+interface Row {
+  app_key: string
+  registration_id: string
+  platform: string
+  alias: string | null
+  mobile: string | null
+  online: number
+  last_online_at: number | null
+  created_at: number
+}
+
+type Key = { appKey: string; rid: string }
+
+export function createPushDeviceStore(db: Db) {
+  const get = db.prepare<Key, Row>(
+    'SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid',
+  )
+  const list = db.prepare<[string], Row>(
+    'SELECT * FROM push_devices WHERE app_key = ? ORDER BY created_at, rowid',
+  )
+  const tagsOf = db.prepare<Key, { tag: string }>(
+    'SELECT tag FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid ORDER BY tag',
+  )
+  const allTags = db.prepare<[string], { app_key: string; registration_id: string; tag: string }>(
+    'SELECT * FROM push_device_tags WHERE app_key = ?',
+  )
+  const insert = db.prepare(
+    `INSERT INTO push_devices (app_key, registration_id, platform, alias, mobile, online, last_online_at, created_at)
+     VALUES (@appKey, @registrationId, @platform, @alias, @mobile, @online, @lastOnlineAt, @createdAt)`,
+  )
+  const setField = {
+    alias: db.prepare(
+      'UPDATE push_devices SET alias = @value WHERE app_key = @appKey AND registration_id = @rid',
+    ),
+    mobile: db.prepare(
+      'UPDATE push_devices SET mobile = @value WHERE app_key = @appKey AND registration_id = @rid',
+    ),
+  }
+  const setOnline = db.prepare(
+    `UPDATE push_devices SET online = @online, last_online_at = @now
+     WHERE app_key = @appKey AND registration_id = @rid`,
+  )
+  const addTag = db.prepare(
+    'INSERT OR IGNORE INTO push_device_tags (app_key, registration_id, tag) VALUES (@appKey, @rid, @tag)',
+  )
+  const removeTag = db.prepare(
+    'DELETE FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid AND tag = @tag',
+  )
+  const clearTags = db.prepare(
+    'DELETE FROM push_device_tags WHERE app_key = @appKey AND registration_id = @rid',
+  )
+  const byAlias = db.prepare<{ appKey: string; alias: string }, Row>(
+    'SELECT * FROM push_devices WHERE app_key = @appKey AND alias = @alias ORDER BY created_at, rowid',
+  )
+  const byTag = db.prepare<{ appKey: string; tag: string }, Row>(
+    `SELECT d.* FROM push_devices d JOIN push_device_tags t
+       ON t.app_key = d.app_key AND t.registration_id = d.registration_id
+     WHERE d.app_key = @appKey AND t.tag = @tag`,
+  )
+  const distinctTags = db.prepare<[string], { tag: string }>(
+    'SELECT DISTINCT tag FROM push_device_tags WHERE app_key = ? ORDER BY tag',
+  )
+
+  // Without `tags`, they are read when first asked for: a push to a registration_id or an alias
+  // without tag selectors never asks (a statement per push less).
+  const toDevice = (r: Row, tags?: string[]): Device => {
+    const device = {
+      appKey: r.app_key,
+      registrationId: r.registration_id,
+      platform: r.platform as PushPlatform,
+      alias: r.alias,
+      mobile: r.mobile,
+      online: r.online === 1,
+      lastOnlineAt: r.last_online_at,
+      createdAt: r.created_at,
+    } as Device
+    if (tags) device.tags = tags
+    else {
+      let read: string[] | undefined
+      Object.defineProperty(device, 'tags', {
+        enumerable: true,
+        get: () => {
+          read ??= tagsOf.all({ appKey: r.app_key, rid: r.registration_id }).map(t => t.tag)
+          return read
+        },
+      })
+    }
+    return device
+  }
+
+  return {
+    get(appKey: string, rid: string): Device | undefined {
+      const row = get.get({ appKey, rid })
+      return row && toDevice(row)
+    },
+    /**
+     * Every device of the app with its tags: the registry an audience resolves against.
+     * `withTags: false` leaves `tags` empty (a broadcast needs none, over 100 000 devices).
+     */
+    list(appKey: string, withTags = true): Device[] {
+      const tags = new Map<string, string[]>()
+      if (withTags) {
+        for (const t of allTags.all(appKey)) {
+          const own = tags.get(t.registration_id)
+          if (own) own.push(t.tag)
+          else tags.set(t.registration_id, [t.tag])
+        }
+      }
+      return list.all(appKey).map(r => toDevice(r, (tags.get(r.registration_id) ?? []).sort()))
+    },
+    insert(d: Omit<Device, 'tags'>, tags: string[]): void {
+      insert.run({ ...d, online: d.online ? 1 : 0 })
+      for (const tag of tags) addTag.run({ appKey: d.appKey, rid: d.registrationId, tag })
+    },
+    setAlias(appKey: string, rid: string, alias: string | null): void {
+      setField.alias.run({ appKey, rid, value: alias })
+    },
+    setMobile(appKey: string, rid: string, mobile: string | null): void {
+      setField.mobile.run({ appKey, rid, value: mobile })
+    },
+    setOnline(appKey: string, rid: string, online: boolean, now: number): void {
+      setOnline.run({ appKey, rid, online: online ? 1 : 0, now })
+    },
+    addTags(appKey: string, rid: string, tags: string[]): void {
+      for (const tag of tags) addTag.run({ appKey, rid, tag })
+    },
+    removeTags(appKey: string, rid: string, tags: string[]): void {
+      for (const tag of tags) removeTag.run({ appKey, rid, tag })
+    },
+    clearTags(appKey: string, rid: string): void {
+      clearTags.run({ appKey, rid })
+    },
+    byAlias(appKey: string, alias: string): Device[] {
+      return byAlias.all({ appKey, alias }).map(r => toDevice(r))
+    },
+    byTag(appKey: string, tag: string): Device[] {
+      return byTag.all({ appKey, tag }).map(r => toDevice(r))
+    },
+    tags(appKey: string): string[] {
+      return distinctTags.all(appKey).map(t => t.tag)
+    },
+  }
+}

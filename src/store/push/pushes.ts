@@ -1,0 +1,87 @@
+import type { Db } from '../engine/db.js'
+
+export interface Push {
+  msgId: string
+  appKey: string
+  sendno: string
+  cid: string | null
+  payload: Record<string, unknown>
+  broadcast: boolean
+  dayKey: string
+  timeToLive: number
+  createdAt: number
+  /** When it was withdrawn (DELETE /v3/push/{msg_id}); null while it stands. */
+  withdrawnAt?: number | null
+}
+
+interface PushRow {
+  msg_id: string
+  app_key: string
+  sendno: string
+  cid: string | null
+  payload: string
+  broadcast: number
+  day_key: string
+  time_to_live: number
+  created_at: number
+  withdrawn_at: number | null
+}
+
+const toPush = (r: PushRow): Push => ({
+  msgId: r.msg_id,
+  appKey: r.app_key,
+  sendno: r.sendno,
+  cid: r.cid,
+  payload: JSON.parse(r.payload),
+  broadcast: r.broadcast === 1,
+  dayKey: r.day_key,
+  timeToLive: r.time_to_live,
+  createdAt: r.created_at,
+  withdrawnAt: r.withdrawn_at,
+})
+
+/** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
+export function createPushStore(db: Db) {
+  const insertPush = db.prepare(
+    `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at)
+     VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt)`,
+  )
+  const getPush = db.prepare<{ appKey: string; msgId: string }, PushRow>(
+    'SELECT * FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
+  )
+  const latest = db.prepare<[string], PushRow>(
+    'SELECT * FROM pushes WHERE app_key = ? ORDER BY created_at DESC, msg_id DESC LIMIT 1',
+  )
+  // Through the cid's own index (partial since migration 012: only pushes that carry one); left
+  // to itself SQLite walked the app's pushes of the whole day through pushes_by_app.
+  const byCid = db.prepare<{ appKey: string; cid: string; since: number }, PushRow>(
+    `SELECT * FROM pushes INDEXED BY pushes_by_cid WHERE app_key = @appKey AND cid = @cid AND created_at >= @since
+     ORDER BY created_at LIMIT 1`,
+  )
+  // pushes_by_day holds broadcasts only (migration 012).
+  const broadcasts = db.prepare<{ appKey: string; dayKey: string }, { n: number }>(
+    'SELECT count(*) AS n FROM pushes WHERE app_key = @appKey AND day_key = @dayKey AND broadcast = 1',
+  )
+
+  return {
+    insert(p: Push): void {
+      insertPush.run({ ...p, payload: JSON.stringify(p.payload), broadcast: p.broadcast ? 1 : 0 })
+    },
+    get(appKey: string, msgId: string): Push | undefined {
+      const row = getPush.get({ appKey, msgId })
+      return row && toPush(row)
+    },
+    latest(appKey: string): Push | undefined {
+      const row = latest.get(appKey)
+      return row && toPush(row)
+    },
+    /** The first push made with this cid since `since` (a cid is good for one day). */
+    byCid(appKey: string, cid: string, since: number): Push | undefined {
+      const row = byCid.get({ appKey, cid, since })
+      return row && toPush(row)
+    },
+    broadcastsOn(appKey: string, dayKey: string): number {
+      return broadcasts.get({ appKey, dayKey })?.n ?? 0
+    },
+  }
+}

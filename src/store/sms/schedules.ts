@@ -1,0 +1,134 @@
+import type { Db } from '../engine/db.js'
+import type { DueIndex } from '../engine/due-index.js'
+import { prepareWrite } from '../engine/statements.js'
+import { createScheduleRecipients, type NewRecipient, type ScheduleRecipient } from './schedule-recipients.js'
+
+export type { ScheduleRecipient }
+
+export type ScheduleStatus = 'pending' | 'sent' | 'deleted'
+
+export interface Schedule {
+  scheduleId: string
+  appKey: string
+  batch: boolean
+  tempId: number
+  signId: number | null
+  tag: string | null
+  sendAt: number
+  status: ScheduleStatus
+  createdAt: number
+  updatedAt: number
+  sentAt: number | null
+}
+
+export type NewSchedule = Omit<Schedule, 'status' | 'createdAt' | 'updatedAt' | 'sentAt'>
+
+interface Row {
+  schedule_id: string
+  app_key: string
+  batch: number
+  temp_id: number
+  sign_id: number | null
+  tag: string | null
+  send_at: number
+  status: string
+  created_at: number
+  updated_at: number
+  sent_at: number | null
+}
+
+const toSchedule = (r: Row): Schedule => ({
+  scheduleId: r.schedule_id,
+  appKey: r.app_key,
+  batch: r.batch === 1,
+  tempId: r.temp_id,
+  signId: r.sign_id,
+  tag: r.tag,
+  sendAt: r.send_at,
+  status: r.status as ScheduleStatus,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  sentAt: r.sent_at,
+})
+
+// `batch` is bound as 0/1 by the insert; the update leaves it.
+type Params = Omit<NewSchedule, 'batch'> & { batch: number | boolean; now: number }
+
+export function createScheduleStore(db: Db, dueIndex: DueIndex) {
+  const pending = (p: Params) => dueIndex.note('schedules', p.appKey, p.sendAt)
+  const get = db.prepare<[string, string], Row>(
+    'SELECT * FROM schedules WHERE app_key = ? AND schedule_id = ?',
+  )
+  const insert = prepareWrite<Params>(
+    db,
+    `INSERT INTO schedules (schedule_id, app_key, batch, temp_id, sign_id, tag, send_at, status, created_at, updated_at)
+     VALUES (@scheduleId, @appKey, @batch, @tempId, @signId, @tag, @sendAt, 'pending', @now, @now)`,
+    pending,
+  )
+  const update = prepareWrite<Params>(
+    db,
+    `UPDATE schedules SET temp_id = @tempId, sign_id = @signId, tag = @tag, send_at = @sendAt, updated_at = @now
+     WHERE schedule_id = @scheduleId AND status = 'pending'`,
+    pending,
+  )
+  const setDeleted = db.prepare(
+    `UPDATE schedules SET status = 'deleted', updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
+  )
+  // The claim: only the one caller that moves the row out of 'pending' may send it.
+  const claim = db.prepare<{ scheduleId: string; now: number }, Row>(
+    `UPDATE schedules SET status = 'sent', sent_at = @now, updated_at = @now
+     WHERE schedule_id = @scheduleId AND status = 'pending' AND send_at <= @now RETURNING *`,
+  )
+  const abandon = db.prepare(
+    `UPDATE schedules SET status = 'sent', sent_at = ?, updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
+  )
+  // Due on its own app's clock: send_at <= process now + that app's offset.
+  const due = db.prepare<{ now: number; limit: number }, { schedule_id: string; app_key: string }>(
+    `SELECT s.schedule_id, s.app_key FROM schedules s JOIN apps a ON a.app_key = s.app_key
+     WHERE s.status = 'pending' AND s.send_at <= @now + a.clock_offset_ms
+     ORDER BY s.send_at - a.clock_offset_ms, s.created_at LIMIT @limit`,
+  )
+  const recipients = createScheduleRecipients(db)
+
+  return {
+    get(appKey: string, scheduleId: string): Schedule | undefined {
+      const row = get.get(appKey, scheduleId)
+      return row && toSchedule(row)
+    },
+    recipients(scheduleId: string): ScheduleRecipient[] {
+      return recipients.list(scheduleId)
+    },
+    /** Whether the msg_id is a recipient's of one of the app's tasks not sent yet. */
+    isPendingRecipient(appKey: string, msgId: string): boolean {
+      return recipients.isPending(appKey, msgId)
+    },
+    insert(s: NewSchedule, list: NewRecipient[], now: number): void {
+      insert.run({ ...s, batch: s.batch ? 1 : 0, now })
+      recipients.put(s.scheduleId, list)
+    },
+    /** Replaces a pending task's content; false when it is no longer pending. */
+    replace(s: NewSchedule, list: NewRecipient[], now: number): boolean {
+      if (update.run({ ...s, now }).changes !== 1) return false
+      recipients.put(s.scheduleId, list)
+      return true
+    },
+    markDeleted(scheduleId: string, now: number): boolean {
+      return setDeleted.run(now, scheduleId).changes === 1
+    },
+    claim(scheduleId: string, now: number): Schedule | undefined {
+      const row = claim.get({ scheduleId, now })
+      return row && toSchedule(row)
+    },
+    recordFailure(scheduleId: string, msgId: string, code: number, message: string): void {
+      recipients.recordFailure(scheduleId, msgId, code, message)
+    },
+    /** A task that could not be sent because of a fault of the sandbox: never retried in a loop. */
+    abandon(scheduleId: string, now: number): void {
+      if (abandon.run(now, now, scheduleId).changes === 1)
+        recipients.failRemaining(scheduleId, 50019, 'server error')
+    },
+    due(now: number, limit: number): Array<{ scheduleId: string; appKey: string }> {
+      return due.all({ now, limit }).map(r => ({ scheduleId: r.schedule_id, appKey: r.app_key }))
+    },
+  }
+}

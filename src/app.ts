@@ -39,8 +39,9 @@ import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
+import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
-import { createFaults } from './sandbox/faults/faults.js'
+import { createFaults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
@@ -143,7 +144,7 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
-    hub: createHub(store, appResets, events),
+    hub: createHub(store, appResets, sandboxErrors.tooManyListeners, events),
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
     // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
@@ -160,15 +161,14 @@ export async function buildApp(
 
   // The surfaces: prefix, dialect (what it calls each failure), route tables.
   const mount = mounter(app, deps, envelopes)
-  await mount('/v1', smsDialect, [
-    codeRoutes,
-    messageRoutes,
-    accountRoutes,
-    templateRoutes,
-    signRoutes,
-    scheduleRoutes,
-    smsReportRoutes,
-  ])
+  // The vendor surfaces answer what a test armed through /_sandbox/faults, after auth.
+  const faults = (scope: FastifyInstance) => useFaults(scope, deps.faults)
+  await mount(
+    '/v1',
+    smsDialect,
+    [codeRoutes, messageRoutes, accountRoutes, templateRoutes, signRoutes, scheduleRoutes, smsReportRoutes],
+    { beforeHandler: faults },
+  )
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
   await mount('/v3', pushDialect, [pushRoutes, pushVariantRoutes], {
@@ -188,6 +188,7 @@ export async function buildApp(
       { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
     ],
     hooks: usePushRateLimit,
+    beforeHandler: faults,
   })
   // Same credentials, so one app only ever sees and steers itself; blacklisted or frozen apps
   // may still look inside, and faults are for the vendor surfaces.
@@ -214,12 +215,11 @@ export async function buildApp(
       eventRoutes,
       docsRoutes,
     ],
-    { standing: false, faults: false },
+    { standing: false },
   )
   // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
   await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
     standing: false,
-    faults: false,
     hooks: basicChallenge,
   })
   // Held requests are answered and event streams ended as the close begins: the close must not

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http'
 import type { AppResets } from '../app-resets.js'
-import { sandboxErrors } from '../sandbox/errors.js'
 import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
@@ -31,8 +30,11 @@ export const HUB_DEFAULTS = {
 /** The bounds (tests make them small); `stream`: each event stream's (subscriber.ts). */
 export type HubOptions = Partial<typeof HUB_DEFAULTS> & { stream?: StreamOptions }
 
-const tooMany = (what: string, max: number) =>
-  sandboxErrors.tooManyListeners(`too many ${what}: at most ${max} per app at a time`)
+/**
+ * How a listener over a bound is refused: the error the surface that holds listeners answers
+ * (the control plane's 429, given by app.ts), so that the hub knows no surface's error table.
+ */
+export type Refuse = (reason: string) => Error
 
 /**
  * The in-memory side of waiting and events (issue 12 §3, §4): who listens to which app. Nothing
@@ -41,8 +43,14 @@ const tooMany = (what: string, max: number) =>
  * of that topic and their streams, each of which reads SQLite past what it already has. An idle
  * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
  */
-export function createHub(store: Pick<Store, 'seqs'>, appResets: AppResets, options: HubOptions = {}) {
+export function createHub(
+  store: Pick<Store, 'seqs'>,
+  appResets: AppResets,
+  refuse: Refuse,
+  options: HubOptions = {},
+) {
   const { maxWaiters, maxSubscribers, heartbeatMs } = { ...HUB_DEFAULTS, ...options }
+  const tooMany = (what: string, max: number) => refuse(`too many ${what}: at most ${max} per app at a time`)
   const apps = new Map<string, Listeners>()
   let pending = new Map<string, Set<SeqTopic>>()
   let scheduled = false

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../deps.js'
-import { useFaults } from '../sandbox/faults/faults.js'
 import { type AuthHooks, registerBasicAuth } from './auth/auth.js'
 import { acceptAnyBody } from './body/json-body.js'
 import type { Dialect } from './dialect.js'
@@ -28,8 +27,11 @@ export interface MountOptions {
    * credentials. Default true; the control plane lets such an app still look inside.
    */
   standing?: boolean
-  /** Apply the faults armed through /_sandbox/faults. Default true. */
-  faults?: boolean
+  /**
+   * Hooks on every route of the surface after authentication and the catch-up, before the
+   * handler: the faults armed through /_sandbox/faults on the vendor surfaces (app.ts).
+   */
+  beforeHandler?: (scope: FastifyInstance) => void
   /** Other vendor hosts under the same prefix, each with its own dialect. */
   groups?: RouteGroup[]
   /**
@@ -47,7 +49,7 @@ export interface MountOptions {
  * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then the app's due work
  *    caught up to its now (scheduler/catch-up.ts), so no handler settles anything on its own;
- * 4. the armed faults (sandbox/faults/faults.ts), after auth and before the handler;
+ * 4. the surface's `beforeHandler` hooks (the armed faults: sandbox/faults/faults.ts);
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
@@ -56,7 +58,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
     prefix: string,
     dialect: Dialect,
     routes: RouteTable[],
-    { standing = true, faults = true, groups = [], hooks }: MountOptions = {},
+    { standing = true, beforeHandler, groups = [], hooks }: MountOptions = {},
   ): Promise<void> {
     envelopes.add(prefix, dialect)
     for (const group of groups)
@@ -75,7 +77,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
       scope.setErrorHandler(vendorErrorHandler(own))
       await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
       scope.addHook('preHandler', deps.scheduler.catchUp)
-      if (faults) useFaults(scope, deps.faults)
+      beforeHandler?.(scope)
       defineRoutes(
         scope,
         withAliases(

@@ -1,16 +1,15 @@
 import type { FastifyRequest } from 'fastify'
 import type { AppDeps } from '../../deps.js'
-import { isApiError } from '../../errors.js'
+import { type ApiError, isApiError } from '../../errors.js'
 import type { WindowState } from '../../limits/fixed-window.js'
 import { isWellFormedCredential } from '../../seed/provision.js'
 import { safeEqual, type Tenant, tenantOf } from '../../tenancy.js'
 import type { Dialect } from '../dialect.js'
-import type { AuthHooks } from './auth.js'
 
 /** A member app of the group, and why it cannot push now (its standing, its rate window). */
 export interface GroupMember {
   tenant: Tenant
-  refusal: import('../../errors.js').ApiError | undefined
+  refusal: ApiError | undefined
 }
 
 export interface GroupLogin {
@@ -34,7 +33,7 @@ export function groupLogin(
   secret: string,
   req: FastifyRequest,
   dialect: Dialect,
-  hooks: AuthHooks,
+  hooks: { authenticated?(req: FastifyRequest, tenant: Tenant): void },
   standing: ((tenant: Tenant) => void) | undefined,
 ): void {
   const groupKey = username.startsWith(PREFIX) ? username.slice(PREFIX.length) : ''

@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createServer, type TLSSocket, type Server as TlsServer } from 'node:tls'
-import type { GracefulClose } from '../process/shutdown.js'
 import type { TlsMaterial } from './index.js'
 
 export interface TlsListener {
@@ -66,7 +65,7 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
  */
 export async function listenAppTls(
   app: { server: HttpServer; tls: TlsMaterial },
-  graceful: GracefulClose,
+  graceful: { attachTls(listener: TlsListener): void },
   options: Pick<TlsListenOptions, 'port' | 'host' | 'onClientError'>,
 ): Promise<{ listener: TlsListener; names: readonly string[] }> {
   const cert = app.tls.serverCert()

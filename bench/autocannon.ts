@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import type { LoadOptions, RawRound } from './load.js'
+import type { LoadOptions, RawRound } from './load-types.js'
 
 /** One round of autocannon-child.mjs: autocannon in its own process (whole milliseconds only). */
 export function runAutocannon(o: LoadOptions): Promise<RawRound> {

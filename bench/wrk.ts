@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { LoadOptions, RawRound } from './load.js'
+import type { LoadOptions, RawRound } from './load-types.js'
 
 // wrk: one thread (the other core is the server's), `connections` keep-alive connections. A Lua
 // script sets the request; with a body template it makes each body (load.ts), and its done()

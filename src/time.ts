@@ -96,3 +96,7 @@ function nextDayStart(ms: number, timeZone: string): number {
   const start = parseLocal(`${day} 00:00:00`, timeZone) ?? ms
   return parseLocal(`${dayKey(start + 36 * 3600_000, timeZone)} 00:00:00`, timeZone) ?? ms + 86400_000
 }
+
+/** Epoch milliseconds as the control plane's ISO-8601 answer fields show them (UTC). */
+export const iso = (ms: number) => new Date(ms).toISOString()
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))

@@ -1,7 +1,6 @@
 import type { z } from 'zod'
 import { parseNotification } from '../push/send/notification.js'
 import { isObject } from '../push/values.js'
-import { iso, isoOrNull } from '../sandbox/schemas.js'
 import type { LoggedCallback } from '../store/callbacks/outbox.js'
 import type { Store } from '../store/index.js'
 import type { Delivery } from '../store/push/deliveries.js'
@@ -10,6 +9,7 @@ import type { ListedCode } from '../store/sms/codes.js'
 import type { ListedMessage } from '../store/sms/messages.js'
 import type { Reply } from '../store/sms/replies.js'
 import type { ArrivedReport } from '../store/sms/reports.js'
+import { iso, isoOrNull } from '../time.js'
 import type { items } from './items.js'
 
 // How each item of the control plane's lists (items.ts) is made from the store's rows. An event

@@ -7,10 +7,10 @@ import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { EVENT_TYPES, type EventType } from '../store/events/log.js'
 import { tenantOf } from '../tenancy.js'
+import { iso } from '../time.js'
 import { sandboxErrors } from './errors.js'
 import { listQuery, whole } from './lists/query.js'
 import { readOrWait, waitErrors } from './lists/route.js'
-import { iso } from './schemas.js'
 
 const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),

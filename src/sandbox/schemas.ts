@@ -42,7 +42,3 @@ export function readControlMobile(field: string, value: unknown): string {
 }
 
 export const mobileField = (field: string) => readBy(v => readControlMobile(field, v))
-
-/** Epoch milliseconds as the ISO-8601 answer fields show them. */
-export const iso = (ms: number) => new Date(ms).toISOString()
-export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))

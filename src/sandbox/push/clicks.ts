@@ -9,9 +9,9 @@ import { isObject } from '../../push/values.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Click, ClickKind } from '../../store/push/clicks.js'
 import type { Push } from '../../store/push/pushes.js'
+import { iso } from '../../time.js'
 import { invalidControlBody } from '../dialect.js'
 import { sandboxErrors } from '../errors.js'
-import { iso } from '../schemas.js'
 
 // A device opens a push (issue 12 §5): what the real service learns from its SDK, steered here by
 // the control plane. Counted by the report host (push/report/counts.ts) and the user statistics.

@@ -8,9 +8,10 @@ import { pushItems } from '../../items/views.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
 import type { Device, PushPlatform } from '../../store/push/devices.js'
+import { isoOrNull } from '../../time.js'
 import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
-import { asField, isoOrNull } from '../schemas.js'
+import { asField } from '../schemas.js'
 import { pushDeviceSchemas } from './device-schemas.js'
 
 const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({

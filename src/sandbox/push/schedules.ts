@@ -4,8 +4,8 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { SCHEDULE_STATES, type ScheduleState } from '../../store/push/schedule-list.js'
 import type { PushSchedule } from '../../store/push/schedules.js'
+import { iso, isoOrNull } from '../../time.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
-import { iso, isoOrNull } from '../schemas.js'
 
 // What the Schedule API does not show: every task of the app (over and deleted ones too), its
 // state, when it fires next, and each occurrence it fired with the push's msg_id or error.

@@ -5,9 +5,9 @@ import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { reportItem } from '../../items/views.js'
 import { REPORT_STATUSES } from '../../sms/reports/status.js'
+import { iso } from '../../time.js'
 import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
-import { iso } from '../schemas.js'
 
 /**
  * The delivery reports that arrived (each at its receive time, REPORT_DELAY_MS after its message:

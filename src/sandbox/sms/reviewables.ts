@@ -4,7 +4,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { signView } from '../../sms/signs/signs.js'
 import { templateView } from '../../sms/templates/templates.js'
-import { iso, isoOrNull } from '../schemas.js'
+import { iso, isoOrNull } from '../../time.js'
 
 // The reviewer's desk, listed: every template and signature of the app with its review state, as
 // the vendor's console lists them (JSMS has no list endpoint). Decisions: review.ts.

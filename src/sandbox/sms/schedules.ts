@@ -3,9 +3,8 @@ import type { AppDeps } from '../../deps.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Schedule } from '../../store/sms/schedules.js'
-import { formatLocal } from '../../time.js'
+import { formatLocal, iso, isoOrNull } from '../../time.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
-import { iso, isoOrNull } from '../schemas.js'
 
 // What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones
 // too), its state, and each recipient's msg_id (the message's, once the task has fired) or the

@@ -3,7 +3,6 @@ import type { AppResets } from '../app-resets.js'
 import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
-import type { StreamOptions } from './subscriber.js'
 
 /** Who listens to an app: requests held by `wait=` and event streams. */
 export interface Subscriber {
@@ -27,6 +26,21 @@ export const HUB_DEFAULTS = {
   maxSubscribers: 20,
   heartbeatMs: 15_000,
 }
+/** Each event stream's bounds (subscriber.ts). */
+export const STREAM_DEFAULTS = {
+  /** Events read from SQLite at a time while the client keeps up. */
+  batch: 100,
+  /**
+   * How far behind (in seqs) a client that stopped reading may fall before it is dropped: it is
+   * then sent a final `dropped` event and closed, and resumes with Last-Event-ID (an EventSource
+   * does so by itself). Past EVENTS_KEPT (store/events/log.ts) it could lose logged events.
+   */
+  maxLag: 1000,
+  /** After the final event, how long a client that still reads nothing keeps its socket. */
+  dropGraceMs: 10_000,
+}
+export type StreamOptions = Partial<typeof STREAM_DEFAULTS>
+
 /** The bounds (tests make them small); `stream`: each event stream's (subscriber.ts). */
 export type HubOptions = Partial<typeof HUB_DEFAULTS> & { stream?: StreamOptions }
 

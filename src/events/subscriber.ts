@@ -2,21 +2,7 @@ import type { FastifyReply } from 'fastify'
 import type { StreamFilter } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
 import { renderEntries, sseFrame } from './event-data.js'
-import type { Hub } from './hub.js'
-
-export const STREAM_DEFAULTS = {
-  /** Events read from SQLite at a time while the client keeps up. */
-  batch: 100,
-  /**
-   * How far behind (in seqs) a client that stopped reading may fall before it is dropped: it is
-   * then sent a final `dropped` event and closed, and resumes with Last-Event-ID (an EventSource
-   * does so by itself). Past EVENTS_KEPT (store/events/log.ts) it could lose logged events.
-   */
-  maxLag: 1000,
-  /** After the final event, how long a client that still reads nothing keeps its socket. */
-  dropGraceMs: 10_000,
-}
-export type StreamOptions = Partial<typeof STREAM_DEFAULTS>
+import { type Hub, STREAM_DEFAULTS } from './hub.js'
 
 /**
  * Streams an app's events on the reply from after `cursor`, as Server-Sent Events. The events are read

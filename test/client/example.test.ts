@@ -1,9 +1,9 @@
-// The README's Node example ("From a test suite") runs here as written: the code between the
-// markers is the README's ```ts block, but for the client's import path. Below them, the suite's
-// side: a sandbox for it (the example reads its address from SANDBOX), and the check that the
-// README shows this code.
+// The manual's Node example (docs/testing.md, "Node: vitest") runs here as written: the code
+// between the markers is that page's ```ts block, but for the client's import path. Below them,
+// the suite's side: a sandbox for it (the example reads its address from SANDBOX), and the check
+// that the page shows this code.
 
-// README: begin
+// docs/testing.md: begin
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createApp, type SandboxClient } from '../../src/client/index.js'
 
@@ -65,7 +65,7 @@ describe('sign-up by SMS', () => {
     }
   })
 })
-// README: end
+// docs/testing.md: end
 
 const { afterAll, beforeAll } = await import('vitest')
 let close = async () => {}
@@ -77,13 +77,13 @@ beforeAll(async () => {
 })
 afterAll(() => close())
 
-describe('the README', () => {
+describe('docs/testing.md', () => {
   it('shows this example as it runs here', async () => {
     const { readFileSync } = await import('node:fs')
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const shown = /### Node: vitest[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+    const page = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8')
+    const shown = /^#+ Node: vitest[\s\S]*?```ts\n([\s\S]*?)```/m.exec(page)?.[1]
     const self = readFileSync(new URL(import.meta.url), 'utf8')
-    const example = /\/\/ README: begin\n([\s\S]*?)\/\/ README: end\n/.exec(self)?.[1]
+    const example = /\/\/ docs\/testing\.md: begin\n([\s\S]*?)\/\/ docs\/testing\.md: end\n/.exec(self)?.[1]
     expect(example).toBeDefined()
     expect(shown).toBe(example?.replace("'../../src/client/index.js'", "'jiguang-sandbox/client'"))
   })

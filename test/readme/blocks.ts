@@ -1,14 +1,14 @@
-// The README's shell examples as the runner sees them (test/readme/runs.test.ts). The convention,
-// also stated in the README's "Running the examples":
-// - every ```sh block runs, in the README's order, in one POSIX shell (variables carry over);
+// A page's shell examples as the runner sees them (runs.test.ts). The convention, also stated in
+// docs/README.md "Running the examples":
+// - every ```sh block runs, in the page's order, in one POSIX shell (variables carry over);
 // - a block fenced ```sh no-run is shown, never run (Docker, TLS to the vendor hostnames…);
 // - a line `# → …` checks everything the commands since the previous check (or the block's start)
 //   printed: the whole output, trimmed, must read as shown, where `…` stands for anything.
 
 export interface Segment {
-  /** 1-based number of the block among the README's ```sh blocks. */
+  /** 1-based number of the block among the page's ```sh blocks. */
   block: number
-  /** README line numbers (1-based) of the segment's first and last line of code. */
+  /** The page's line numbers (1-based) of the segment's first and last line of code. */
   first: number
   last: number
   code: string

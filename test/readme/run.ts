@@ -24,10 +24,7 @@ export async function runSegments(segments: Segment[], sandbox: string): Promise
   mkdirSync(out)
   mkdirSync(bin)
   // jq is optional for the reader: a block that needs it fails here, whether or not jq is installed.
-  writeFileSync(
-    join(bin, 'jq'),
-    '#!/bin/sh\necho "jq is optional: README blocks must not need it" >&2\nexit 127\n',
-  )
+  writeFileSync(join(bin, 'jq'), '#!/bin/sh\necho "jq is optional: no doc block may need it" >&2\nexit 127\n')
   chmodSync(join(bin, 'jq'), 0o755)
   // No reader's ~/.curlrc, and no request may hang the run.
   writeFileSync(join(work, '.curlrc'), 'max-time = 60\n')

@@ -1,60 +1,46 @@
-import { readFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp, type SandboxApp } from '../../src/app.js'
-import { testConfig } from '../../src/config.js'
-import { matches, type Segment, shellBlocks } from './blocks.js'
-import { runSegments, type SegmentResult } from './run.js'
+import { readdirSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { PAGES, readPage, section } from './pages.js'
+import { runPage, startSandbox, tour } from './tour.js'
 
-// The README is the manual: every ```sh block runs as written, in order, in one POSIX shell with
-// curl, against a fresh sandbox on a real port (issue 12 §9); its `# → …` lines are checked. The
-// blocks reach the sandbox through $SANDBOX, which the README sets to http://127.0.0.1:8080
-// unless it is already set: here it is the test server's address. Conventions: blocks.ts.
+// The manual runs: every ```sh block of the README and of each docs/ page runs as written, in
+// order, in one POSIX shell with curl, against a fresh sandbox of the page's own on a real port
+// (issue 12 §9, issue 18 §6); its `# → …` lines are checked. Each page is self-contained: its
+// first block sets $SANDBOX unless it is already set, and here it is the test server's address.
+// Conventions: blocks.ts; the order and the allowed no-run blocks: pages.ts; the whole tour twice
+// against one sandbox: twice.test.ts.
 
-const README = new URL('../../README.md', import.meta.url)
-const readme = readFileSync(README, 'utf8')
+describe('the manual', () => {
+  it('is every page of docs/, in the order docs/README.md gives, after the README', () => {
+    const docs = readdirSync(new URL('../../docs/', import.meta.url)).filter(f => f.endsWith('.md'))
+    expect(PAGES.map(p => p.path).sort()).toEqual(['README.md', ...docs.map(f => `docs/${f}`)].sort())
+    const index = readPage('docs/README.md')
+    const table = index.slice(0, index.indexOf('\n## ')) // the table of pages, before the first section
+    const order = [...table.matchAll(/^\| \[[^\]]+\]\(([\w-]+\.md)\)/gm)].map(m => `docs/${m[1]}`)
+    expect(['README.md', ...order]).toEqual(PAGES.map(p => p.path))
+    expect(section(index, 'Running the examples')).toContain('in the order of the table above')
+  })
 
-let app: SandboxApp
-let base: string
-beforeAll(async () => {
-  app = await buildApp(testConfig())
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-})
-afterAll(() => app?.close())
-
-const where = (s: Segment) => `README.md block ${s.block}, lines ${s.first}–${s.last}`
-const excerpt = (text: string) => (text.length > 600 ? `${text.slice(0, 600)}… (${text.length} chars)` : text)
-
-/** What went wrong with one segment, or undefined. */
-function failure(r: SegmentResult): string | undefined {
-  const { segment: s } = r
-  const shown = `${where(s)}:\n${s.code}\n`
-  if (r.status === undefined)
-    return `${shown}→ the shell stopped here (a command failed or a variable was unset):\n${excerpt(r.stderr)}`
-  if (r.status !== 0) return `${shown}→ exit status ${r.status}\n${excerpt(r.stderr)}`
-  if (s.expect && !matches(s.expect.pattern, r.stdout))
-    return `${shown}→ line ${s.expect.line} shows:\n  ${s.expect.pattern}\nbut it printed:\n  ${excerpt(r.stdout.trim())}${
-      r.stderr ? `\nstderr: ${excerpt(r.stderr)}` : ''
-    }`
-  return undefined
-}
-
-describe('the README', () => {
-  const { segments, skipped, strays } = shellBlocks(readme)
-
-  it('marks its shell examples ```sh (```sh no-run: shown, not run)', () => {
-    expect(strays, 'fences the runner would not see; use ```sh').toEqual([])
+  it('marks its shell examples ```sh (```sh no-run: shown, not run, only where pages.ts allows)', () => {
+    for (const page of tour) {
+      expect(page.strays, `${page.path}: fences the runner would not see; use \`\`\`sh`).toEqual([])
+      expect(page.skipped.length, `${page.path}: blocks marked no-run`).toBe(page.noRun)
+    }
+    const segments = tour.flatMap(p => p.segments)
     expect(segments.length).toBeGreaterThan(50)
-    // Few blocks may be left out, each for a reason the README gives (Docker, the vendors' hosts).
-    expect(skipped.length).toBeLessThanOrEqual(6)
+    expect(segments.filter(s => s.expect).length).toBeGreaterThan(20)
   })
 
-  it('runs as written, and prints what it shows', { timeout: 240_000 }, async () => {
-    const results = await runSegments(segments, base)
-    const failures = results.map(failure).filter(f => f !== undefined)
-    // The first failure explains the others (later blocks build on earlier ones).
-    expect(failures[0], `${failures.length} of ${results.length} segments failed; the first`).toBeUndefined()
-    expect(results.filter(r => r.segment.expect).length).toBeGreaterThan(20)
-  })
+  for (const page of tour.filter(p => p.segments.length > 0)) {
+    it(`${page.path} runs as written on a fresh sandbox, and prints what it shows`, {
+      timeout: 120_000,
+    }, async () => {
+      const { app, url } = await startSandbox()
+      try {
+        expect(await runPage(page.path, page.segments, url)).toBeUndefined()
+      } finally {
+        await app.close()
+      }
+    })
+  }
 })

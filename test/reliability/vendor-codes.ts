@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readPage, section } from '../readme/pages.js'
 
 // The codes each vendor documents, from the specification, not from the product: an answer whose
 // code is not here is a finding. JSMS: sms-service.md §7 plus jsms-api.md §4 (50033).
@@ -16,11 +16,12 @@ const JPUSH = [
   8200, 8203,
 ]
 
-// The control plane's own codes: the table its manual documents (README "Errors of the control
-// plane"), whatever src/sandbox/errors.ts says.
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+// The control plane's own codes: the table its manual documents (docs/control-plane.md "Errors of
+// the control plane"), whatever src/sandbox/errors.ts says.
 const SANDBOX = [
-  ...readme.slice(readme.indexOf('### Errors of the control plane')).matchAll(/^\| `(9\d{4})` \|/gm),
+  ...section(readPage('docs/control-plane.md'), 'Errors of the control plane').matchAll(
+    /^\| `(9\d{4})` \|/gm,
+  ),
 ].map(m => Number(m[1]))
 
 export const SMS_CODES = new Set(SMS)

@@ -5,24 +5,24 @@ import type { ApiError } from '../../src/errors.js'
 import { sandboxErrors } from '../../src/sandbox/errors.js'
 import { basic, call, createTestApp, defaultAuth } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
+import { readPage, section } from '../readme/pages.js'
 
-// The control plane's own error table (src/sandbox/errors.ts): every code documented in the
-// README, every one provoked by a test, the generic ones here, one row each.
+// The control plane's own error table (src/sandbox/errors.ts): every code documented in
+// docs/control-plane.md, every one provoked by a test, the generic ones here, one row each.
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const table = Object.values(sandboxErrors).map(make => (make as (why: string) => ApiError)('why'))
 
-/** `| 90001 | 401 | … |` rows of the README's table of control-plane errors. */
+/** `| 90001 | 401 | … |` rows of the manual's table of control-plane errors. */
 function documented(): Array<{ code: number; status: number }> {
-  const section = readme.slice(readme.indexOf('### Errors of the control plane'))
-  return [...section.matchAll(/^\| `(9\d{4})` \| (\d{3}) \|/gm)].map(m => ({
+  const table = section(readPage('docs/control-plane.md'), 'Errors of the control plane')
+  return [...table.matchAll(/^\| `(9\d{4})` \| (\d{3}) \|/gm)].map(m => ({
     code: Number(m[1]),
     status: Number(m[2]),
   }))
 }
 
 describe('the control plane’s error table', () => {
-  it('is the README’s, code for code and status for status, in a range no vendor uses', () => {
+  it('is the manual’s, code for code and status for status, in a range no vendor uses', () => {
     const ours = table.map(e => ({ code: e.code, status: e.status })).sort((a, b) => a.code - b.code)
     expect(documented()).toEqual(ours)
     for (const { code } of ours) expect(code).toBeGreaterThanOrEqual(90_000)

@@ -60,7 +60,7 @@ describe('GET /_sandbox/push/schedules', () => {
       next_fire_time: null,
     })
 
-    // The lists' filters that make sense for tasks (README "Waiting and events").
+    // The lists' filters that make sense for tasks (docs/control-plane.md "Waiting and events").
     const names = async (q: string) => {
       const got = await call(app, 'GET', `/_sandbox/push/schedules?${q}`)
       expect(got.status, got.raw).toBe(200)

@@ -102,7 +102,7 @@ describe('POST /_sandbox/reset', () => {
     const reset = await call(app, 'POST', '/_sandbox/reset', undefined, auth)
     expect(reset.status).toBe(200)
     expect(reset.body).toEqual(fresh)
-    // Nothing is left but the reset's own event (app.reset: README "Waiting and events").
+    // Nothing is left but the reset's own event (app.reset: docs/control-plane.md "Waiting and events").
     expect(rowsOf(app, appKey)).toEqual({ ...firstRows, events: 1 })
     // Cascaded rows are gone with their parents.
     const orphans = app.store.db

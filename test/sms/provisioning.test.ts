@@ -3,7 +3,7 @@ import type { SandboxApp } from '../../src/app.js'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 
-// Auto-provisioning (README "Credentials and fixtures") within its two caps: apps in the
+// Auto-provisioning (docs/configuration.md "Auto-provisioning") within its two caps: apps in the
 // database (AUTO_PROVISION_MAX_APPS) and new apps per client address per minute
 // (AUTO_PROVISION_PER_MINUTE). Beyond either, the unknown appKey stays unknown: the surface's
 // authentication failure, saying why, and one log line a minute.

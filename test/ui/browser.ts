@@ -21,7 +21,7 @@ export const LIVE_MS = 15_000
 export const BROWSER_TEST_MS = 120_000
 
 /**
- * Where the screenshots go: docs/ui (the README's) with UI_SCREENSHOTS=1, a temporary folder
+ * Where the screenshots go: docs/ui (docs/web-ui.md's) with UI_SCREENSHOTS=1, a temporary folder
  * otherwise, so that a test run leaves the work tree as it was.
  */
 const SHOTS =

@@ -22,7 +22,7 @@ describe('the web UI, live', { timeout: BROWSER_TEST_MS }, () => {
     expect(sent.status).toBe(200)
     const bubble = page.locator(`[data-msg-id="${sent.body.msg_id}"]`)
     await bubble.waitFor({ timeout: LIVE_MS })
-    // Measured, not asserted (the machine is shared): README "Web UI" quotes it.
+    // Measured, not asserted (the machine is shared): docs/web-ui.md quotes it.
     console.log(`ui: the SMS showed ${Date.now() - started} ms after POST /v1/messages was sent`)
     expect(await bubble.innerText()).toContain('您的订单UI-1已发货，预计2天内送达。')
     expect(await bubble.innerText()).toContain('notification')

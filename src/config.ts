@@ -1,110 +1,179 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
 
-// The only reader of process.env: everything else receives a frozen Config.
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DB_PATH: z.string().min(1).default('./data/sandbox.db'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SANDBOX_CONFIG: z.string().min(1).optional(),
-  AUTO_PROVISION: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform(v => v === 'true' || v === '1'),
+// The only reader of process.env: everything else receives a frozen Config. Every setting is one
+// row of SETTINGS: its environment variable, its command-line flag, what it is for, and how it is
+// read (a zod schema with its default). The Config's fields, the validation, the configuration
+// page's table (docs/configuration.md, checked by a test) and the command line all come from it:
+// adding a setting is adding a row.
+
+/** One setting, as the environment (`env`) and the command line (`--flag`) name it. */
+export interface Setting<T> {
+  env: string
+  flag: string
+  /** One line for `--help` and the configuration page. */
+  describe: string
+  /** Reads the text given (absent: `undefined`), with the default. */
+  schema: z.ZodType<T, string | undefined>
+}
+
+const setting = <T>(s: Setting<T>): Setting<T> => s
+const int = (min: number, max: number) => z.coerce.number<string | undefined>().int().min(min).max(max)
+/** setTimeout takes at most 2^31 − 1 ms; a larger value fires at once (Node warns and uses 1). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+const flag = z.enum(['true', 'false', '1', '0']).transform(v => v === 'true' || v === '1')
+
+export const SETTINGS = {
+  port: setting({ env: 'PORT', flag: 'port', describe: 'HTTP port', schema: int(0, 65535).default(8080) }),
+  host: setting({
+    env: 'HOST',
+    flag: 'host',
+    describe: 'address to bind (0.0.0.0 to accept connections from elsewhere)',
+    schema: z.string().min(1).default('127.0.0.1'),
+  }),
+  database: setting({
+    env: 'DB_PATH',
+    flag: 'db',
+    describe: 'SQLite file (created with its folder); :memory: keeps nothing',
+    schema: z.string().min(1).default('./data/sandbox.db'),
+  }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    flag: 'log-level',
+    describe: 'pino level: fatal error warn info debug trace silent',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  }),
+  seedFile: setting({
+    env: 'SANDBOX_CONFIG',
+    flag: 'seed',
+    describe: 'JSON or YAML seed file of developers and apps',
+    schema: z.string().min(1).optional(),
+  }),
+  autoProvision: setting({
+    env: 'AUTO_PROVISION',
+    flag: 'auto-provision',
+    describe: 'false: an unknown appKey is refused instead of getting a new app',
+    schema: flag.default(true),
+  }),
   // Caps on auto-provisioning: apps in the database, and new apps per client address per minute.
-  AUTO_PROVISION_MAX_APPS: z.coerce.number().int().min(0).default(100_000),
-  AUTO_PROVISION_PER_MINUTE: z.coerce.number().int().min(0).default(1_000),
-  // IANA zone for JSMS send_time and for every "per day" counter (Beijing time by default).
+  autoProvisionMaxApps: setting({
+    env: 'AUTO_PROVISION_MAX_APPS',
+    flag: 'auto-provision-max-apps',
+    describe: 'no app is auto-provisioned once the database holds this many',
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(100_000),
+  }),
+  autoProvisionPerMinute: setting({
+    env: 'AUTO_PROVISION_PER_MINUTE',
+    flag: 'auto-provision-per-minute',
+    describe: 'new apps one client address may have auto-provisioned per minute',
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(1_000),
+  }),
   // Only a zone given is checked: the first Intl formatter loads ICU's zone data (≈ 15 ms of the
   // start), which the default need not pay before its first send.
-  SMS_TIME_ZONE: z
-    .string()
-    .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
-    .default('Asia/Shanghai'),
-  // Clock time a new template or signature stays under review before it is approved.
-  REVIEW_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
-  // Clock time between a message going out and its delivery report (GET /v1/report, SMS_REPORT).
-  REPORT_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
-  // Real time a callback receiver gets to answer before the attempt counts as failed.
-  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
-  // Real time a client gets to send a whole request (headers and body); 0 turns the limit off.
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
-  // Optional HTTPS listener for SDKs that hard-code the vendor's hosts (jpush-api.md §1.1).
-  TLS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  // Where the local CA lives; by default beside the database, so it survives on the same volume.
-  CA_DIR: z.string().min(1).optional(),
-  // More names for the TLS certificate (e.g. a compose service name), comma-separated.
-  TLS_EXTRA_HOSTS: z.string().default(''),
-})
-
-export interface Config {
-  readonly port: number
-  readonly host: string
-  readonly database: string
-  readonly logLevel: string
-  readonly seedFile: string | undefined
-  readonly autoProvision: boolean
-  /** No app is auto-provisioned once the database holds this many (every app counts). */
-  readonly autoProvisionMaxApps: number
-  /** New apps one client address may have provisioned per minute. */
-  readonly autoProvisionPerMinute: number
-  readonly timeZone: string
-  readonly reviewDelayMs: number
-  readonly reportDelayMs: number
-  readonly callbackTimeoutMs: number
+  timeZone: setting({
+    env: 'SMS_TIME_ZONE',
+    flag: 'time-zone',
+    describe: 'IANA zone of JSMS send_time and of every "per day" counter',
+    schema: z
+      .string()
+      .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
+      .default('Asia/Shanghai'),
+  }),
+  reviewDelayMs: setting({
+    env: 'REVIEW_DELAY_MS',
+    flag: 'review-delay-ms',
+    describe: 'clock time a new template or signature stays under review before it is approved',
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(60_000),
+  }),
+  reportDelayMs: setting({
+    env: 'REPORT_DELAY_MS',
+    flag: 'report-delay-ms',
+    describe: 'clock time between a message going out and its delivery report',
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(2_000),
+  }),
+  callbackTimeoutMs: setting({
+    env: 'CALLBACK_TIMEOUT_MS',
+    flag: 'callback-timeout-ms',
+    describe: 'real time a callback receiver gets to answer',
+    schema: int(1, MAX_TIMER_MS).default(5_000),
+  }),
   /** Real time to receive a whole request before it is answered 408; 0 = no limit. */
-  readonly requestTimeoutMs: number
+  requestTimeoutMs: setting({
+    env: 'REQUEST_TIMEOUT_MS',
+    flag: 'request-timeout-ms',
+    describe: 'real time a client gets to send a whole request (0: no limit)',
+    schema: int(0, MAX_TIMER_MS).default(30_000),
+  }),
   /** HTTPS port, or undefined for no TLS listener. */
-  readonly tlsPort: number | undefined
-  /** Folder of the local CA's files; undefined keeps the CA in memory (`:memory:` databases). */
-  readonly caDir: string | undefined
-  readonly tlsExtraHosts: readonly string[]
+  tlsPort: setting({
+    env: 'TLS_PORT',
+    flag: 'tls-port',
+    describe: "HTTPS port with the vendor hostnames' certificate; unset: no TLS listener",
+    schema: int(0, 65535).optional(),
+  }),
+  /** Folder of the local CA's files; unset: beside the database (in memory for `:memory:`). */
+  caDir: setting({
+    env: 'CA_DIR',
+    flag: 'ca-dir',
+    describe: "where the local CA is kept (default: the database's folder)",
+    schema: z.string().min(1).optional(),
+  }),
+  tlsExtraHosts: setting({
+    env: 'TLS_EXTRA_HOSTS',
+    flag: 'tls-extra-hosts',
+    describe: 'more comma-separated DNS names or IPs for the TLS certificate',
+    schema: z
+      .string()
+      .default('')
+      .transform(v =>
+        Object.freeze(
+          v
+            .split(',')
+            .map(h => h.trim())
+            .filter(Boolean),
+        ),
+      ),
+  }),
+} as const
+
+type Settings = typeof SETTINGS
+export type SettingName = keyof Settings
+
+export type Config = {
+  readonly [K in SettingName]: Settings[K] extends Setting<infer T> ? T : never
 }
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(stripEmpty(env))
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`)
+/**
+ * The configuration from the environment, and from `given` (settings by name: the command line's
+ * flags, which beat the environment). A value that cannot be read stops the start, naming it.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  given: Partial<Record<SettingName, string>> = {},
+): Config {
+  const values: Record<string, unknown> = {}
+  const problems: string[] = []
+  for (const [name, s] of Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
+    // `PORT=` in a compose file means "unset", not "invalid".
+    const text = given[name] ?? (env[s.env] === '' ? undefined : env[s.env])
+    const parsed = s.schema.safeParse(text)
+    if (parsed.success) values[name] = parsed.data
+    else {
+      const where = given[name] === undefined ? s.env : `--${s.flag}`
+      problems.push(...parsed.error.issues.map(i => `${where}: ${i.message}`))
+    }
   }
-  const e = parsed.data
-  return Object.freeze({
-    port: e.PORT,
-    host: e.HOST,
-    database: e.DB_PATH,
-    logLevel: e.LOG_LEVEL,
-    seedFile: e.SANDBOX_CONFIG,
-    autoProvision: e.AUTO_PROVISION,
-    autoProvisionMaxApps: e.AUTO_PROVISION_MAX_APPS,
-    autoProvisionPerMinute: e.AUTO_PROVISION_PER_MINUTE,
-    timeZone: e.SMS_TIME_ZONE,
-    reviewDelayMs: e.REVIEW_DELAY_MS,
-    reportDelayMs: e.REPORT_DELAY_MS,
-    callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
-    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    tlsPort: e.TLS_PORT,
-    caDir: e.CA_DIR ?? (e.DB_PATH === ':memory:' ? undefined : dirname(e.DB_PATH)),
-    tlsExtraHosts: Object.freeze(
-      e.TLS_EXTRA_HOSTS.split(',')
-        .map(h => h.trim())
-        .filter(Boolean),
-    ),
-  })
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  const config = values as { -readonly [K in SettingName]: Config[K] }
+  config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
+  return Object.freeze(config)
 }
 
 /** Defaults for tests and embedders: an in-memory database, nothing read from the environment. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return Object.freeze({ ...loadConfig({ DB_PATH: ':memory:', LOG_LEVEL: 'silent' }), ...overrides })
-}
-
-// `PORT=` in a compose file means "unset", not "invalid".
-function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v
-  return out
 }
 
 function isTimeZone(tz: string): boolean {

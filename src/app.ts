@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import { createAppResets } from './app-resets.js'
+import { createCourier, dueCallbacks } from './callbacks/courier.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
@@ -17,6 +18,7 @@ import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard } from './limits/provisioning.js'
 import { collectOperations } from './openapi/document.js'
+import { duePushes } from './push/delivery/delivery.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
 import { tagRoutes } from './push/device/tags.js'
@@ -31,6 +33,7 @@ import {
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report/report.js'
 import { pushUserRoutes } from './push/report/users.js'
+import { duePushSchedules } from './push/schedules/due.js'
 import { pushScheduleRoutes } from './push/schedules/schedules.js'
 import { pushRoutes } from './push/send/push.js'
 import { pushVariantRoutes } from './push/send/variants.js'
@@ -59,6 +62,7 @@ import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile } from './seed/seed-file.js'
 import { accountRoutes } from './sms/accounts.js'
 import { smsDialect } from './sms/dialect.js'
+import { dueReports, dueReviewResults, dueReviews, dueSchedules } from './sms/due-work.js'
 import { smsReportRoutes } from './sms/reports/reports.js'
 import { scheduleRoutes } from './sms/schedules/schedules.js'
 import { codeRoutes } from './sms/sending/codes.js'
@@ -114,16 +118,20 @@ export async function buildApp(
   // when it is reset or removed (app-resets.ts).
   const appResets = createAppResets()
 
-  // Background jobs: the due-work loop (schedules, reports, reviews, callbacks, pushes).
-  const scheduler = createScheduler({
-    store,
-    clock,
-    config,
-    sensitiveWords,
-    log: app.log.child({ component: 'scheduler' }),
-    dispatcher,
-    appResets,
-  })
+  // Background jobs: the due-work loop over the list of what falls due as time passes, in the
+  // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
+  // with what was approved. Each entry is declared with its feature (scheduler/due-work.ts).
+  const jobDeps = { store, clock, config, sensitiveWords, log: app.log.child({ component: 'scheduler' }) }
+  const courier = createCourier({ ...jobDeps, dispatcher, appResets })
+  const scheduler = createScheduler(jobDeps, [
+    dueReviews,
+    dueSchedules,
+    duePushSchedules,
+    dueReports,
+    dueReviewResults,
+    dueCallbacks(courier),
+    duePushes,
+  ])
 
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
@@ -141,6 +149,7 @@ export async function buildApp(
     faults: createFaults(appResets),
     routeBook: createRouteBook(app),
     scheduler,
+    courier,
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
@@ -153,6 +162,12 @@ export async function buildApp(
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order
+  // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
+  // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
+  app.addHook('onError', (_req, _reply, err, done) => {
+    store.health.observe(err)
+    done()
+  })
   envelopes.clientErrors.watch(app.server)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
@@ -229,6 +244,7 @@ export async function buildApp(
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
     await scheduler.stop()
+    await courier.close()
     store.flush()
     store.close()
     closeDatabase(db)

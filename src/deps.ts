@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppResets } from './app-resets.js'
+import type { Courier } from './callbacks/courier.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Hub } from './events/hub.js'
@@ -37,6 +39,8 @@ export interface AppDeps {
   /** The seed file as read at start: what a reset makes a seed-file app again. */
   seed: SeedFile
   scheduler: Scheduler
+  /** Delivers the callback outbox; checks a callback URL before it is set (callbacks/courier.ts). */
+  courier: Courier
   /** GET /_sandbox/ready: every check must pass; evaluated at each request. */
   readiness: readonly ReadinessCheck[]
   tls: TlsMaterial
@@ -57,3 +61,6 @@ export interface AppDeps {
  * and is itself built from this part of the bag.
  */
 export type PipelineDeps = Pick<AppDeps, 'store' | 'clock' | 'config' | 'sensitiveWords'>
+
+/** What the entries of the due-work list run with (src/app.ts hands it to the scheduler). */
+export type JobDeps = PipelineDeps & { log: FastifyBaseLogger }

@@ -6,7 +6,8 @@ import { appNow, type Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { callbackItem } from '../items/views.js'
 import { lazy } from '../lazy.js'
-import type { Callback } from '../store/callbacks/outbox.js'
+import type { DueWork } from '../scheduler/due-work.js'
+import { CALLBACKS_DUE, type Callback } from '../store/callbacks/outbox.js'
 import type { Store } from '../store/index.js'
 import { type Outgoing, outgoing } from './outgoing.js'
 import { checkCallbackUrl } from './url-check.js'
@@ -108,7 +109,10 @@ export function createCourier(deps: CourierDeps) {
 
   function track(c: Callback): void {
     const p: Promise<void> = attempt(c)
-      .catch(err => log.error({ err, callback: c.id }, 'callback attempt failed to record'))
+      .catch(err => {
+        store.health.observe(err)
+        log.error({ err, callback: c.id }, 'callback attempt failed to record')
+      })
       .finally(() => inflight.delete(p))
     inflight.set(p, c)
   }
@@ -136,6 +140,25 @@ export function createCourier(deps: CourierDeps) {
     async close(): Promise<void> {
       await Promise.all(inflight.keys())
       await own?.close()
+    },
+  }
+}
+
+/**
+ * The callbacks entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts): each
+ * callback goes out at its next attempt, through `courier`, whose requests on the wire a clock
+ * move and the scheduler's stop wait for.
+ */
+export function dueCallbacks<D extends Pick<CourierDeps, 'store' | 'log'>>(courier: Courier): DueWork<D> {
+  return {
+    name: 'callbacks',
+    nextDue: [CALLBACKS_DUE],
+    run: () => courier.dispatchDue(),
+    settled: appKey => courier.settled(appKey),
+    start({ store, log }) {
+      const redone = store.callbacks.resetInterrupted()
+      if (redone > 0)
+        log.warn({ callbacks: redone }, 'callbacks interrupted by the last shutdown will be resent')
     },
   }
 }

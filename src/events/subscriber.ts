@@ -12,7 +12,7 @@ import { type Hub, STREAM_DEFAULTS } from './hub.js'
  * while the app moves more than `maxLag` seqs ahead is dropped (see STREAM_DEFAULTS).
  */
 export function streamEvents(
-  deps: { store: Pick<Store, 'stream' | 'seqs' | 'pushes'>; hub: Hub },
+  deps: { store: Pick<Store, 'stream' | 'seqs' | 'pushes' | 'health'>; hub: Hub },
   appKey: string,
   reply: FastifyReply,
   cursor: number,
@@ -41,7 +41,8 @@ export function streamEvents(
       try {
         const entries = store.stream.list(appKey, { ...filter, after: cursor, limit: batch }).reverse()
         frames = renderEntries(store, appKey, entries).map(f => ({ seq: f.seq, text: sseFrame(f) }))
-      } catch {
+      } catch (err) {
+        store.health.observe(err) // a damaged page: the store's monitor refuses writes from now on
         end() // the database failed: the client reconnects with Last-Event-ID
         return
       }

@@ -1,13 +1,13 @@
 import { appNow, type Clock } from '../clock.js'
+import type { DueQuery } from '../store/engine/index.js'
 import type { Store } from '../store/index.js'
-import { type DueWork, earliestDue } from './due-work.js'
 
 interface AdvanceDeps {
   store: Store
   clock: Clock
   scheduler: { tick(): Promise<void>; settled(appKey?: string): Promise<void>; poke(): void }
-  /** The list of due work the scheduler runs (due-work.ts): the steps stop at each of its items. */
-  work: readonly DueWork[]
+  /** The due queries of the scheduler's list (due-work.ts): the steps stop at each of their items. */
+  queries: readonly DueQuery[]
 }
 
 /** Safety net against a due item that no tick can clear. */
@@ -38,7 +38,7 @@ export function advanceAppClock(deps: AdvanceDeps, appKey: string, target: numbe
 }
 
 async function step(
-  { store, clock, scheduler, work }: AdvanceDeps,
+  { store, clock, scheduler, queries }: AdvanceDeps,
   appKey: string,
   target: number,
 ): Promise<void> {
@@ -51,7 +51,7 @@ async function step(
   let lastOverdue: number | undefined
   for (let i = 0; i < MAX_STEPS; i++) {
     const now = nowOfApp()
-    const due = earliestDue(work, store, appKey)
+    const due = store.due.nextOf(queries, appKey)
     if (due === undefined || due > target) break
     if (due > now) setAppTime(due)
     else if (due === lastOverdue)

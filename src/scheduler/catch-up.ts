@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { appNow } from '../clock.js'
 import type { Tenant } from '../tenancy.js'
-import { type DueWork, earliestDue } from './due-work.js'
-import type { JobDeps } from './jobs.js'
+import type { DueWork, SchedulerDeps } from './due-work.js'
 
 /**
  * "Time has passed" for one request: before its handler, the app's due work whose outcome requests
- * read (reviews decided, pushes expired or texted: the entries of due-work.ts with a `catchUp`) is
+ * read (reviews decided, pushes expired or texted: the entries of the due-work list with a `catchUp`) is
  * run up to the app's now, in one write job, if the due index says any is due. So every handler,
  * reading or writing, sees the state the clock implies, and none settles anything on its own.
  *
@@ -19,15 +18,19 @@ import type { JobDeps } from './jobs.js'
  * scheduler's own work run a little earlier for this app; each item's state (under review,
  * pending, undecided) makes it run once, whoever gets there first.
  *
- * Cost: a comparison with the app's bound in memory (store/engine/due-index.ts); SQLite is asked only for
+ * Cost: a comparison with the app's bound in memory (store/engine/due.ts); SQLite is asked only for
  * an app's first request and after a catch-up. The check is skipped once the scheduler stopped
  * (a stopped scheduler does nothing; the sandbox is closing). A catch-up that cannot be written
  * (the database refuses writes) fails the request: it cannot show what time implies.
  */
-export function createCatchUp(deps: JobDeps, work: readonly DueWork[], running: () => boolean) {
+export function createCatchUp<D extends SchedulerDeps>(
+  deps: D,
+  work: readonly DueWork<D>[],
+  running: () => boolean,
+) {
   const { store, clock } = deps
+  // The due index keeps, per app, the bound of these entries' queries (scheduler/index.ts: watch).
   const mine = work.filter(w => w.catchUp)
-  const ask = (appKey: string) => earliestDue(mine, store, appKey)
 
   /**
    * A preHandler hook: register it right after Basic auth (it reads `req.tenant`). Callback-style:
@@ -37,7 +40,7 @@ export function createCatchUp(deps: JobDeps, work: readonly DueWork[], running: 
     const tenant = req.tenant as Tenant | undefined
     let due: number | undefined
     try {
-      due = tenant && running() ? store.due.earliestOf(tenant.app.appKey, ask) : undefined
+      due = tenant && running() ? store.due.earliestOf(tenant.app.appKey) : undefined
     } catch (err) {
       done(err as Error)
       return

@@ -1,65 +1,45 @@
-import type { Courier } from '../callbacks/courier.js'
-import { pushTick, settle as settlePushes } from '../push/delivery/delivery.js'
-import { fireDuePushSchedules } from '../push/schedules/due.js'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../clock.js'
 import type { App } from '../store/apps/apps.js'
-import type { DueKind } from '../store/engine/due-index.js'
+import type { DueQuery } from '../store/engine/index.js'
 import type { Store } from '../store/index.js'
-import {
-  arriveReports,
-  emitReviewEvents,
-  fireDueSchedules,
-  type JobDeps,
-  settleDueReviews,
-  settleReviewsOf,
-} from './jobs.js'
+
+/** What the scheduler itself uses of the deps it hands to the entries of its list. */
+export interface SchedulerDeps {
+  store: Store
+  clock: Clock
+  log: FastifyBaseLogger
+}
 
 /**
- * One kind of work that falls due as time passes. The scheduler's loop and the sandbox clock move
- * walk the one list below; a request catches up the entries that have `catchUp`. A new kind is a
- * new entry, plus, in the store, the query of its next due time (store/engine/due-times.ts, under the
- * same name) and the note its creating statement gives the due index (store/engine/due-index.ts).
+ * One kind of work that falls due as time passes, declared once, beside its feature (the SMS kinds
+ * in src/sms/due-work.ts, the push kinds in src/push/…, callback retries in src/callbacks/). The
+ * list of them (src/app.ts) is all the scheduler knows: its loop and the sandbox's clock moves walk
+ * it in order, a request catches up the entries that have `catchUp`, and the due index is asked
+ * about their queries. Adding a kind is adding an entry: its table module declares the query of
+ * its rows' due times and notes each row it creates (src/store/engine/index.ts).
+ *
+ * `D` is what the entries are given to run with (src/deps.ts: JobDeps); the scheduler passes it on.
  */
-export interface DueWork {
-  name: DueKind
-  /** When its next item falls due: process time over every app, or the app time of `appKey`. */
-  nextDue(store: Store, appKey?: string): number | undefined
+export interface DueWork<D> {
+  /** For the log. */
+  name: string
+  /** Where the due times of its items are read (declared by their table modules, which note each new one). */
+  nextDue: readonly DueQuery[]
   /** The scheduler's tick: every app's due items at process time `now`, each app on its own clock. */
-  run(deps: JobDeps, now: number): Promise<void>
+  run(deps: D, now: number): Promise<void>
   /**
    * One app's due items at its time `now`, inside the write job of a request's catch-up
    * (catch-up.ts): the state a request reads that time alone changes (a review's outcome, a
    * push's expiry or SMS fallback). What goes out as messages or callbacks (tasks, reports, review
    * results, retries) is the scheduler's alone: sent once, at its time, by the loop or a clock move.
    */
-  catchUp?(deps: JobDeps, app: App, now: number): void
+  catchUp?(deps: D, app: App, now: number): void
+  /** What `run` started that outlives it (callbacks on the wire): a clock move and `stop` wait for it. */
+  settled?(appKey?: string): Promise<void>
+  /** Before the first tick: take up what the last process left half-done. */
+  start?(deps: D): void
 }
 
-const entry = (name: DueKind, run: DueWork['run'], catchUp?: DueWork['catchUp']): DueWork => ({
-  name,
-  nextDue: (store, appKey) => store.dueTimes[name](appKey),
-  run,
-  ...(catchUp ? { catchUp } : {}),
-})
-
-/** In the order a tick runs them: reviews first, so a task or a fallback firing at the same moment sends with what was approved. */
-export function createDueWork(courier: Courier): DueWork[] {
-  return [
-    entry('reviews', settleDueReviews, settleReviewsOf),
-    entry('schedules', fireDueSchedules),
-    entry('push schedules', fireDuePushSchedules),
-    entry('reports', arriveReports),
-    entry('review results', deps => emitReviewEvents(deps)),
-    entry('callbacks', () => courier.dispatchDue()),
-    entry('push', async (deps, now) => void (await pushTick(deps, now)), settlePushes),
-  ]
-}
-
-/** The earliest next due time of the entries: process time, or the app time of `appKey`. */
-export function earliestDue(work: readonly DueWork[], store: Store, appKey?: string): number | undefined {
-  let min: number | undefined
-  for (const w of work) {
-    const t = w.nextDue(store, appKey)
-    if (t !== undefined && (min === undefined || t < min)) min = t
-  }
-  return min
-}
+/** Every due query of the entries. */
+export const queriesOf = <D>(work: readonly DueWork<D>[]): DueQuery[] => work.flatMap(w => w.nextDue)

@@ -1,17 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify'
-import type { Dispatcher } from 'undici'
-import type { AppResets } from '../app-resets.js'
-import { createCourier } from '../callbacks/courier.js'
-import type { PipelineDeps } from '../deps.js'
 import { advanceAppClock } from './advance.js'
 import { createCatchUp } from './catch-up.js'
-import { createDueWork } from './due-work.js'
+import { type DueWork, queriesOf, type SchedulerDeps } from './due-work.js'
 
-export interface SchedulerDeps extends PipelineDeps {
-  log: FastifyBaseLogger
-  dispatcher?: Dispatcher | undefined
-  appResets?: AppResets | undefined
-}
+export type { DueWork, SchedulerDeps } from './due-work.js'
 
 /** Longest single sleep: a wall-clock jump is noticed within the hour even with no request. */
 const MAX_SLEEP_MS = 3600_000
@@ -30,20 +21,18 @@ const TICK_SPACING_MS = 20
 const RETRY_AFTER_FAILURE_MS = 1_000
 
 /**
- * The in-process due-work loop over the list of due work (due-work.ts). Everything it does is read
- * from SQLite (pending tasks, reports, reviews, callbacks), so it survives restarts and an overdue
- * task fires right after start. Idle, it costs one timer set for the earliest due item, known in
- * memory (store/engine/due-index.ts: told by the writes that create due work, asked of SQLite again only
- * after a tick or a clock move). It re-arms when that index hears of sooner work and when a manual
- * clock jumps, never per request: a request costs the scheduler nothing.
- * `tick()` never overlaps itself; `stop()` waits for the work in flight.
+ * The in-process due-work loop over a list of due work (due-work.ts), given in the order a tick
+ * runs it; it knows no kind by name. Everything it does is read from SQLite (pending tasks,
+ * reports, reviews, callbacks), so it survives restarts and an overdue task fires right after
+ * start. Idle, it costs one timer set for the earliest due item, known in memory
+ * (store/engine/due.ts: told by the writes that create due work, asked of SQLite again only after
+ * a tick or a clock move). It re-arms when that index hears of sooner work and when a manual clock
+ * jumps, never per request: a request costs the scheduler nothing. `tick()` never overlaps itself;
+ * `stop()` waits for the work in flight. `deps` is handed to each entry as it is.
  */
-export function createScheduler(deps: SchedulerDeps) {
+export function createScheduler<D extends SchedulerDeps>(deps: D, work: readonly DueWork<D>[]) {
   const { store, clock, log } = deps
-  const courier = createCourier(deps)
-  const work = createDueWork(courier)
-  const byName = new Map(work.map(w => [w.name, w]))
-  const jobDeps = { ...deps, log }
+  const queries = queriesOf(work)
   let state: 'idle' | 'running' | 'stopped' = 'idle'
   let timer: NodeJS.Timeout | undefined
   let current: Promise<void> | undefined
@@ -54,7 +43,7 @@ export function createScheduler(deps: SchedulerDeps) {
 
   /**
    * Every entry of the list whose time has come, in order, with what was due at one moment. An
-   * entry whose bound (store/engine/due-index.ts: never later than its first item) is still ahead has
+   * entry whose bound (store/engine/due.ts: never later than its first item) is still ahead has
    * nothing due and is not run; one that ran has its bound asked again.
    */
   async function runOnce(): Promise<void> {
@@ -63,16 +52,17 @@ export function createScheduler(deps: SchedulerDeps) {
     const now = clock.now()
     for (const w of work) {
       try {
-        const due = store.due.boundOf(w.name, () => w.nextDue(store))
+        const due = store.due.earliest(w.nextDue)
         if (due === undefined || due > now) continue
         try {
-          await w.run(jobDeps, now)
+          await w.run(deps, now)
         } finally {
           // What was due may be done now: the next arm asks SQLite what remains of it.
-          store.due.ran(w.name)
+          store.due.ran(w.nextDue)
         }
       } catch (err) {
         failed = true
+        store.health.observe(err)
         log.error({ err, job: w.name }, 'scheduler job failed')
       }
     }
@@ -80,7 +70,7 @@ export function createScheduler(deps: SchedulerDeps) {
 
   /** Process time of the earliest due item of any app. */
   function nextDue(): number | undefined {
-    return store.due.earliest(kind => byName.get(kind)?.nextDue(store))
+    return store.due.earliest(queries)
   }
 
   function arm(): void {
@@ -93,6 +83,7 @@ export function createScheduler(deps: SchedulerDeps) {
     } catch (err) {
       // Runs from timers and after writes that create due work: a database that fails to answer (damaged
       // pages) must not become an uncaught exception. Look again a little later.
+      store.health.observe(err)
       log.error({ err }, 'scheduler could not read what is due')
       failed = true
       due = clock.now()
@@ -122,9 +113,11 @@ export function createScheduler(deps: SchedulerDeps) {
   }
 
   const scheduler = {
+    /** The due-work list it runs, in order (src/app.ts). */
+    work,
     tick,
     /** The catch-up hook every API surface registers right after Basic auth (catch-up.ts). */
-    catchUp: createCatchUp(jobDeps, work, () => state === 'running'),
+    catchUp: createCatchUp(deps, work, () => state === 'running'),
     /** For readiness: started and not stopped. */
     get running(): boolean {
       return state === 'running'
@@ -133,9 +126,7 @@ export function createScheduler(deps: SchedulerDeps) {
     async start(): Promise<void> {
       if (state !== 'idle') return
       state = 'running'
-      const redone = store.callbacks.resetInterrupted()
-      if (redone > 0)
-        log.warn({ callbacks: redone }, 'callbacks interrupted by the last shutdown will be resent')
+      for (const w of work) w.start?.(deps)
       await tick()
     },
     /**
@@ -150,17 +141,15 @@ export function createScheduler(deps: SchedulerDeps) {
         arm()
       })
     },
-    /** Waits for the tick in flight and the callbacks on the wire (of one app, or all). */
+    /** Waits for the tick in flight and what the entries still have in flight (of one app, or all). */
     async settled(appKey?: string): Promise<void> {
       await next
       await current
-      await courier.settled(appKey)
+      await Promise.all(work.map(w => w.settled?.(appKey)))
     },
-    /** The vendor's check of a callback URL before it is set (GET with `echostr`): why not, or undefined. */
-    checkCallbackUrl: courier.checkUrl,
     /** Moves one app's clock forward, running everything that falls due on the way, in order. */
     advance(appKey: string, target: number): Promise<void> {
-      return advanceAppClock({ store, clock, scheduler, work }, appKey, target)
+      return advanceAppClock({ store, clock, scheduler, queries }, appKey, target)
     },
     async stop(): Promise<void> {
       if (state === 'stopped') return
@@ -168,14 +157,14 @@ export function createScheduler(deps: SchedulerDeps) {
       clearTimeout(timer)
       await next
       await current
-      await courier.close()
+      await Promise.all(work.map(w => w.settled?.()))
     },
   }
   // The timer is re-armed when due work may fall due sooner (the due index, told by the writes
   // that create it) or when a manual clock jumps; never per request.
-  store.due.watch({ perApp: work.filter(w => w.catchUp).map(w => w.name), sooner: scheduler.poke })
+  store.due.watch({ perApp: queriesOf(work.filter(w => w.catchUp)), sooner: scheduler.poke })
   clock.onMove?.(scheduler.poke)
   return scheduler
 }
 
-export type Scheduler = ReturnType<typeof createScheduler>
+export type Scheduler = ReturnType<typeof createScheduler<SchedulerDeps>>

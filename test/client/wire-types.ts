@@ -16,7 +16,7 @@ import type { items } from '../../src/items/items.js'
 import type { appView } from '../../src/sandbox/app/view.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
 import type { appPatchSchema } from '../../src/seed/seed-file.js'
-import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callbacks/rows.js'
+import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callbacks/outbox.js'
 import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events/log.js'
 
 // The client's types are written out (its declarations must stand alone: the server's modules

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
+import { queriesOf } from '../../src/scheduler/due-work.js'
 import { openDatabase } from '../../src/store/engine/db.js'
-import { createDueIndex, DUE_KINDS, type DueKind } from '../../src/store/engine/due-index.js'
+import { createDueIndex } from '../../src/store/engine/due.js'
+import type { DueQuery } from '../../src/store/engine/index.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { listRoutes } from '../reliability/routes.js'
 
-// "Time has passed" in one place (src/scheduler/due-work.ts): reads never write, a request catches
-// up its app's due work once before its handler, and the next due time is known in memory.
+// "Time has passed" in one place (the due-work list, src/scheduler/due-work.ts): reads never write,
+// a request catches up its app's due work once before its handler, and the next due time is known
+// in memory.
 
 /** Counts the write jobs queued from now on. */
 function countWrites(app: SandboxApp): () => number {
@@ -19,19 +22,11 @@ function countWrites(app: SandboxApp): () => number {
   return () => n
 }
 
-/** Counts what SQLite is asked about due times: over every app, and for one app. */
+/** Counts what SQLite is asked about due times from now on: over every app, and for one app. */
 function countDueQueries(app: SandboxApp) {
-  const asked = { everyApp: 0, oneApp: 0 }
-  const times = app.store.dueTimes
-  for (const kind of DUE_KINDS) {
-    const ask = times[kind]
-    times[kind] = appKey => {
-      if (appKey === undefined) asked.everyApp++
-      else asked.oneApp++
-      return ask(appKey)
-    }
-  }
-  return asked
+  const { asked } = app.store.due
+  const start = { ...asked }
+  return () => ({ everyApp: asked.everyApp - start.everyApp, oneApp: asked.oneApp - start.oneApp })
 }
 
 const turn = () => new Promise(resolve => setImmediate(resolve))
@@ -103,82 +98,115 @@ describe('the next due time, known in memory', () => {
       })
       await turn() // the re-arm after each answer runs
     }
-    expect(asked).toEqual({ everyApp: 0, oneApp: 0 })
+    expect(asked()).toEqual({ everyApp: 0, oneApp: 0 })
     await call(app, 'POST', '/_sandbox/clock', { advance_ms: 1000 })
     await turn()
-    expect(asked.everyApp).toBeGreaterThan(0)
+    expect(asked().everyApp).toBeGreaterThan(0)
   })
 
   it('a write that brings due work forward is known at once, without asking SQLite', async () => {
     const { app, clock } = await createTestApp({ reviewDelayMs: 60_000 })
     await call(app, 'GET', '/v1/accounts/app')
     await turn()
+    const queries = queriesOf(app.scheduler.work)
+    expect(app.store.due.earliest(queries)).toBeUndefined()
     const asked = countDueQueries(app)
     const now = clock.now()
-    expect(app.store.due.earliest(() => undefined)).toBeUndefined()
     const created = await call(app, 'POST', '/v1/templates', { template: '订单{{order}}已发货', type: 2 })
     expect(created.status).toBe(200)
-    expect(app.store.due.earliest(() => Number.NaN)).toBe(now + 60_000)
-    expect(app.store.due.earliestOf(APP_KEY, () => Number.NaN)).toBe(now + 60_000)
-    expect(asked).toEqual({ everyApp: 0, oneApp: 0 })
+    expect(app.store.due.earliest(queries)).toBe(now + 60_000)
+    expect(app.store.due.earliestOf(APP_KEY)).toBe(now + 60_000)
+    expect(asked()).toEqual({ everyApp: 0, oneApp: 0 })
   })
 })
 
 describe('the due index', () => {
+  // Due queries over a table of their own: `set` changes what SQLite answers for one of them.
   const setup = (offsets: Record<string, number> = {}) => {
     const db = openDatabase(':memory:')
+    db.exec('CREATE TABLE due_test (q TEXT, app_key TEXT, t INTEGER)')
     const due = createDueIndex(db, key => offsets[key] ?? 0)
-    return { db, due }
+    const query = (q: string): DueQuery => ({
+      every: `SELECT MIN(t) AS t FROM due_test WHERE q = '${q}'`,
+      one: `SELECT MIN(t) AS t FROM due_test WHERE q = '${q}' AND app_key = @appKey`,
+    })
+    const set = (q: string, t?: number, appKey = 'a') => {
+      db.prepare('DELETE FROM due_test WHERE q = ?').run(q)
+      if (t !== undefined) db.prepare('INSERT INTO due_test VALUES (?, ?, ?)').run(q, appKey, t)
+    }
+    return { db, due, query, set }
   }
 
   it('keeps lower bounds: told of sooner work, never of work done; asks again after work ran', () => {
-    const { db, due } = setup({ b: 1000 })
-    let answer: number | undefined = 500
-    expect(due.earliest(() => answer)).toBe(500)
-    due.note('schedules', 'a', 300)
-    expect(due.earliest(() => answer)).toBe(300)
-    due.note('schedules', 'a', 900) // later than known: no change
-    due.note('reports', 'b', 1200) // app time 1200 on a clock 1000 ahead: process time 200
-    expect(due.earliest(() => answer)).toBe(200)
-    answer = 700
+    const { db, due, query, set } = setup({ b: 1000 })
+    const [schedules, reports] = [query('schedules'), query('reports')]
+    const both = [schedules, reports]
+    set('schedules', 500)
+    set('reports', 500)
+    expect(due.earliest(both)).toBe(500)
+    due.note(schedules, 'a', 300)
+    expect(due.earliest(both)).toBe(300)
+    due.note(schedules, 'a', 900) // later than known: no change
+    due.note(reports, 'b', 1200) // app time 1200 on a clock 1000 ahead: process time 200
+    expect(due.earliest(both)).toBe(200)
+    set('schedules', 700)
+    set('reports', 700)
+    expect(due.earliest(both)).toBe(200) // known: SQLite is not asked
     due.ran()
-    expect(due.earliest(() => answer)).toBe(700)
+    expect(due.earliest(both)).toBe(700)
+    set('schedules')
+    set('reports')
     due.remap()
-    answer = undefined
-    expect(due.earliest(() => answer)).toBeUndefined()
+    expect(due.earliest(both)).toBeUndefined()
     db.close()
   })
 
-  it('asks again, after one kind ran, for that kind alone', () => {
-    const { db, due } = setup()
-    const asked: string[] = []
-    const times: Partial<Record<DueKind, number>> = { reports: 100, callbacks: 400 }
-    const ask = (kind: DueKind) => {
-      asked.push(kind)
-      return times[kind]
-    }
-    expect(due.earliest(ask)).toBe(100)
-    expect(asked).toHaveLength(7)
-    asked.length = 0
-    times.reports = 250
-    due.ran('reports')
-    expect(due.earliest(ask)).toBe(250)
-    expect(asked).toEqual(['reports'])
-    expect(due.boundOf('callbacks', () => Number.NaN)).toBe(400)
+  it('asks again, after one entry ran, for its queries alone', () => {
+    const { db, due, query, set } = setup()
+    const [reviews, reports, callbacks] = [query('reviews'), query('reports'), query('callbacks')]
+    set('reports', 100)
+    set('callbacks', 400)
+    const before = due.asked.everyApp
+    expect(due.earliest([reviews, reports, callbacks])).toBe(100)
+    expect(due.asked.everyApp - before).toBe(3)
+    set('reports', 250)
+    due.ran([reports])
+    expect(due.earliest([reviews, reports, callbacks])).toBe(250)
+    expect(due.asked.everyApp - before).toBe(4)
+    set('callbacks', 50) // not asked again: the bound known stays
+    expect(due.earliest([callbacks])).toBe(400)
     db.close()
   })
 
-  it('keeps per app only the kinds requests catch up, and nothing read inside a transaction', () => {
-    const { db, due } = setup()
-    due.watch({ perApp: ['reviews', 'push'] satisfies DueKind[], sooner: () => {} })
-    expect(due.earliestOf('a', () => 1000)).toBe(1000)
-    due.note('reports', 'a', 10) // the scheduler's alone
-    expect(due.earliestOf('a', () => Number.NaN)).toBe(1000)
-    due.note('push', 'a', 20)
-    expect(due.earliestOf('a', () => Number.NaN)).toBe(20)
+  it('keeps per app only the queries requests catch up, and nothing read inside a transaction', () => {
+    const { db, due, query, set } = setup()
+    const [reviews, push, reports] = [query('reviews'), query('push'), query('reports')]
+    due.watch({ perApp: [reviews, push], sooner: () => {} })
+    set('reviews', 1000)
+    expect(due.earliestOf('a')).toBe(1000)
+    set('reviews', 5000) // kept: not asked again
+    due.note(reports, 'a', 10) // the scheduler's alone
+    expect(due.earliestOf('a')).toBe(1000)
+    due.note(push, 'a', 20)
+    expect(due.earliestOf('a')).toBe(20)
     due.ranFor('a')
-    db.transaction(() => expect(due.earliestOf('a', () => 5)).toBe(5))()
-    expect(due.earliestOf('a', () => 6)).toBe(6)
+    set('reviews', 5)
+    db.transaction(() => expect(due.earliestOf('a')).toBe(5))()
+    set('reviews', 6)
+    expect(due.earliestOf('a')).toBe(6)
     db.close()
+  })
+})
+
+describe('the due-work list', () => {
+  it('is walked in its order, reviews first; its queries are the due index per app for the catch-up entries', async () => {
+    const { app } = await createTestApp()
+    const names = app.scheduler.work.map(w => w.name)
+    expect(names[0]).toBe('reviews')
+    expect(new Set(names).size).toBe(names.length)
+    // Every query is one entry's: the index's bounds per query are per kind.
+    const queries = queriesOf(app.scheduler.work)
+    expect(new Set(queries).size).toBe(queries.length)
+    expect(app.scheduler.work.filter(w => w.catchUp).map(w => w.name)).toEqual(['reviews', 'push'])
   })
 })

@@ -19,8 +19,7 @@ import { createLogger } from '../../src/process/logger.js'
 import { openDatabase } from '../../src/store/engine/db.js'
 import { createHealth } from '../../src/store/engine/health.js'
 import { createSeqs } from '../../src/store/engine/item-seqs.js'
-import type { WalSync } from '../../src/store/engine/wal-sync.js'
-import { createWriter } from '../../src/store/engine/writer.js'
+import { createWriter, type WalSync } from '../../src/store/engine/writer.js'
 import { call } from '../helpers.js'
 import { ANDROID_1, pushBody } from '../push/helpers.js'
 
@@ -199,7 +198,7 @@ describe('the writer and the health monitor', () => {
       code: 'ENOSPC',
     })
     const wal: WalSync = { sync: done => queueMicrotask(() => done(syncError)), syncNow() {}, close() {} }
-    const writer = createWriter(db, wal, health, createSeqs(db))
+    const writer = createWriter(db, { health, seqs: createSeqs(db), wal })
     const bump = () => db.prepare("UPDATE sequences SET value = value + 1 WHERE name = 'msg_id'").run()
     await expect(writer.write(bump)).rejects.toThrow('no space left on device')
     expect(health.problem()).toBe('disk full (ENOSPC): free some space')

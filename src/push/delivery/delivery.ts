@@ -1,5 +1,7 @@
-import type { PipelineDeps } from '../../deps.js'
+import type { JobDeps, PipelineDeps } from '../../deps.js'
+import type { DueWork } from '../../scheduler/due-work.js'
 import type { App } from '../../store/apps/apps.js'
+import { PUSH_DUE } from '../../store/push/deliveries.js'
 import { tenantOf } from '../../tenancy.js'
 import { parseSmsMessage } from '../send/options.js'
 import { CALLBACK_BITS, deliveriesSettled } from './callbacks.js'
@@ -8,9 +10,17 @@ import { sendSmsFallback } from './sms-fallback.js'
 // What happens to a push after it is accepted, as time passes on the app's clock: offline
 // devices get it when they come online within time_to_live, and sms_message texts the device's
 // mobile when the push had not reached it within delay_time. Everything here runs inside a write
-// job. `settle` is the push entry of the due-work list (scheduler/due-work.ts): run by the
-// scheduler at its due time and by the catch-up before each request of the app, so a device that
-// comes online has already been texted if its fallback fell due before.
+// job. `settle` is the push entry of the due-work list (`duePushes`): run by the scheduler at its
+// due time and by the catch-up before each request of the app, so a device that comes online has
+// already been texted if its fallback fell due before.
+
+/** Pushes waiting for offline devices expire after time_to_live, and their sms_message fallbacks go out. */
+export const duePushes: DueWork<JobDeps> = {
+  name: 'push',
+  nextDue: [PUSH_DUE],
+  run: async (deps, now) => void (await pushTick(deps, now)),
+  catchUp: settle,
+}
 
 /** Sends due SMS fallbacks, then expires what outlived its time_to_live. */
 export function settle(deps: PipelineDeps, app: App, now: number): void {

@@ -1,15 +1,24 @@
-import type { JobDeps } from '../../scheduler/jobs.js'
+import type { JobDeps } from '../../deps.js'
+import type { DueWork } from '../../scheduler/due-work.js'
+import { PUSH_SCHEDULES_DUE } from '../../store/push/schedules.js'
 import { firePushSchedule, skipPushScheduleOccurrence } from './fire.js'
 
-// The JPush schedules entry of the due-work list (due-work.ts): every due occurrence of every
-// app, each on its own app's clock, in time order, each fired once.
+// The JPush schedules entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts):
+// every due occurrence of every app, each on its own app's clock, in time order, each fired once.
 
 const BATCH = 200
 /** Occurrences per tick; whatever is left is picked up at once by the next tick. */
 const MAX_FIRINGS = 5_000
 
+/** JPush schedule tasks (jpush-api.md §8) fire each occurrence at its time. */
+export const duePushSchedules: DueWork<JobDeps> = {
+  name: 'push schedules',
+  nextDue: [PUSH_SCHEDULES_DUE],
+  run: fireDuePushSchedules,
+}
+
 /** Fires what is due at process time `now`, one write job per round of up to BATCH occurrences. */
-export async function fireDuePushSchedules(deps: JobDeps, now: number): Promise<void> {
+async function fireDuePushSchedules(deps: JobDeps, now: number): Promise<void> {
   let fired = 0
   while (fired < MAX_FIRINGS) {
     const n = await deps.store.write(() => fireRound(deps, now))

@@ -50,14 +50,14 @@ function mergeSettings(current: Settings, patch: AppPatch['settings']): Settings
  * a receiver that fails it changes nothing.
  */
 export async function applyPatch(
-  deps: Pick<AppDeps, 'store' | 'scheduler' | 'clock'>,
+  deps: Pick<AppDeps, 'store' | 'courier' | 'clock'>,
   appKey: string,
   patch: z.output<typeof patchBody>,
   now: number,
 ): Promise<void> {
   const { store } = deps
   if (patch.callback_url) {
-    const why = await deps.scheduler.checkCallbackUrl(patch.callback_url)
+    const why = await deps.courier.checkUrl(patch.callback_url)
     if (why) throw sandboxErrors.callbackCheckFailed(`"callback_url": the vendor's URL check failed: ${why}`)
   }
   await store.write(() => {

@@ -9,7 +9,7 @@ import { appView, describeApp } from './view.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'scheduler' | 'seed' | 'appResets' | 'hub'>
+type Deps = Pick<AppDeps, 'store' | 'clock' | 'courier' | 'seed' | 'appResets' | 'hub'>
 
 /**
  * The calling app itself: its settings at runtime (read, PATCH), its reset to the state of its

@@ -1,7 +1,5 @@
 import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import { forgetApp } from '../engine/row-cache.js'
-import { prepareWrite } from '../engine/statements.js'
+import type { Engine } from '../engine/index.js'
 
 // Everything an app owns is a row with its `app_key`, or a row that cascades from one (migration
 // 002: schedule_recipients, callback_attempts). So removing an app needs no list of tables to keep
@@ -44,18 +42,12 @@ export function appTables(db: Db): string[] {
 
 /**
  * Removes every row of one app, in one statement per table (inside the caller's write job, so in
- * one transaction). Each statement forgets the app's cached rows and due times when it runs
- * (statements.ts): nothing stale survives in memory.
+ * one transaction), then forgets whatever the engine holds of it (cached rows, due bounds).
  */
-export function createAppRows(db: Db, due: DueIndex) {
-  const tables = appTables(db)
+export function createAppRows(engine: Engine) {
+  const tables = appTables(engine.db)
   const deletes = tables.map(table =>
-    prepareWrite<{ appKey: string }>(
-      db,
-      `DELETE FROM "${table}" WHERE app_key = @appKey`,
-      p => forgetApp(db, p.appKey),
-      p => due.forgetApp(p.appKey),
-    ),
+    engine.db.prepare<{ appKey: string }>(`DELETE FROM "${table}" WHERE app_key = @appKey`),
   )
   return {
     /** The tables an app's rows are removed from, in that order. */
@@ -64,6 +56,7 @@ export function createAppRows(db: Db, due: DueIndex) {
     remove(appKey: string): number {
       let rows = 0
       for (const statement of deletes) rows += statement.run({ appKey }).changes
+      engine.forgetApp(appKey)
       return rows
     },
   }

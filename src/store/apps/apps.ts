@@ -1,6 +1,4 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import { cachedStatements, createRowCache } from '../engine/row-cache.js'
+import type { Engine } from '../engine/index.js'
 import { type Balances, NO_BALANCES, toBalances } from './balances.js'
 
 export type { Balances, Bucket } from './balances.js'
@@ -69,36 +67,30 @@ const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, 
 })
 
 /**
- * Apps: read on every request (Basic auth, standing), so cached (row-cache.ts); every statement
- * that changes them forgets the cached copy when it runs. Balances live in the same rows but
- * change with every send: they are never cached (balances.ts).
+ * Apps: read on every request (Basic auth, standing), so cached (engine/caches.ts); every method
+ * that changes them forgets the cached copy. Balances live in the same rows but change with every
+ * send: they are held apart (balances.ts).
  */
-export function createAppStore(db: Db, due: DueIndex) {
-  const apps = createRowCache<string, App>(db, { perApp: true })
-  const appRows = cachedStatements(db, apps)
-  const getApp = appRows.read<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
-  const countApps = appRows.read<[], { n: number }>('SELECT count(*) AS n FROM apps')
-  const countUsers = appRows.read<[string, string], { n: number }>(
+export function createAppStore({ db, caches, due }: Engine) {
+  const apps = caches.rows<string, App>({ perApp: true })
+  const getApp = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
+  const countApps = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM apps')
+  const countUsers = db.prepare<[string, string], { n: number }>(
     'SELECT count(*) AS n FROM apps WHERE dev_key = ? AND app_key <> ?',
   )
-  const insertApp = appRows.write<ReturnType<typeof appParams>>(
+  const insertApp = db.prepare<ReturnType<typeof appParams>>(
     `INSERT INTO apps (app_key, master_secret, dev_key, blacklisted, sms_enabled, ip_whitelist,
        sensitive_words, callback_url, settings, clock_offset_ms, balance, voice, industry, market, created_at)
      VALUES (@appKey, @masterSecret, @devKey, @blacklisted, @smsEnabled, @ipWhitelist, @sensitiveWords,
        @callbackUrl, @settings, @clockOffsetMs, @balance, @voice, @industry, @market, @createdAt)`,
-    p => p.appKey,
   )
-  const updateSettings = appRows.write<ReturnType<typeof appParams>>(
+  const updateSettings = db.prepare<ReturnType<typeof appParams>>(
     `UPDATE apps SET master_secret = @masterSecret, dev_key = @devKey, blacklisted = @blacklisted,
        sms_enabled = @smsEnabled, ip_whitelist = @ipWhitelist, sensitive_words = @sensitiveWords,
        callback_url = @callbackUrl, settings = @settings WHERE app_key = @appKey`,
-    p => p.appKey,
   )
-  // The app's due times now map to other process times (due-index.ts).
-  const setOffset = appRows.write<{ appKey: string; offsetMs: number }>(
+  const setOffset = db.prepare<{ appKey: string; offsetMs: number }>(
     'UPDATE apps SET clock_offset_ms = @offsetMs WHERE app_key = @appKey',
-    p => p.appKey,
-    () => due.remap(),
   )
 
   return {
@@ -119,13 +111,18 @@ export function createAppStore(db: Db, due: DueIndex) {
     },
     insert(app: NewApp, createdAt: number): void {
       insertApp.run(appParams(app, app.balances, createdAt))
+      apps.forget(app.appKey)
     },
     /** Replaces the settings (not balances, not the clock) of an existing app. */
     updateSettings(app: Omit<App, 'createdAt'>): void {
       updateSettings.run(appParams(app))
+      apps.forget(app.appKey)
     },
     setClockOffset(appKey: string, offsetMs: number): void {
       setOffset.run({ appKey, offsetMs })
+      apps.forget(appKey)
+      // The app's due times now map to other process times (engine/due.ts).
+      due.remap()
     },
   }
 }

@@ -1,6 +1,5 @@
-import type { Db } from '../engine/db.js'
-import { cachedStatements, createRowCache } from '../engine/row-cache.js'
-import type { UndoJournal } from '../engine/undo.js'
+import type { Statement } from 'better-sqlite3'
+import type { Engine } from '../engine/index.js'
 
 export type Bucket = 'voice' | 'industry' | 'market'
 
@@ -30,42 +29,39 @@ type Column = (typeof BUCKETS)[number]
  * cached settings (apps.ts), because every send writes them. Each is read from SQLite once, then
  * kept; a charge writes the row in the send's own write job and the new value in memory right
  * after the statement, so memory and SQLite never disagree outside a job, and a job that rolls
- * back takes the memory back with it (undo.ts). Every statement that writes the columns forgets
- * the value first (row-cache.ts), so one that fails leaves nothing stale.
+ * back takes the memory back with it (a journaled cache: engine/caches.ts, undo.ts). Every other
+ * write of the columns forgets the value.
  */
-export function createBalanceStore(db: Db, journal: UndoJournal) {
-  const apps = createRowCache<string, Balances>(db, { perApp: true, journal })
-  const developers = createRowCache<string, Balances>(db, { journal })
-  const appSql = cachedStatements(db, apps)
-  const devSql = cachedStatements(db, developers)
+export function createBalanceStore({ db, caches: engineCaches }: Engine) {
+  const caches = {
+    app: engineCaches.rows<string, Balances>({ perApp: true, journaled: true }),
+    dev: engineCaches.rows<string, Balances>({ journaled: true }),
+  }
   const read = {
-    app: appSql.read<[string], Balances>(
+    app: db.prepare<[string], Balances>(
       'SELECT balance, voice, industry, market FROM apps WHERE app_key = ?',
     ),
-    dev: devSql.read<[string], Balances>(
+    dev: db.prepare<[string], Balances>(
       'SELECT balance, voice, industry, market FROM developers WHERE dev_key = ?',
     ),
   }
   // The bound check stays in the UPDATE: a bucket never goes below zero, whatever memory says.
-  const take = (sql: typeof appSql, table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+  const take = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
     Object.fromEntries(
       BUCKETS.map(col => [
         col,
-        sql.write<[number, string, number]>(
+        db.prepare<[number, string, number]>(
           `UPDATE ${table} SET ${col} = ${col} - ? WHERE ${key} = ? AND ${col} IS NOT NULL AND ${col} >= ?`,
-          (_units, owner) => owner,
         ),
       ]),
-    ) as Record<Column, ReturnType<typeof sql.write<[number, string, number]>>>
-  const takes = { app: take(appSql, 'apps', 'app_key'), dev: take(devSql, 'developers', 'dev_key') }
-  const set = (sql: typeof appSql, table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
-    sql.write<Balances & { key: string }>(
+    ) as Record<Column, Statement<[number, string, number]>>
+  const takes = { app: take('apps', 'app_key'), dev: take('developers', 'dev_key') }
+  const set = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+    db.prepare<Balances & { key: string }>(
       `UPDATE ${table} SET balance = @balance, voice = @voice, industry = @industry, market = @market
        WHERE ${key} = @key`,
-      p => p.key,
     )
-  const sets = { app: set(appSql, 'apps', 'app_key'), dev: set(devSql, 'developers', 'dev_key') }
-  const caches = { app: apps, dev: developers }
+  const sets = { app: set('apps', 'app_key'), dev: set('developers', 'dev_key') }
 
   function balancesOf(owner: 'app' | 'dev', key: string): Balances | undefined {
     const hit = caches[owner].get(key)
@@ -79,17 +75,22 @@ export function createBalanceStore(db: Db, journal: UndoJournal) {
     const b = balancesOf(owner, key)
     const left = b?.[col]
     if (b === undefined || left === null || left === undefined || left < units) return false
-    if (takes[owner][col].run(units, key, units).changes !== 1) return false
+    if (takes[owner][col].run(units, key, units).changes !== 1) {
+      caches[owner].forget(key) // memory said enough, the row did not: read it again
+      return false
+    }
     caches[owner].remember(key, { ...b, [col]: left - units })
     return true
   }
 
   return {
     /**
-     * The developers' balances, for the statements of developers.ts that write their rows (a
-     * developer removed, then made again with new balances): they forget its value too.
+     * Forgets a developer's balances, for developers.ts, whose methods write its row (a developer
+     * removed, then made again with new balances).
      */
-    developerCache: developers as { forget(devKey: string): void },
+    forgetDeveloper(devKey: string): void {
+      caches.dev.forget(devKey)
+    },
     /** The app's balances, from memory (read from SQLite the first time). Frozen, shared. */
     balances(appKey: string): Balances | undefined {
       return balancesOf('app', appKey)
@@ -100,9 +101,11 @@ export function createBalanceStore(db: Db, journal: UndoJournal) {
     /** Sets the four buckets (PATCH /_sandbox/app, a reset). */
     setBalances(appKey: string, balances: Balances): void {
       sets.app.run({ ...toBalances(balances), key: appKey })
+      caches.app.forget(appKey)
     },
     setDeveloperBalances(devKey: string, balances: Balances): void {
       sets.dev.run({ ...toBalances(balances), key: devKey })
+      caches.dev.forget(devKey)
     },
     /**
      * Takes `units` from the first bucket that has them: the app's own bucket for the kind, the

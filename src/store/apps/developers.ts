@@ -1,5 +1,4 @@
-import type { Db } from '../engine/db.js'
-import { cachedStatements, cachesOf, createRowCache } from '../engine/row-cache.js'
+import type { Engine } from '../engine/index.js'
 import { type Balances, NO_BALANCES, toBalances } from './balances.js'
 
 /** Credentials and standing only: balances change with every send, so they are read apart. */
@@ -17,23 +16,28 @@ interface DevRow {
 
 /**
  * Developer accounts (the devKey:devSecret of /v1/accounts/dev, and every app's standing): read on
- * every request, so cached like apps (row-cache.ts); their balances are kept apart (balances.ts).
+ * every request, so cached like apps (engine/caches.ts); their balances are kept apart (balances.ts).
  */
-export function createDeveloperStore(db: Db, balances: { forget(devKey: string): void }) {
-  const developers = createRowCache<string, Developer>(db)
-  // A developer removed, then made again (auto-provisioning the same app) comes with new balances.
-  const sql = cachedStatements(db, cachesOf(developers, balances))
-  const get = sql.read<[string], DevRow>(
+export function createDeveloperStore(
+  { db, caches }: Engine,
+  balances: { forgetDeveloper(devKey: string): void },
+) {
+  const developers = caches.rows<string, Developer>()
+  const get = db.prepare<[string], DevRow>(
     'SELECT dev_key, dev_secret, frozen FROM developers WHERE dev_key = ?',
   )
-  const upsert = sql.write<{ devKey: string; devSecret: string; frozen: number } & Balances>(
+  const upsert = db.prepare<{ devKey: string; devSecret: string; frozen: number } & Balances>(
     `INSERT INTO developers (dev_key, dev_secret, frozen, balance, voice, industry, market)
      VALUES (@devKey, @devSecret, @frozen, @balance, @voice, @industry, @market)
      ON CONFLICT (dev_key) DO UPDATE SET dev_secret = excluded.dev_secret, frozen = excluded.frozen`,
-    p => p.devKey,
   )
   // Only after its apps are gone (apps.dev_key references it).
-  const remove = sql.write<[string]>('DELETE FROM developers WHERE dev_key = ?', devKey => devKey)
+  const remove = db.prepare<[string]>('DELETE FROM developers WHERE dev_key = ?')
+  // A developer removed, then made again (auto-provisioning the same app) comes with new balances.
+  const forget = (devKey: string) => {
+    developers.forget(devKey)
+    balances.forgetDeveloper(devKey)
+  }
 
   return {
     developer(devKey: string): Developer | undefined {
@@ -57,9 +61,11 @@ export function createDeveloperStore(db: Db, balances: { forget(devKey: string):
         frozen: d.frozen ? 1 : 0,
         ...toBalances(d.balances ?? NO_BALANCES),
       })
+      forget(d.devKey)
     },
     removeDeveloper(devKey: string): void {
       remove.run(devKey)
+      forget(devKey)
     },
   }
 }

@@ -1,39 +1,105 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import type { Seqs } from '../engine/item-seqs.js'
-import { createLister } from '../engine/lister.js'
-import { prepareWrite } from '../engine/statements.js'
-import {
-  type AttemptRow,
-  type Callback,
-  type CallbackAttempt,
-  type CallbackFilter,
-  type CallbackType,
-  type LoggedCallback,
-  type Row,
-  toAttempt,
-  toCallback,
-} from './rows.js'
+import { dueQuery, type Engine } from '../engine/index.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
 
-export type {
-  Callback,
-  CallbackAttempt,
-  CallbackFilter,
-  CallbackState,
-  CallbackType,
-  LoggedCallback,
-} from './rows.js'
+export type CallbackType =
+  | 'SMS_REPORT'
+  | 'SMS_REPLY'
+  | 'SMS_TEMPLATE'
+  | 'SMS_SIGN'
+  // A push's `callback` (push/delivery/callbacks.ts): one type per bit of callback.type.
+  | 'JPUSH_DELIVERED'
+  | 'JPUSH_CLICKED'
+  | 'JPUSH_NOT_DELIVERED'
+  | 'JPUSH_PUSH_SUCCEEDED'
+export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
+
+export interface Callback {
+  id: number
+  appKey: string
+  type: CallbackType
+  data: Record<string, unknown>
+  /** Its own URL (a push's callback.url); null: the app's callback_url. */
+  url: string | null
+  state: CallbackState
+  attempts: number
+  nextAttemptAt: number | null
+  createdAt: number
+  /** Its latest change: queued, then each attempt (the callback.attempt event). */
+  seq: number
+}
+
+/** A callback with the log of its attempts, as the control plane shows it. */
+export type LoggedCallback = Callback & { log: CallbackAttempt[] }
+
+export type CallbackFilter = ListWindow & {
+  kind?: string
+  state?: string
+  mobile?: string
+  msgId?: string
+  rid?: string
+}
+
+export interface CallbackAttempt {
+  attempt: number
+  url: string
+  at: number
+  statusCode: number | null
+  error: string | null
+}
+
+interface Row {
+  id: number
+  app_key: string
+  type: string
+  data: string
+  url: string | null
+  state: string
+  attempts: number
+  next_attempt_at: number | null
+  created_at: number
+  seq: number
+}
+
+interface AttemptRow {
+  attempt: number
+  url: string
+  at: number
+  status_code: number | null
+  error: string | null
+}
+
+const toCallback = (r: Row): Callback => ({
+  id: r.id,
+  appKey: r.app_key,
+  type: r.type as CallbackType,
+  data: JSON.parse(r.data),
+  url: r.url,
+  state: r.state as CallbackState,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  createdAt: r.created_at,
+  seq: r.seq,
+})
+
+const toAttempt = (r: AttemptRow): CallbackAttempt => ({
+  attempt: r.attempt,
+  url: r.url,
+  at: r.at,
+  statusCode: r.status_code,
+  error: r.error,
+})
+
+/** Callbacks waiting for their next attempt, due at next_attempt_at. */
+export const CALLBACKS_DUE = dueQuery('x.next_attempt_at', 'callbacks x', "x.state = 'pending'")
 
 /** The callback outbox and the log of every delivery attempt. */
-export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
-  const insert = prepareWrite<
+export function createCallbackStore({ db, due, seqs }: Engine) {
+  const insert = db.prepare<
     { appKey: string; type: string; data: string; url: string | null; at: number; seq: number },
     { id: number }
   >(
-    db,
     `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at, seq)
      VALUES (@appKey, @type, @data, @url, 'pending', @at, @at, @seq) RETURNING id`,
-    p => due.note('callbacks', p.appKey, p.at),
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
   const claim = db.prepare<{ now: number; limit: number }, Row>(
@@ -47,29 +113,21 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
     `INSERT INTO callback_attempts (callback_id, attempt, url, at, status_code, error)
      VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
   )
-  // A retry is due work from its next attempt. Only the claimed row: an app reset while the attempt
-  // was on the wire has none left (and its id may be another's by now).
-  const settle = prepareWrite<{
+  // Only the claimed row: an app reset while the attempt was on the wire has none left (and its id
+  // may be another's by now).
+  const settle = db.prepare<{
     id: number
     appKey: string
     state: string
     nextAttemptAt: number | null
     seq: number
   }>(
-    db,
     `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt, seq = @seq
      WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
-    p => {
-      if (p.nextAttemptAt !== null) due.note('callbacks', p.appKey, p.nextAttemptAt)
-    },
   )
-  // A process killed while a request was on the wire: that attempt never finished, so it is redone
-  // (from its creation: earlier than anything the due index was told).
-  const reset = prepareWrite(
-    db,
+  const reset = db.prepare(
     `UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_at = created_at
      WHERE state = 'sending'`,
-    () => due.remap(),
   )
   const list = createLister<'kind' | 'state' | 'mobile' | 'msgId' | 'rid', Row>(db, {
     columns: '*',
@@ -103,7 +161,9 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
       url: string | null = null,
     ): number {
       const seq = seqs.next(appKey, 'callbacks')
-      return insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!.id
+      const { id } = insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!
+      due.note(CALLBACKS_DUE, appKey, at)
+      return id
     },
     claimDue(now: number, limit: number): Callback[] {
       return claim.all({ now, limit }).map(toCallback)
@@ -129,10 +189,18 @@ export function createCallbackStore(db: Db, due: DueIndex, seqs: Seqs) {
       })
       if (settled.changes !== 1) return undefined
       insertAttempt.run({ id: c.id, ...a })
+      // A retry is due work from its next attempt.
+      if (outcome.next !== undefined) due.note(CALLBACKS_DUE, c.appKey, outcome.next)
       return seq
     },
+    /**
+     * A process killed while a request was on the wire: that attempt never finished, so it is
+     * redone (from its creation: earlier than anything the due index was told, so it asks again).
+     */
     resetInterrupted(): number {
-      return reset.run().changes
+      const redone = reset.run().changes
+      due.remap()
+      return redone
     },
     /** Newest change first, each with its attempts. */
     list(appKey: string, filter: CallbackFilter): LoggedCallback[] {

@@ -1,16 +1,28 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
-import { lockDatabase, releaseDatabase } from './lock.js'
-import { DatabaseOpenError, folderFailure, openFailure } from './open-errors.js'
+import { StartRefusal } from '../../process/start-refusal.js'
 
 export type Db = Database.Database
 
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations')
 
+// Opening the database file: the folder, the lock that keeps it to one process, the pragmas, the
+// migrations, and what the operator can get wrong on the way, each said in one line.
+
 /**
- * Opens (creating if needed) the database file, takes it for this process alone (lock.ts) and
+ * Opens (creating if needed) the database file, takes it for this process alone (below) and
  * brings its schema up to date. What an operator can get wrong (a folder that cannot be made or
  * written, a file that is not a database, another process on it, a schema from a newer build)
  * is a DatabaseOpenError: one line saying what to do.
@@ -35,7 +47,7 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
   }
 }
 
-/** Closes the connection, which lets go of the file (lock.ts). */
+/** Closes the connection, which lets go of the file (`lockDatabase`). */
 export function closeDatabase(db: Db): void {
   db.close()
   if (!db.memory) releaseDatabase(db.name)
@@ -43,7 +55,7 @@ export function closeDatabase(db: Db): void {
 
 function configure(db: Db, path: string, migrationsDir: string): Db {
   db.pragma('journal_mode = WAL')
-  // NORMAL: a COMMIT does not wait for the disk; wal-sync.ts fsyncs the WAL off the event loop
+  // NORMAL: a COMMIT does not wait for the disk; writer.ts fsyncs the WAL off the event loop
   // before any answer leaves (writer.ts), once per group of commits. As durable as FULL, but the
   // process keeps serving while the disk works.
   db.pragma('synchronous = NORMAL')
@@ -96,3 +108,118 @@ export function listMigrations(dir: string): { file: string; version: number }[]
     .sort()
     .map(file => ({ file, version: Number(file.slice(0, 3)) }))
 }
+
+/**
+ * One process per database file. Two would each trust their own caches (a template deleted
+ * through one still sends through the other, a clock move is invisible to the other) and
+ * fight over SQLite's write lock ("database is locked").
+ *
+ * The lock is SQLite's own: in `locking_mode = EXCLUSIVE` the connection takes an exclusive
+ * (fcntl) lock on the file at its first transaction and keeps it until it closes. The kernel
+ * drops it with the process, even after SIGKILL: no stale lock, and no pid to compare (in a
+ * container every process is pid 1). In this mode SQLite keeps the WAL index in the process's
+ * heap, not in a `-shm` file. Who holds the lock is not part of it: the holder writes its pid,
+ * host and start time beside the file (`<DB_PATH>-holder`), for the refused process to show.
+ */
+export function lockDatabase(db: Db, path: string): void {
+  db.pragma('locking_mode = EXCLUSIVE')
+  try {
+    db.pragma('journal_mode = WAL')
+    db.exec('BEGIN EXCLUSIVE; COMMIT')
+  } catch (err) {
+    if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err
+    throw new DatabaseOpenError(
+      `DB_PATH ${path} is in use by another jiguang-sandbox process${holder(path)}: stop that one, or give each process its own DB_PATH`,
+    )
+  }
+  try {
+    const started = new Date().toISOString()
+    writeFileSync(holderFile(path), `${JSON.stringify({ pid: process.pid, host: hostname(), started })}\n`)
+  } catch {
+    // Only the message of a refused process needs it; a folder we cannot write fails elsewhere.
+  }
+}
+
+/** After the connection closed: nobody holds the file any more. */
+export function releaseDatabase(path: string): void {
+  try {
+    rmSync(holderFile(path), { force: true })
+  } catch {
+    // A folder made read-only meanwhile: the note stays, and the next holder overwrites it.
+  }
+}
+
+const holderFile = (path: string) => `${path}-holder`
+
+function holder(path: string): string {
+  try {
+    const h = JSON.parse(readFileSync(holderFile(path), 'utf8')) as Record<string, unknown>
+    return ` (pid ${h.pid} on host ${h.host}, started ${h.started})`
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * The database cannot be used, for a reason the operator can fix: one line saying what is wrong
+ * and what to do. The process prints it and exits non-zero (server.ts), without a stack.
+ */
+export class DatabaseOpenError extends StartRefusal {
+  override name = 'DatabaseOpenError'
+}
+
+// SQLite's extended codes (SQLITE_CANTOPEN_ISDIR, SQLITE_IOERR_WRITE…) start with the primary one.
+const fileCodes = ['SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_READONLY', 'SQLITE_AUTH', 'SQLITE_IOERR']
+
+/** What an error from opening `path` means to the operator; anything unexpected is kept as is. */
+export function openFailure(err: unknown, path: string): unknown {
+  const code = String((err as { code?: unknown }).code ?? '')
+  const why = `(${code}: ${(err as Error).message})`
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+    return new DatabaseOpenError(
+      `DB_PATH ${path} is not a SQLite database or is damaged ${why}: restore it from a backup, or move it away to start with an empty one`,
+    )
+  if (code.startsWith('SQLITE_FULL'))
+    return new DatabaseOpenError(`the disk holding DB_PATH ${path} is full ${why}: free some space`)
+  if (fileCodes.some(prefix => code.startsWith(prefix))) return new DatabaseOpenError(diagnose(path, why))
+  return err
+}
+
+/** The folder for `path` could not be made. */
+export function folderFailure(err: unknown, folder: string, path: string): DatabaseOpenError {
+  return new DatabaseOpenError(
+    `cannot create the folder ${folder} for DB_PATH ${path} (${(err as Error).message}): create it writable for ${user()}, or choose another DB_PATH`,
+  )
+}
+
+/** Which of the usual operator mistakes made SQLite unable to open the file: what, why, what to do. */
+function diagnose(path: string, why: string): string {
+  const folder = dirname(path)
+  const exists = statOrUndefined(path)
+  if (exists?.isDirectory())
+    return `DB_PATH ${path} is a folder ${why}: give the path of a file (for example ${path}/sandbox.db)`
+  if (exists && !can(path, constants.R_OK | constants.W_OK))
+    return `DB_PATH ${path} cannot be read and written by ${user()} ${why}: fix its owner or mode, or choose another DB_PATH`
+  if (!can(folder, constants.W_OK))
+    return `the folder ${folder} of DB_PATH ${path} cannot be written by ${user()} ${why}: SQLite keeps its -wal file beside the database; fix the folder's owner or mode, or choose another DB_PATH`
+  return `cannot open DB_PATH ${path} ${why}: check that ${folder} is a folder on a local disk that ${user()} can write, or choose another DB_PATH`
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function can(path: string, mode: number): boolean {
+  try {
+    accessSync(path, mode)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const user = () => `this user (uid ${process.getuid?.() ?? '?'})`

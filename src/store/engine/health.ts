@@ -18,11 +18,14 @@ const CORRUPT = /^SQLITE_(CORRUPT|NOTADB)/
 const NO_SPACE = /^(SQLITE_FULL|ENOSPC|EDQUOT)/
 
 /**
- * Whether writes can survive, watched by the store itself (not per route):
+ * Whether writes can survive. The monitor is told what SQLite and the WAL's fsync throw where
+ * those errors end up: the writer's and `transaction`'s catch (writer.ts), the app's onError hook
+ * for a read that fails in a handler (src/app.ts), the scheduler's and the event stream's catch. It
+ * watches for:
  * - the file at DB_PATH deleted, replaced (another inode) or no longer a SQLite file: SQLite keeps
  *   writing into the file it opened, which a restart would not find. Checked before every commit
  *   (a stat and a 16-byte read) and by readiness; from then on writes are refused until a restart.
- * - SQLITE_CORRUPT or SQLITE_NOTADB from any statement or commit: refused until a restart.
+ * - SQLITE_CORRUPT or SQLITE_NOTADB from a statement or a commit: refused until a restart.
  * - a full disk (SQLITE_FULL, ENOSPC on the WAL's fsync): writes are still tried (each fails on
  *   its own, 500), readiness says not ready until a write is committed and synced again.
  */
@@ -105,38 +108,6 @@ function watchFile(path: string) {
     },
     close: () => closeSync(fd),
   }
-}
-
-/**
- * Every statement's failures reach the monitor: SQLite reports a damaged page to whichever
- * statement reads it, anywhere in the store. Statements are prepared once per store module, so
- * this wraps each once; the cost per call is one function call. It also counts the calls of the
- * statements that write (tried, whether they succeed or not): the writer asks whether a job
- * wrote anything before it threw (writer.ts).
- */
-export function watchStatements(db: Db, observe: (err: unknown) => void): { readonly writes: number } {
-  const counter = { writes: 0 }
-  const prepare = db.prepare.bind(db)
-  db.prepare = ((source: string) => {
-    const statement = prepare(source) as unknown as Record<string, (...args: unknown[]) => unknown> & {
-      readonly: boolean
-    }
-    const writes = !statement.readonly
-    for (const method of ['run', 'get', 'all', 'iterate']) {
-      const call = statement[method]!
-      statement[method] = function (this: unknown, ...args: unknown[]) {
-        if (writes) counter.writes++
-        try {
-          return call.apply(this, args)
-        } catch (err) {
-          observe(err)
-          throw err
-        }
-      }
-    }
-    return statement
-  }) as unknown as Db['prepare']
-  return counter
 }
 
 /**

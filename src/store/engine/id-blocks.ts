@@ -27,7 +27,7 @@ interface Block {
  * failing): the undo journal then forgets the block in memory too, but keeps `next` where it
  * was, so an id handed out inside the rolled-back job is not handed out again in this process.
  */
-export function createSequences(db: Db, journal: UndoJournal) {
+export function createIdBlocks(db: Db, journal: UndoJournal) {
   const read = db.prepare<{ name: string }, { value: number }>(
     'SELECT value FROM sequences WHERE name = @name',
   )

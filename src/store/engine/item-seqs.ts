@@ -13,7 +13,7 @@ const LIMIT = 10_000
  * The per-app counter behind every `seq` (migration 011): one counter per app across every kind,
  * so `after=` and `Last-Event-ID` mean the same thing on every list and on the event stream.
  *
- * Kept in memory (one process per database file: lock.ts), started at an app's first use from the
+ * Kept in memory (one process per database file: db.ts), started at an app's first use from the
  * largest seq stored anywhere for it, and taken inside the write job that stores the item, so seqs
  * grow in commit order. A job that rolls back leaves a gap, never a repeat that anyone saw. No
  * statement runs on the hot path: a send pays a Map lookup.

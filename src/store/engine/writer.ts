@@ -1,36 +1,47 @@
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs'
 import type { Db } from './db.js'
 import type { StoreHealth } from './health.js'
 import type { Seqs } from './item-seqs.js'
 import { createUndoJournal, type UndoJournal } from './undo.js'
-import type { WalSync } from './wal-sync.js'
 
 /**
  * Group commit. Every write job queued since the last commit (during one turn of the event loop,
- * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its own savepoint (better-sqlite3 turns a nested transaction into
- * a savepoint), and the whole batch is committed, then made durable (wal-sync.ts), before any
- * caller hears back. So a job is on disk before its answer leaves, a job that throws (a vendor
- * error, say) rolls back alone, and one fsync is shared by all the requests that arrived together.
- * The fsync runs off the event loop, which keeps parsing and queueing requests meanwhile.
+ * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its
+ * own savepoint (better-sqlite3 turns a nested transaction into a savepoint), and the whole batch
+ * is committed, then made durable (the WAL's fsync, below), before any caller hears back. So a job
+ * is on disk before its answer leaves, a job that throws (a vendor error, say) rolls back alone,
+ * and one fsync is shared by all the requests that arrived together. The fsync runs off the event
+ * loop, which keeps parsing and queueing requests meanwhile.
  *
  * Jobs run one after another on the event loop, so a check-then-write inside a job (balance,
  * frequency window, once-only code validation, a schedule firing) can never interleave with another.
  *
  * Before each commit the store's health monitor may refuse the whole batch (the file at DB_PATH
- * is gone or damaged: health.ts); what the commit and the fsync report goes back to it.
+ * is gone or damaged: health.ts); what a job, the commit and the fsync throw goes back to it.
  *
  * Once a commit is durable, and only then, the apps it gave new seqs to are told to whoever waits
- * for them (seqs.ts): a waiter or an event stream never sees what a crash could still undo.
+ * for them (item-seqs.ts): a waiter or an event stream never sees what a crash could still undo.
  *
  * A job that refuses only before its first write (`checksFirst`: a send, whose checks all come
  * before it stores anything) runs without a savepoint: a savepoint made SQLite copy every page
  * the job touched into its sub-journal, a few µs per send (docs/performance.md). Should such a
- * job throw after it wrote after all (SQLite failing half-way: the statements that write are
- * counted, health.ts), the whole batch is rolled back and run again, each job in its savepoint.
+ * job throw after it wrote after all (SQLite failing half-way), the whole batch is rolled back and
+ * run again, each job in its savepoint. Whether it wrote is SQLite's own count of the rows
+ * changed on the connection (`total_changes()`), read before the job and again if it throws (a
+ * statement that fails is rolled back by SQLite and counts nothing), or SQLite having ended the
+ * transaction itself (SQLITE_FULL and I/O errors may).
  */
 export interface Writer {
   write<T>(job: () => T, options?: WriteOptions): Promise<T>
   /** Runs whatever is queued now, synchronously and durably: for shutdown. */
   flush(): void
+  /**
+   * A synchronous transaction, for rare writes outside the request path; durable when it returns
+   * (a blocking fsync). Nested inside a write job it is just a savepoint.
+   */
+  transaction<T>(fn: () => T): T
+  /** Lets go of the WAL's descriptor (once an fsync in flight returned). */
+  close(): void
 }
 
 export interface WriteOptions {
@@ -52,17 +63,19 @@ const call = (job: () => unknown) => job()
 
 export function createWriter(
   db: Db,
-  wal: WalSync,
-  health: StoreHealth,
-  seqs: Seqs,
-  journal: UndoJournal = createUndoJournal(),
-  statements: { readonly writes: number } = { writes: 0 },
+  {
+    health,
+    seqs,
+    journal = createUndoJournal(),
+    wal = createWalSync(db),
+  }: { health: StoreHealth; seqs: Seqs; journal?: UndoJournal; wal?: WalSync },
 ): Writer {
   let queue: Pending[] = []
   let scheduled = false
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
   // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
+  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck()
 
   /** Runs the jobs in one transaction and commits it; `safe`: a savepoint for every job. */
   function runBatch(batch: Pending[], safe: boolean): Array<{ ok: boolean; value: unknown }> {
@@ -71,11 +84,12 @@ export function createWriter(
     journal.scope(inTransaction, () => {
       for (const p of batch) {
         if (p.checksFirst && !safe) {
-          const before = statements.writes
+          const before = totalChanges.get()
           try {
             outcomes.push({ ok: true, value: journal.scope(call, p.job) })
           } catch (err) {
-            if (statements.writes !== before) throw new WroteThenThrew()
+            if (totalChanges.get() !== before || !db.inTransaction) throw new WroteThenThrew()
+            health.observe(err)
             outcomes.push({ ok: false, value: err })
           }
           continue
@@ -83,6 +97,10 @@ export function createWriter(
         try {
           outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
         } catch (err) {
+          health.observe(err)
+          // SQLite ended the whole transaction (SQLITE_FULL, an I/O error): nothing of the batch
+          // is kept, and no later job may run outside it.
+          if (!db.inTransaction) throw err
           outcomes.push({ ok: false, value: err })
         }
       }
@@ -166,6 +184,99 @@ export function createWriter(
       const settle = commit()
       wal.syncNow()
       settle?.(null)
+    },
+    transaction<T>(fn: () => T): T {
+      const outermost = !db.inTransaction
+      if (outermost) health.assertWritable()
+      const mark = health.mark()
+      try {
+        const result = journal.scope(inTransaction, fn) as T
+        if (outermost) {
+          const marks = seqs.take()
+          wal.syncNow()
+          health.wrote(mark)
+          seqs.publish(marks)
+        }
+        return result
+      } catch (err) {
+        health.observe(err)
+        throw err
+      }
+    },
+    close: () => wal.close(),
+  }
+}
+
+/**
+ * Makes committed transactions durable. The database runs with `synchronous = NORMAL` (db.ts): a
+ * COMMIT writes its pages to the WAL file without waiting for the disk, and this then fsyncs that
+ * file. `sync(done)` does it on libuv's thread pool, so the event loop keeps parsing and running
+ * the next group of requests while the disk works, and one fsync covers every commit made before
+ * it started (group commit across batches). `syncNow()` is the blocking form for rare writes
+ * outside the request path. Either way nobody hears "done" before the fsync returned: the same
+ * guarantee as `synchronous = FULL`, without stalling the process for each fsync.
+ */
+export interface WalSync {
+  sync(done: (err: Error | null) => void): void
+  syncNow(): void
+  close(): void
+}
+
+export function createWalSync(db: Db): WalSync {
+  // Nothing to make durable in memory.
+  if (db.memory) return { sync: done => queueMicrotask(() => done(null)), syncNow() {}, close() {} }
+  const walPath = `${db.name}-wal`
+  let fd: number | undefined
+  // The WAL file exists once the connection has written in WAL mode; SQLite only deletes it when
+  // the last connection closes, so the descriptor stays valid for the life of the store.
+  const descriptor = () => {
+    fd ??= openSync(walPath, 'r+')
+    return fd
+  }
+
+  let inFlight = false
+  let closing = false
+  let waiting: Array<(err: Error | null) => void> = []
+
+  function start(): void {
+    inFlight = true
+    const batch = waiting
+    waiting = []
+    let target: number
+    try {
+      target = descriptor()
+    } catch (err) {
+      inFlight = false
+      for (const done of batch) done(err as Error)
+      return
+    }
+    fsync(target, err => {
+      inFlight = false
+      for (const done of batch) done(err)
+      if (waiting.length > 0) start()
+      else if (closing) release()
+    })
+  }
+
+  function release(): void {
+    if (fd !== undefined) closeSync(fd)
+    fd = undefined
+  }
+
+  return {
+    sync(done) {
+      // Commits made while an fsync is running wait for the next one: that one started too early
+      // to be sure to cover them.
+      waiting.push(done)
+      if (!inFlight) start()
+    },
+    syncNow() {
+      fsyncSync(descriptor())
+    },
+    close() {
+      // An fsync still running keeps the descriptor until it returns.
+      closing = true
+      if (!inFlight) release()
     },
   }
 }

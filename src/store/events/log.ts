@@ -1,5 +1,4 @@
-import type { Db } from '../engine/db.js'
-import type { Seqs } from '../engine/item-seqs.js'
+import type { Engine } from '../engine/index.js'
 import { createLister, type ListWindow } from '../engine/lister.js'
 
 /** Every event the stream (GET /_sandbox/events) carries. */
@@ -50,7 +49,7 @@ const PRUNE_EVERY = 100
  * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
  * largest seq survives a restart.
  */
-export function createEventLog(db: Db, seqs: Seqs) {
+export function createEventLog({ db, seqs }: Engine) {
   const insert = db.prepare(
     'INSERT INTO events (app_key, seq, type, at, data) VALUES (@appKey, @seq, @type, @at, @data)',
   )

@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 import type { PushPlatform } from './devices.js'
 
 // What the app's devices did over a period, for the user statistics (jpush-api.md §6.5,
@@ -22,7 +22,7 @@ export interface OnlineSession {
   off: number | null
 }
 
-export function createPushActivityStore(db: Db) {
+export function createPushActivityStore({ db }: Engine) {
   const registered = db.prepare<Range, DeviceMoment>(
     `SELECT registration_id AS rid, platform, created_at AS at FROM push_devices
      WHERE app_key = @appKey AND created_at >= @from AND created_at < @to`,

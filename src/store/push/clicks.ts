@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 import type { PushPlatform } from './devices.js'
 
 /** What a device opened: the push's notification, or its message when it had none for the device. */
@@ -42,7 +42,7 @@ export interface ClickCount {
 type Key = { appKey: string; msgId: string; rid: string }
 
 /** Clicks, one per device and push (migration 010). */
-export function createPushClickStore(db: Db) {
+export function createPushClickStore({ db }: Engine) {
   const insert = db.prepare(
     `INSERT INTO push_clicks (msg_id, app_key, registration_id, platform, kind, clicked_at)
      VALUES (@msgId, @appKey, @registrationId, @platform, @kind, @clickedAt)`,

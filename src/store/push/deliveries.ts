@@ -1,18 +1,78 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import type { Seqs } from '../engine/item-seqs.js'
-import { createLister } from '../engine/lister.js'
-import { prepareWrite } from '../engine/statements.js'
-import {
-  type Delivery,
-  type DeliveryFilter,
-  type DeliveryRow,
-  type DeliveryStatus,
-  type NewDelivery,
-  toDelivery,
-} from './delivery-rows.js'
+import { type DueQuery, dueQuery, type Engine } from '../engine/index.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
+import type { PushPlatform } from './devices.js'
 
-export type { Delivery, DeliveryFilter, DeliveryStatus, NewDelivery } from './delivery-rows.js'
+export type DeliveryStatus = 'pending' | 'delivered' | 'expired' | 'withdrawn'
+
+/**
+ * One push to one device: pending until it is online, delivered, or expired after time_to_live
+ * (or withdrawn while it waited: withdrawals.ts).
+ */
+export interface Delivery {
+  msgId: string
+  appKey: string
+  registrationId: string
+  platform: PushPlatform
+  status: DeliveryStatus
+  expiresAt: number
+  deliveredAt: number | null
+  smsDueAt: number | null
+  smsMsgId: string | null
+  smsError: number | null
+  /** Its push.delivered event, once delivered (seqs.ts). */
+  seq: number | null
+  /** The device's alias when the push was delivered to it. */
+  alias: string | null
+}
+
+/** What a new delivery says; its seq is given by the store when it is delivered at once. */
+export type NewDelivery = Omit<Delivery, 'seq'>
+
+export type DeliveryFilter = ListWindow & { rid?: string; msgId?: string; alias?: string }
+
+interface DeliveryRow {
+  msg_id: string
+  app_key: string
+  registration_id: string
+  platform: string
+  status: string
+  expires_at: number
+  delivered_at: number | null
+  sms_due_at: number | null
+  sms_msg_id: string | null
+  sms_error: number | null
+  seq: number | null
+  alias: string | null
+}
+
+const toDelivery = (r: DeliveryRow): Delivery => ({
+  msgId: r.msg_id,
+  appKey: r.app_key,
+  registrationId: r.registration_id,
+  platform: r.platform as PushPlatform,
+  status: r.status as DeliveryStatus,
+  expiresAt: r.expires_at,
+  deliveredAt: r.delivered_at,
+  smsDueAt: r.sms_due_at,
+  smsMsgId: r.sms_msg_id,
+  smsError: r.sms_error,
+  seq: r.seq,
+  alias: r.alias,
+})
+
+/**
+ * Push work due: an undecided fallback of a push not yet delivered (at sms_due_at), or a pending
+ * delivery reaching its time_to_live (at expires_at). Each part reads its partial index (migrations
+ * 003, 004: the few undecided rows), never the app's index of every delivery it ever had.
+ */
+export const PUSH_DUE: DueQuery = dueQuery(
+  'x.t',
+  `(SELECT sms_due_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_sms_due
+       WHERE sms_due_at IS NOT NULL AND sms_msg_id IS NULL AND sms_error IS NULL AND delivered_at IS NULL
+     UNION ALL SELECT expires_at AS t, app_key FROM push_deliveries INDEXED BY push_deliveries_pending_due
+       WHERE status = 'pending') x`,
+  '1',
+)
 
 // A fallback is due when its time has come and the push had not reached the device by then.
 const SMS_DUE = `sms_due_at IS NOT NULL AND sms_due_at <= @now AND sms_msg_id IS NULL AND sms_error IS NULL
@@ -34,19 +94,12 @@ type DeliveryParams = [
 ]
 
 /** What each targeted device got of each push, and its SMS fallback (sms_message). */
-export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
+export function createPushDeliveryStore({ db, due, seqs }: Engine) {
   // Positional, not named: a broadcast inserts one row per device (100 000 and more).
-  const insert = prepareWrite<DeliveryParams>(
-    db,
+  const insert = db.prepare<DeliveryParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    // Due push work (due-times.ts): the expiry of a pending delivery, the fallback of one not delivered.
-    (_msgId, appKey, _rid, _platform, status, expiresAt, deliveredAt, smsDueAt, smsMsgId, smsError) => {
-      if (status === 'pending') due.note('push', appKey, expiresAt)
-      if (smsDueAt !== null && deliveredAt === null && smsMsgId === null && smsError === null)
-        due.note('push', appKey, smsDueAt)
-    },
   )
   const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
     'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
@@ -66,7 +119,7 @@ export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
        AND (@rid IS NULL OR registration_id = @rid) AND (@msgId IS NULL OR msg_id = @msgId)
      ORDER BY coalesce(delivered_at, expires_at), rowid`,
   )
-  // Both say what they changed: a push callback may owe an event for each (push-callbacks.ts).
+  // Both say what they changed: a push callback may owe an event for each (push/delivery/callbacks.ts).
   const expire = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
     `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now
      RETURNING *`,
@@ -120,6 +173,15 @@ export function createPushDeliveryStore(db: Db, due: DueIndex, seqs: Seqs) {
         made.seq,
         made.alias,
       )
+      // Push work due: the expiry of a pending delivery, the fallback of one not delivered.
+      if (made.status === 'pending') due.note(PUSH_DUE, made.appKey, made.expiresAt)
+      if (
+        made.smsDueAt !== null &&
+        made.deliveredAt === null &&
+        made.smsMsgId === null &&
+        made.smsError === null
+      )
+        due.note(PUSH_DUE, made.appKey, made.smsDueAt)
       return made
     },
     ofPush(appKey: string, msgId: string): Delivery[] {

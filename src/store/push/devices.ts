@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 
 export type PushPlatform = 'android' | 'ios' | 'hmos' | 'quickapp' | 'winphone'
 
@@ -28,7 +28,7 @@ interface Row {
 
 type Key = { appKey: string; rid: string }
 
-export function createPushDeviceStore(db: Db) {
+export function createPushDeviceStore({ db }: Engine) {
   const get = db.prepare<Key, Row>(
     'SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid',
   )

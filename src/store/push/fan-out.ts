@@ -1,7 +1,5 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import type { Seqs } from '../engine/item-seqs.js'
-import { prepareWrite } from '../engine/statements.js'
+import type { Engine } from '../engine/index.js'
+import { PUSH_DUE } from './deliveries.js'
 import type { PushPlatform } from './devices.js'
 
 // A broadcast's deliveries (audience "all") as one INSERT … SELECT from the registry, instead of
@@ -28,12 +26,11 @@ interface FanOutParams {
 }
 
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written at once. */
-export function createPushFanOut(db: Db, due: DueIndex, seqs: Seqs) {
+export function createPushFanOut({ db, due, seqs }: Engine) {
   const count = db.prepare<{ appKey: string; platforms: string }, { targets: number; online: number }>(
     `SELECT count(*) AS targets, coalesce(sum(online = 1), 0) AS online ${OF_APP}`,
   )
-  const insert = prepareWrite<FanOutParams>(
-    db,
+  const insert = db.prepare<FanOutParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias)
      SELECT @msgId, app_key, registration_id, platform,
@@ -43,13 +40,6 @@ export function createPushFanOut(db: Db, due: DueIndex, seqs: Seqs) {
          THEN @firstSeq - 1 + sum(online = 1) OVER (ORDER BY created_at, rowid ROWS UNBOUNDED PRECEDING) END,
        CASE WHEN online = 1 THEN alias END
      ${OF_APP} ORDER BY created_at, rowid`,
-    // Due push work (due-times.ts), as pushDeliveries.insert notes it: the expiry of the pending
-    // deliveries, all at the same time. Noted whether or not a device was offline: a bound may be
-    // early (the work is then looked at and found done), never late. No SMS fallback here: a push
-    // with one takes the row-by-row path.
-    ({ appKey, offline, expiresAt }) => {
-      if (offline === 'pending') due.note('push', appKey, expiresAt)
-    },
   )
 
   return {
@@ -68,15 +58,22 @@ export function createPushFanOut(db: Db, due: DueIndex, seqs: Seqs) {
     ): void {
       // Reserved like pushDeliveries.insert reserves one per delivered row, marking the topic once.
       const firstSeq = d.online > 0 ? seqs.next(d.appKey, 'push', d.online) : 0
+      const expiresAt = d.now + d.ttl * 1000
+      const offline = d.ttl > 0 ? 'pending' : 'expired'
       insert.run({
         msgId: d.msgId,
         appKey: d.appKey,
         platforms: JSON.stringify(platforms),
         now: d.now,
-        expiresAt: d.now + d.ttl * 1000,
-        offline: d.ttl > 0 ? 'pending' : 'expired',
+        expiresAt,
+        offline,
         firstSeq,
       })
+      // Push work due, as pushDeliveries.insert notes it: the expiry of the pending deliveries, all
+      // at the same time. Noted whether or not a device was offline: a bound may be early (the work
+      // is then looked at and found done), never late. No SMS fallback here: a push with one takes
+      // the row-by-row path.
+      if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 
 export type PushFileType = 'alias' | 'registration_id'
 
@@ -46,7 +46,7 @@ const INFO = 'file_id, app_key, type, file_name, entry_count, ttl, created_at, e
  * The files of file push, per app. A file past its time is gone for every read (`now` is the
  * app's); its row is deleted by the app's next upload, so nothing but an upload writes.
  */
-export function createPushFileStore(db: Db) {
+export function createPushFileStore({ db }: Engine) {
   const insert = db.prepare(
     `INSERT INTO push_files (file_id, app_key, type, file_name, entries, entry_count, ttl, created_at, expires_at)
      VALUES (@fileId, @appKey, @type, @fileName, @entries, @entryCount, @ttl, @createdAt, @expiresAt)`,

@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 
 export interface Push {
   msgId: string
@@ -41,7 +41,7 @@ const toPush = (r: PushRow): Push => ({
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
-export function createPushStore(db: Db) {
+export function createPushStore({ db }: Engine) {
   const insertPush = db.prepare(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at)
      VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt)`,

@@ -1,11 +1,11 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 
 /**
  * DELETE /v3/push/{msg_id} (jpush-api.md §5.14): the push is marked withdrawn, what still waited
  * for a device (pending deliveries, undecided SMS fallbacks) never happens. Deliveries that had
  * arrived keep their status: the sandbox's view shows them withdrawn through the push.
  */
-export function createPushWithdrawalStore(db: Db) {
+export function createPushWithdrawalStore({ db }: Engine) {
   const mark = db.prepare(
     'UPDATE pushes SET withdrawn_at = @now WHERE app_key = @appKey AND msg_id = @msgId AND withdrawn_at IS NULL',
   )

@@ -1,4 +1,4 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 import { createLister, type ListWindow } from '../engine/lister.js'
 import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
 
@@ -34,7 +34,7 @@ const toCode = (r: Row): Code => ({
   verifiedAt: r.verified_at,
 })
 
-export function createCodeStore(db: Db) {
+export function createCodeStore({ db }: Engine) {
   const insert = db.prepare(
     `INSERT INTO codes (msg_id, app_key, mobile, code, expires_at, verified_at)
      VALUES (@msgId, @appKey, @mobile, @code, @expiresAt, NULL)`,

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3'
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 import type { ListWindow } from '../engine/lister.js'
 
 /** What GET /_sandbox/sms/schedules filters on; tasks have no seq, so no `after`. */
@@ -29,7 +29,7 @@ const CONDITIONS: Record<Named, string> = {
  * /_sandbox/sms/templates, /signs, /schedules): each row is then read through its own module, whose
  * cache the sends share. Read only; a few rows per app, or at most `limit` tasks.
  */
-export function createListings(db: Db) {
+export function createListings({ db }: Engine) {
   const templates = db.prepare<[string], { id: number }>(
     'SELECT temp_id AS id FROM templates WHERE app_key = ? ORDER BY temp_id',
   )

@@ -1,5 +1,4 @@
-import type { Db } from '../engine/db.js'
-import type { Seqs } from '../engine/item-seqs.js'
+import type { Engine } from '../engine/index.js'
 import { createLister, type ListWindow } from '../engine/lister.js'
 import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
 
@@ -63,7 +62,7 @@ const toMessage = (r: Row): Message => ({
 /** The control plane's filters of sent messages. */
 export type MessageFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
 
-export function createMessageStore(db: Db, seqs: Seqs) {
+export function createMessageStore({ db, seqs }: Engine) {
   // Positional: a send binds these without building an object.
   const insert = db.prepare<unknown[]>(
     `INSERT INTO messages (msg_id, app_key, mobile, kind, temp_id, temp_type, sign_id, temp_para, content, units,

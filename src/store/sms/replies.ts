@@ -1,5 +1,4 @@
-import type { Db } from '../engine/db.js'
-import type { Seqs } from '../engine/item-seqs.js'
+import type { Engine } from '../engine/index.js'
 import { createLister, type ListWindow } from '../engine/lister.js'
 
 export interface Reply {
@@ -33,7 +32,7 @@ const toReply = (r: Row): Reply => ({
 })
 
 /** Uplink (MO) replies, handed out once each by GET /v1/reply. */
-export function createReplyStore(db: Db, seqs: Seqs) {
+export function createReplyStore({ db, seqs }: Engine) {
   const insert = db.prepare<
     { appKey: string; mobile: string; content: string; replyAt: number; seq: number },
     Row

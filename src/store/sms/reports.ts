@@ -1,10 +1,6 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import type { Seqs } from '../engine/item-seqs.js'
+import { type DueQuery, dueQuery, type Engine } from '../engine/index.js'
 import { createLister, type ListWindow } from '../engine/lister.js'
-import { prepareWrite } from '../engine/statements.js'
 import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
-import { APPS_WITH_ARRIVING } from './reports-arriving.js'
 
 export interface Report {
   msgId: string
@@ -37,6 +33,34 @@ const toReport = (r: Row): Report => ({
   reportAt: r.report_at,
 })
 
+/**
+ * `k(app_key)`: each app that has a report still to arrive (`seq IS NULL`: migration 011's partial
+ * index reports_arriving on (app_key, report_at)), found by seeking the index from one app to the
+ * next rather than reading it whole. Under a send load the index holds every message of the last
+ * REPORT_DELAY_MS, tens of thousands, while only a few apps send: a query that starts from these
+ * apps and seeks each one's due reports costs what arrives, not what is on its way
+ * (docs/performance.md). SQLite has no loose index scan of its own without statistics; this is
+ * the recursive form of one.
+ */
+const APPS_WITH_ARRIVING = `WITH RECURSIVE k(app_key) AS (
+    SELECT (SELECT MIN(app_key) FROM reports INDEXED BY reports_arriving WHERE seq IS NULL)
+    UNION ALL
+    SELECT (SELECT MIN(app_key) FROM reports INDEXED BY reports_arriving WHERE seq IS NULL AND app_key > k.app_key)
+    FROM k WHERE k.app_key IS NOT NULL
+  )`
+
+/**
+ * Reports still to arrive, due at report_at. Every message sent in the last REPORT_DELAY_MS has
+ * one: under a send load tens of thousands. The generic query over every app read them all, each
+ * tick; this one seeks, through the partial index, each app that has one, then that app's first.
+ */
+export const REPORTS_DUE: DueQuery = {
+  every: `${APPS_WITH_ARRIVING} SELECT MIN((SELECT MIN(x.report_at) FROM reports x INDEXED BY reports_arriving
+      WHERE x.app_key = k.app_key AND x.seq IS NULL) - a.clock_offset_ms) AS t
+    FROM k JOIN apps a ON a.app_key = k.app_key`,
+  one: dueQuery('x.report_at', 'reports x', 'x.seq IS NULL').one,
+}
+
 const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.localeCompare(b.msgId)
 
 /**
@@ -44,15 +68,13 @@ const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.loca
  * work at its report_at: it arrives then (its seq, the sms.report event) and, for an app that
  * takes callbacks, goes into the outbox.
  */
-export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
+export function createReportStore({ db, due, seqs }: Engine) {
   // Positional: one per send.
-  const insert = prepareWrite<
+  const insert = db.prepare<
     [msgId: number, appKey: string, mobile: string, status: number, reportAt: number, notify: number]
   >(
-    db,
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    (_msgId, appKey, _mobile, _status, reportAt) => due.note('reports', appKey, reportAt),
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -64,7 +86,7 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
   )
   // Through the partial index of the reports still to arrive (the last REPORT_DELAY_MS of sends);
   // `call_back`: it goes out as a callback (the app took callbacks when it was sent and still does).
-  // Per app with reports still to arrive, only its due ones (reports-arriving.ts): a tick reads
+  // Per app with reports still to arrive, only its due ones (APPS_WITH_ARRIVING): a tick reads
   // what arrives, not everything still on its way.
   const arriving = db.prepare<{ now: number; limit: number }, Row & { call_back: number }>(
     `${APPS_WITH_ARRIVING}
@@ -115,6 +137,7 @@ export function createReportStore(db: Db, due: DueIndex, seqs: Seqs) {
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
       insert.run(newMsgIdKey(r.msgId), r.appKey, r.mobile, r.status, r.reportAt, notify ? 1 : 0)
+      due.note(REPORTS_DUE, r.appKey, r.reportAt)
     },
     /** Up to `limit` reports that arrived after `since` and were never handed out, oldest first. */
     pull(appKey: string, now: number, since: number, limit: number): Report[] {

@@ -1,9 +1,8 @@
 import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import { prepareWrite } from '../engine/statements.js'
-import { createScheduleRecipients, type NewRecipient, type ScheduleRecipient } from './schedule-recipients.js'
+import { dueQuery, type Engine } from '../engine/index.js'
 
-export type { ScheduleRecipient }
+// Scheduled messages (jsms-api.md §2.6): a task, and its recipients in the order given, each with
+// its msg_id and any refusal.
 
 export type ScheduleStatus = 'pending' | 'sent' | 'deleted'
 
@@ -51,25 +50,49 @@ const toSchedule = (r: Row): Schedule => ({
   sentAt: r.sent_at,
 })
 
+export interface ScheduleRecipient {
+  msgId: string
+  mobile: string
+  tempPara: Record<string, string>
+  errorCode: number | null
+  errorMessage: string | null
+}
+
+export type NewRecipient = Pick<ScheduleRecipient, 'msgId' | 'mobile' | 'tempPara'>
+
+interface RecipientRow {
+  msg_id: string
+  mobile: string
+  temp_para: string
+  error_code: number | null
+  error_message: string | null
+}
+
+const toRecipient = (r: RecipientRow): ScheduleRecipient => ({
+  msgId: r.msg_id,
+  mobile: r.mobile,
+  tempPara: JSON.parse(r.temp_para),
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+})
+
 // `batch` is bound as 0/1 by the insert; the update leaves it.
 type Params = Omit<NewSchedule, 'batch'> & { batch: number | boolean; now: number }
 
-export function createScheduleStore(db: Db, dueIndex: DueIndex) {
-  const pending = (p: Params) => dueIndex.note('schedules', p.appKey, p.sendAt)
+/** Pending tasks, due at send_at. */
+export const SCHEDULES_DUE = dueQuery('x.send_at', 'schedules x', "x.status = 'pending'")
+
+export function createScheduleStore({ db, due: dueIndex }: Engine) {
   const get = db.prepare<[string, string], Row>(
     'SELECT * FROM schedules WHERE app_key = ? AND schedule_id = ?',
   )
-  const insert = prepareWrite<Params>(
-    db,
+  const insert = db.prepare<Params>(
     `INSERT INTO schedules (schedule_id, app_key, batch, temp_id, sign_id, tag, send_at, status, created_at, updated_at)
      VALUES (@scheduleId, @appKey, @batch, @tempId, @signId, @tag, @sendAt, 'pending', @now, @now)`,
-    pending,
   )
-  const update = prepareWrite<Params>(
-    db,
+  const update = db.prepare<Params>(
     `UPDATE schedules SET temp_id = @tempId, sign_id = @signId, tag = @tag, send_at = @sendAt, updated_at = @now
      WHERE schedule_id = @scheduleId AND status = 'pending'`,
-    pending,
   )
   const setDeleted = db.prepare(
     `UPDATE schedules SET status = 'deleted', updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
@@ -105,11 +128,13 @@ export function createScheduleStore(db: Db, dueIndex: DueIndex) {
     insert(s: NewSchedule, list: NewRecipient[], now: number): void {
       insert.run({ ...s, batch: s.batch ? 1 : 0, now })
       recipients.put(s.scheduleId, list)
+      dueIndex.note(SCHEDULES_DUE, s.appKey, s.sendAt)
     },
     /** Replaces a pending task's content; false when it is no longer pending. */
     replace(s: NewSchedule, list: NewRecipient[], now: number): boolean {
       if (update.run({ ...s, now }).changes !== 1) return false
       recipients.put(s.scheduleId, list)
+      dueIndex.note(SCHEDULES_DUE, s.appKey, s.sendAt)
       return true
     },
     markDeleted(scheduleId: string, now: number): boolean {
@@ -129,6 +154,59 @@ export function createScheduleStore(db: Db, dueIndex: DueIndex) {
     },
     due(now: number, limit: number): Array<{ scheduleId: string; appKey: string }> {
       return due.all({ now, limit }).map(r => ({ scheduleId: r.schedule_id, appKey: r.app_key }))
+    },
+  }
+}
+
+/** The recipients of a scheduled task, in the order given, each with its msg_id and any refusal. */
+function createScheduleRecipients(db: Db) {
+  const list = db.prepare<[string], RecipientRow>(
+    'SELECT * FROM schedule_recipients WHERE schedule_id = ? ORDER BY position',
+  )
+  const clear = db.prepare('DELETE FROM schedule_recipients WHERE schedule_id = ?')
+  const insert = db.prepare(
+    `INSERT INTO schedule_recipients (schedule_id, position, msg_id, mobile, temp_para)
+     VALUES (@scheduleId, @position, @msgId, @mobile, @tempPara)`,
+  )
+  const setError = db.prepare(
+    `UPDATE schedule_recipients SET error_code = @code, error_message = @message
+     WHERE schedule_id = @scheduleId AND msg_id = @msgId`,
+  )
+  const failRemaining = db.prepare(
+    `UPDATE schedule_recipients SET error_code = @code, error_message = @message
+     WHERE schedule_id = @scheduleId AND error_code IS NULL`,
+  )
+  // Asked only when a msg_id has no report (POST /_sandbox/sms/reports): no index on msg_id.
+  const pending = db.prepare<[string, string], { n: number }>(
+    `SELECT 1 AS n FROM schedule_recipients r JOIN schedules s ON s.schedule_id = r.schedule_id
+     WHERE r.msg_id = ? AND s.app_key = ? AND s.status = 'pending' LIMIT 1`,
+  )
+  return {
+    /** Whether the msg_id belongs to a recipient of one of the app's tasks not sent yet. */
+    isPending(appKey: string, msgId: string): boolean {
+      return pending.get(msgId, appKey) !== undefined
+    },
+    list(scheduleId: string): ScheduleRecipient[] {
+      return list.all(scheduleId).map(toRecipient)
+    },
+    /** Replaces the whole list. */
+    put(scheduleId: string, recipients: NewRecipient[]): void {
+      clear.run(scheduleId)
+      recipients.forEach((r, position) => {
+        insert.run({
+          scheduleId,
+          position,
+          msgId: r.msgId,
+          mobile: r.mobile,
+          tempPara: JSON.stringify(r.tempPara),
+        })
+      })
+    },
+    recordFailure(scheduleId: string, msgId: string, code: number, message: string): void {
+      setError.run({ scheduleId, msgId, code, message })
+    },
+    failRemaining(scheduleId: string, code: number, message: string): void {
+      failRemaining.run({ scheduleId, code, message })
     },
   }
 }

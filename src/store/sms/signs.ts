@@ -1,6 +1,5 @@
-import type { Db } from '../engine/db.js'
-import type { DueIndex } from '../engine/due-index.js'
-import { createReviewable, type ReviewStatus } from './reviewable.js'
+import type { Engine } from '../engine/index.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from './reviews.js'
 
 export interface Sign {
   appKey: string
@@ -49,47 +48,45 @@ const toSign = (r: Row): Sign => ({
 
 export type SignInput = Pick<Sign, 'sign' | 'type' | 'remark' | 'images'>
 
-export function createSignStore(db: Db, due: DueIndex) {
-  // Every send reads its signature (or the default): answered from memory (reviewable.ts) until a
-  // statement below changes the app's signatures. A decision may make one the default (promote).
-  const review = createReviewable<Row>(db, due, { table: 'signs', id: 'sign_id', kind: 'sign' }, appKey =>
-    promote.run({ appKey }),
-  )
-  const { memo, sql, submitted } = review
-  const get = sql.read<[string, number], Row>('SELECT * FROM signs WHERE app_key = ? AND sign_id = ?')
-  const getDefault = sql.read<[string], Row>(
+export function createSignStore(engine: Engine) {
+  const { db, due } = engine
+  // Every send reads its signature (or the default): answered from memory (reviews.ts) until a
+  // method below changes the app's signatures and forgets them. A decision may make one the
+  // default (promote).
+  const review = createReviewable<Row>(engine, { table: 'signs', id: 'sign_id', kind: 'sign' }, appKey => {
+    promote.run({ appKey })
+    memo.forget(appKey)
+  })
+  const { memo } = review
+  const get = db.prepare<[string, number], Row>('SELECT * FROM signs WHERE app_key = ? AND sign_id = ?')
+  const getDefault = db.prepare<[string], Row>(
     'SELECT * FROM signs WHERE app_key = ? AND is_default = 1 ORDER BY sign_id LIMIT 1',
   )
-  const pendingOther = sql.read<[string, number], Row>(
+  const pendingOther = db.prepare<[string, number], Row>(
     'SELECT * FROM signs WHERE app_key = ? AND status = 0 AND sign_id <> ? LIMIT 1',
   )
-  const insert = sql.write<
+  const insert = db.prepare<
     Omit<Sign, 'createdAt' | 'updatedAt' | 'isDefault'> & { isDefault: number; now: number }
   >(
     `INSERT INTO signs (app_key, sign_id, sign, type, remark, images, status, is_default, refuse_reason,
        review_at, created_at, updated_at)
      VALUES (@appKey, @signId, @sign, @type, @remark, @images, @status, @isDefault, @refuseReason, @reviewAt,
        @now, @now)`,
-    p => p.appKey,
-    submitted,
   )
-  const update = sql.write<SignInput & { appKey: string; signId: number; reviewAt: number; now: number }>(
+  const update = db.prepare<SignInput & { appKey: string; signId: number; reviewAt: number; now: number }>(
     `UPDATE signs SET sign = @sign, type = @type, remark = @remark, images = @images, status = 0,
        refuse_reason = NULL, review_at = @reviewAt, updated_at = @now
      WHERE app_key = @appKey AND sign_id = @signId`,
-    p => p.appKey,
-    submitted,
   )
-  const remove = sql.write<[string, number]>('DELETE FROM signs WHERE app_key = ? AND sign_id = ?', k => k)
-  const usedBy = sql.read<[string, number], { used: number }>(
+  const remove = db.prepare<[string, number]>('DELETE FROM signs WHERE app_key = ? AND sign_id = ?')
+  const usedBy = db.prepare<[string, number], { used: number }>(
     'SELECT EXISTS (SELECT 1 FROM messages WHERE app_key = ? AND sign_id = ?) AS used',
   )
   // The first approved signature of an app becomes its default, as in the console.
-  const promote = sql.write<{ appKey: string }>(
+  const promote = db.prepare<{ appKey: string }>(
     `UPDATE signs SET is_default = 1 WHERE app_key = @appKey AND sign_id = (
        SELECT sign_id FROM signs WHERE app_key = @appKey AND status = 1 ORDER BY sign_id LIMIT 1)
      AND NOT EXISTS (SELECT 1 FROM signs WHERE app_key = @appKey AND is_default = 1)`,
-    p => p.appKey,
   )
   const loadSign = (appKey: string, signId: number): Sign | null => {
     const row = get.get(appKey, signId)
@@ -115,12 +112,18 @@ export function createSignStore(db: Db, due: DueIndex) {
     },
     insert(s: Omit<Sign, 'createdAt' | 'updatedAt'>, now: number): void {
       insert.run({ ...s, isDefault: s.isDefault ? 1 : 0, now })
+      memo.forget(s.appKey)
+      if (s.reviewAt !== null) due.note(REVIEWS_DUE.signs, s.appKey, s.reviewAt)
     },
     update(appKey: string, signId: number, input: SignInput, reviewAt: number, now: number): void {
       update.run({ appKey, signId, ...input, reviewAt, now })
+      memo.forget(appKey)
+      due.note(REVIEWS_DUE.signs, appKey, reviewAt)
     },
     remove(appKey: string, signId: number): boolean {
-      return remove.run(appKey, signId).changes === 1
+      const removed = remove.run(appKey, signId).changes === 1
+      memo.forget(appKey)
+      return removed
     },
     /** Whether any message of the app went out under this signature. */
     usedByMessages(appKey: string, signId: number): boolean {

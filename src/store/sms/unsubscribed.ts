@@ -1,7 +1,7 @@
-import type { Db } from '../engine/db.js'
+import type { Engine } from '../engine/index.js'
 
 /** Mobiles that unsubscribed from an app's marketing messages (50024). */
-export function createUnsubscribedStore(db: Db) {
+export function createUnsubscribedStore({ db }: Engine) {
   const has = db.prepare<[string, string], { n: number }>(
     'SELECT 1 AS n FROM unsubscribed WHERE app_key = ? AND mobile = ?',
   )

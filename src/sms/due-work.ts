@@ -1,22 +1,52 @@
-import type { FastifyBaseLogger } from 'fastify'
-import type { PipelineDeps } from '../deps.js'
+import type { JobDeps } from '../deps.js'
 import { reviewDecision } from '../items/views.js'
-import { fireSchedule } from '../sms/schedules/fire.js'
+import type { DueWork } from '../scheduler/due-work.js'
 import type { App } from '../store/apps/apps.js'
+import { REPORTS_DUE } from '../store/sms/reports.js'
+import { REVIEW_RESULTS_DUE, REVIEWS_DUE } from '../store/sms/reviews.js'
+import { SCHEDULES_DUE } from '../store/sms/schedules.js'
+import { fireSchedule } from './schedules/fire.js'
 
-// The work of the due-work list (due-work.ts): each kind run for every app at the scheduler's
-// process time `now` (each app on its own clock: now + its offset), and for one app at its own time
-// when a request catches up. None throws for one bad item: a failure is logged and the item is set
-// aside so the loop cannot spin on it.
+// The SMS entries of the due-work list (scheduler/due-work.ts; the list: src/app.ts): each kind run
+// for every app at the scheduler's process time `now` (each app on its own clock: now + its
+// offset), and reviews for one app at its own time when a request catches up. None throws for one
+// bad item: a failure is logged and the item is set aside so the loop cannot spin on it.
 
 const BATCH = 200
 /** Rounds per tick; whatever is left is picked up at once by the next tick. */
 const MAX_ROUNDS = 20
 
-export type JobDeps = PipelineDeps & { log: FastifyBaseLogger }
+/** Templates and signatures under review are approved once REVIEW_DELAY_MS has passed. */
+export const dueReviews: DueWork<JobDeps> = {
+  name: 'reviews',
+  nextDue: [REVIEWS_DUE.templates, REVIEWS_DUE.signs],
+  run: settleDueReviews,
+  catchUp: settleReviewsOf,
+}
+
+/** Scheduled messages (jsms-api.md §2.6) go out at their send_time. */
+export const dueSchedules: DueWork<JobDeps> = {
+  name: 'schedules',
+  nextDue: [SCHEDULES_DUE],
+  run: fireDueSchedules,
+}
+
+/** Delivery reports arrive REPORT_DELAY_MS after their message (and are called back). */
+export const dueReports: DueWork<JobDeps> = {
+  name: 'reports',
+  nextDue: [REPORTS_DUE],
+  run: arriveReports,
+}
+
+/** Review decisions are called back (SMS_TEMPLATE, SMS_SIGN) once recorded. */
+export const dueReviewResults: DueWork<JobDeps> = {
+  name: 'review results',
+  nextDue: [REVIEW_RESULTS_DUE],
+  run: emitReviewEvents,
+}
 
 /** Approves the app's reviews whose time has come (REVIEW_DELAY_MS): review.decided events. */
-export function settleReviewsOf({ store }: JobDeps, app: App, now: number): void {
+function settleReviewsOf({ store }: JobDeps, app: App, now: number): void {
   const { appKey } = app
   const decided = (data: unknown) => store.events.append({ appKey, type: 'review.decided', data, at: now })
   for (const t of store.templates.settleReviews(appKey, now))
@@ -26,7 +56,7 @@ export function settleReviewsOf({ store }: JobDeps, app: App, now: number): void
 }
 
 /** Every app with a review due on its own clock, each in its own write job. */
-export async function settleDueReviews(deps: JobDeps, now: number): Promise<void> {
+async function settleDueReviews(deps: JobDeps, now: number): Promise<void> {
   const { store } = deps
   await Promise.all(
     store.reviews.dueApps(now).map(appKey =>
@@ -43,7 +73,7 @@ export async function settleDueReviews(deps: JobDeps, now: number): Promise<void
  * marked as sent with errors, never retried in a loop). Call it inside a write job: the firing is
  * a savepoint of its own, so a failure half-way leaves no trace but the mark.
  */
-export function fireOrAbandon(deps: JobDeps, appKey: string, scheduleId: string): void {
+function fireOrAbandon(deps: JobDeps, appKey: string, scheduleId: string): void {
   try {
     deps.store.transaction(() => fireSchedule(deps, appKey, scheduleId))
   } catch (err) {
@@ -53,7 +83,7 @@ export function fireOrAbandon(deps: JobDeps, appKey: string, scheduleId: string)
 }
 
 /** Fires every due task of every app, earliest first, each in its own write job. */
-export async function fireDueSchedules(deps: JobDeps, now: number): Promise<void> {
+async function fireDueSchedules(deps: JobDeps, now: number): Promise<void> {
   const { store, log } = deps
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const due = store.schedules.due(now, BATCH)
@@ -74,7 +104,7 @@ export async function fireDueSchedules(deps: JobDeps, now: number): Promise<void
  * Reports whose time has come arrive: each gets its seq (the sms.report event) and, for an app
  * that takes callbacks, an SMS_REPORT in the outbox.
  */
-export async function arriveReports({ store }: JobDeps, now: number): Promise<void> {
+async function arriveReports({ store }: JobDeps, now: number): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const n = await store.write(() => {
       const arrived = store.reports.takeArrived(now, BATCH)
@@ -90,7 +120,7 @@ export async function arriveReports({ store }: JobDeps, now: number): Promise<vo
 }
 
 /** Review results, for apps that take callbacks: SMS_TEMPLATE and SMS_SIGN (jsms-api.md §6). */
-export async function emitReviewEvents({ store }: JobDeps): Promise<void> {
+async function emitReviewEvents({ store }: JobDeps): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const n = await store.write(() => {
       const events = store.reviews.takeEvents(BATCH)

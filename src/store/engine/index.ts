@@ -1,0 +1,121 @@
+/**
+ * The store engine: everything the table modules of src/store stand on, so that a table module
+ * reads as plain SQL plus named calls into it. One SQLite file, one connection, one process.
+ *
+ * What it guarantees
+ * - Durable before the answer: a write job (`write(job)`) resolves only once its transaction is
+ *   committed and the WAL fsynced; whatever was answered survives a crash, SIGKILL included.
+ * - Group commit: the jobs queued in one turn of the event loop, or while the last fsync ran,
+ *   share one transaction and one fsync, which runs off the event loop. Each job runs in its own
+ *   savepoint, so one that throws rolls back alone (`checksFirst` jobs skip the savepoint and are
+ *   rerun with one if they throw after writing: writer.ts).
+ * - Exactly once: jobs run one after another on the event loop, so a check-then-write inside a job
+ *   (a claim, a quota, a once-only code) never interleaves with another job.
+ * - Memory follows rollback: what a job changes in memory (balances, id blocks) is recorded in the
+ *   undo journal and taken back with its savepoint or its batch.
+ * - Caches never stale: a cache keeps only committed values (or journaled ones), and every table
+ *   method that writes a cached row forgets it right after its statement.
+ * - Due bounds never late: the due index keeps a lower bound of each due query's next time; every
+ *   table method that creates due work or brings it forward notes it, so the scheduler never sleeps
+ *   past work (a bound may be early: SQLite is then asked again).
+ * - Ids never repeat: a block of ids is reserved in its row, in the job that hands out its first.
+ * - Seqs in commit order, and their listeners told only once the commit is durable.
+ * - One process per file: SQLite's exclusive lock, which the kernel drops with the process.
+ * - Failures seen: the health monitor hears SQLite's errors where they end up (the writer's and
+ *   `transaction`'s catch, the app's onError hook, the scheduler's and the event stream's catch)
+ *   and refuses writes that could not survive.
+ *
+ * How to add a table
+ * 1. A migration, migrations/NNN_name.sql (forward-only). Give the table an `app_key`, or a
+ *    cascading foreign key to one that has it: an app's reset finds its rows that way (app-rows.ts).
+ * 2. A module src/store/<area>/<table>.ts, `createXStore(engine)`: statements prepared once with
+ *    `db.prepare`, and methods that run them. No SQL outside src/store.
+ * 3. In every method that writes, right after its statement, what else it changes, by name:
+ *    `cache.forget(key)` for a cached row it changes, `due.note(QUERY, appKey, at)` for due work it
+ *    creates or brings forward, `seqs.next(appKey, topic)` for a listed item's seq.
+ * 4. Wire it in src/store/index.ts. Callers write inside `store.write(() => …)`; work that falls
+ *    due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its query.
+ *
+ *   export const WIDGETS_DUE = dueQuery('x.fires_at', 'widgets x', 'x.fired_at IS NULL')
+ *   export function createWidgetStore({ db, caches, due }: Engine) {
+ *     const widgets = caches.perApp()
+ *     const get = db.prepare<[string, number], Row>('SELECT * FROM widgets WHERE app_key = ? AND id = ?')
+ *     const insert = db.prepare('INSERT INTO widgets (app_key, id, fires_at) VALUES (?, ?, ?)')
+ *     return {
+ *       get: (appKey: string, id: number) => widgets.read(appKey, id, () => get.get(appKey, id) ?? null),
+ *       add(appKey: string, id: number, firesAt: number): void {
+ *         insert.run(appKey, id, firesAt)
+ *         widgets.forget(appKey)
+ *         due.note(WIDGETS_DUE, appKey, firesAt)
+ *       },
+ *     }
+ *   }
+ *
+ * The files
+ * - db.ts: opens the file (folder, lock, pragmas, migrations) and says what an operator got wrong.
+ * - writer.ts: group commit, the WAL's fsync off the event loop, `transaction` for rare writes.
+ * - undo.ts: the undo journal, memory taken back with a rollback.
+ * - health.ts: whether writes can survive (file replaced, damaged, disk full); readiness.
+ * - caches.ts: row caches and per-app memos, and forgetting an app in all of them.
+ * - due.ts: due queries and the due index (lower bounds of the next due time, per query and app).
+ * - id-blocks.ts: vendor ids (msg_id, temp_id…), reserved a block at a time.
+ * - item-seqs.ts: the per-app seq of everything listed and streamed, and who hears of new ones.
+ * - lister.ts: the control plane's lists as SQL (filters, `after`, `since`, `until`, `limit`).
+ */
+import { createCaches } from './caches.js'
+import type { Db } from './db.js'
+import { createDueIndex } from './due.js'
+import { createHealth, type HealthLog } from './health.js'
+import { createIdBlocks } from './id-blocks.js'
+import { createSeqs } from './item-seqs.js'
+import { createUndoJournal } from './undo.js'
+import { createWriter } from './writer.js'
+
+export interface EngineOptions {
+  /** Where the health monitor reports (the app's logger). */
+  log?: HealthLog | undefined
+  /** An app's clock offset: its due times are on its own clock (process time = due time - offset). */
+  offsetOf: (appKey: string) => number
+}
+
+export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
+  const health = createHealth(db, log)
+  const journal = createUndoJournal()
+  const seqs = createSeqs(db)
+  const writer = createWriter(db, { health, seqs, journal })
+  const caches = createCaches(db, journal)
+  const due = createDueIndex(db, offsetOf)
+  return {
+    db,
+    /** Whether writes can survive: readiness asks it, the writer obeys it. */
+    health,
+    /** Memory changed inside a write job, taken back with its rollback. */
+    journal,
+    /** Per-app seqs of everything listed and streamed, and who hears of new ones. */
+    seqs,
+    caches,
+    /** When due work next falls due: told by the writes that create it. */
+    due,
+    /** Vendor ids from SQLite's `sequences` rows. */
+    ids: createIdBlocks(db, journal),
+    /** Group-committed write, durable before it resolves. */
+    write: writer.write,
+    flush: writer.flush,
+    transaction: writer.transaction,
+    /** Every row of an app is gone (a reset, a removal): nothing of it stays cached or bounded. */
+    forgetApp(appKey: string): void {
+      caches.forgetApp(appKey)
+      due.forgetApp(appKey)
+    },
+    /** Closes what the engine holds besides the connection. */
+    close(): void {
+      writer.close()
+      health.close()
+    },
+  }
+}
+
+export type Engine = ReturnType<typeof createEngine>
+
+export type { DueQuery } from './due.js'
+export { dueQuery } from './due.js'

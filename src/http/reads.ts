@@ -112,6 +112,10 @@ export const query = <S extends Shape>(shape: S) =>
 export const jsonBody = <S extends Shape>(object: ObjectReader, shape: S) =>
   fieldsOf('body', shape, req => object.read(req.body), object.errors)
 
-/** A field the handler reads as it comes (a path id, the text of a query parameter). */
-export const text = (description: string, schema: z.ZodType = z.string()) =>
-  field({ read: value => value as string, schema: schema.describe(description), errors: [] })
+/** A path parameter the handler takes as it comes (an id it looks up). */
+export const text = (description?: string) =>
+  field({
+    read: value => value as string,
+    schema: description === undefined ? z.string() : z.string().describe(description),
+    errors: [],
+  })

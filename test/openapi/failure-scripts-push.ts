@@ -34,6 +34,8 @@ export async function contentChecks(fail: Fail, audience: unknown, { cid = true 
     await fail({ platform: 'all', audience, live_activity: {} }),
     await fail({ platform: 'all', audience, notification: { alert: 5 } }),
     await fail({ platform: 'all', audience, notification: { ios: { alert: 'a', content_available: true } } }),
+    await fail({ platform: 'all', audience, notification: { hmos: {} } }),
+    await fail({ platform: 'all', audience, message: 'x' }),
     await fail({ platform: 'all', audience, message: {} }),
     await fail({
       platform: 'all',
@@ -41,6 +43,7 @@ export async function contentChecks(fail: Fail, audience: unknown, { cid = true 
       message: { msg_content: 'x' },
       inapp_message: { inapp_message: true },
     }),
+    await fail(to(audience, { sms_message: 'x' })),
     await fail(to(audience, { sms_message: {} })),
     await fail(to(audience, { options: { time_to_live: -1 } })),
     await fail(to(audience, { callback: { url: 'ftp://example.com/' } })),

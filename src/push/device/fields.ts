@@ -43,14 +43,15 @@ export function readAlias(value: string): string {
   return value
 }
 
+// Path segments are text; String() only guards the reader against anything else.
 export const tag = field({
-  read: value => readDeviceTag(value as string),
+  read: value => readDeviceTag(String(value)),
   schema: z.string(),
   errors: [e.invalid("tag 'a b' is invalid")],
 })
 
 export const alias = field({
-  read: value => readAlias(value as string),
+  read: value => readAlias(String(value)),
   schema: z.string(),
   errors: [e.invalid("alias 'a b' is invalid")],
 })

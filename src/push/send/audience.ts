@@ -92,7 +92,11 @@ const selectors = z
 export const audience = field({
   read: parseAudience,
   schema: z.union([z.literal('all'), selectors]),
-  errors: [invalidRid('1a0018970a8b0fd6c0e_x'), pushErrors.invalid('audience has no target')],
+  errors: [
+    pushErrors.missing('audience'),
+    invalidRid('1a0018970a8b0fd6c0e_x'),
+    pushErrors.invalid('audience has no target'),
+  ],
 })
 
 /** Segment and A/B test ids come from the app's settings (seed file): id → registration_ids. */

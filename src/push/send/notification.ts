@@ -198,13 +198,14 @@ export const notification = field({
   errors: [
     pushErrors.invalid('notification.alert must be a string'),
     pushErrors.unsupportedKey('content_available'),
+    pushErrors.missing('notification.hmos.alert'),
   ],
 })
 
 export const message = field({
   read: parseMessage,
   schema: open('A custom message: `msg_content` (required), title, content_type, extras (§5.4).').optional(),
-  errors: [pushErrors.missing('message.msg_content')],
+  errors: [pushErrors.invalid('message must be an object'), pushErrors.missing('message.msg_content')],
 })
 
 export const liveActivity = field({

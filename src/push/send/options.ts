@@ -153,5 +153,5 @@ export const smsMessage = field({
     })
     .describe("SMS fallback to the device's mobile through the app's JSMS side (§5.6).")
     .optional(),
-  errors: [pushErrors.missing('sms_message.delay_time')],
+  errors: [pushErrors.invalid('sms_message must be an object'), pushErrors.missing('sms_message.delay_time')],
 })

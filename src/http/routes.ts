@@ -10,9 +10,9 @@ import type {
 import type { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
-import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from '../openapi/route-docs.js'
 import type { Dialect } from './dialect.js'
 import type { Part, PartName } from './reads.js'
+import { eachOnce, type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
 
 // The routes of every surface: a module's routes are a RouteTable, `(deps) => RouteSpec[]`, and
 // app.ts mounts the tables of each surface (mount.ts). A control-plane route declares zod schemas
@@ -162,7 +162,9 @@ function operationOf(spec: VendorRouteSpec<Reads, SuccessAnswer | undefined>, st
     body: schemaOf('body'),
     bodyMedia: media,
     answers: spec.answer ? { 200: spec.answer } : undefined,
-    errors: inOrderMet(steps.flatMap(s => (isPart(s) ? s.errors : [s]))),
+    // Each once, where a request first meets it: a code answered at several steps (a malformed
+    // temp_id and an unknown one are both 50013) is listed at the first.
+    errors: eachOnce(steps.flatMap(s => (isPart(s) ? s.errors : [s]))),
   }
 }
 
@@ -175,20 +177,6 @@ function merged(schemas: z.ZodType[]): z.ZodType | undefined {
   })
   const [first] = schemas as [z.ZodObject]
   return first.extend(Object.assign({}, ...shapes.slice(1)))
-}
-
-/**
- * Each failure once, where a request first meets it: a code answered at several steps (a
- * malformed temp_id and an unknown one are both 50013) is listed at the first.
- */
-function inOrderMet(errors: readonly ApiError[]): ApiError[] {
-  const seen = new Set<string>()
-  return errors.filter(e => {
-    const key = `${e.status} ${e.code} ${e.message}`
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
 }
 
 /** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */

@@ -2,10 +2,10 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import type { FastifySchema, RouteOptions } from 'fastify'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from '../http/route-docs.js'
 import type { PushGroup } from '../push/dialect.js'
 import { groupOf } from '../push/dialect.js'
 import { failureResponses, rateHeaders } from './failures.js'
-import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
 
 // One route of the app as an operation of the OpenAPI document: @fastify/swagger collects every
 // route Fastify registers and asks this transform what to say of each. Every route says it in one

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { ApiError } from '../errors.js'
-import type { Dialect } from '../http/dialect.js'
+import type { Dialect } from './dialect.js'
 
 // What the OpenAPI document says of a route (GET /_sandbox/openapi.json), in one shape for every
 // route: a vendor route's is derived from its declaration (vendorRoute, http/routes.ts), a
@@ -50,3 +50,14 @@ export interface RouteSurface {
 
 /** Where defineRoutes leaves each route's surface for the document (a key Fastify ignores). */
 export const SURFACE = Symbol('surface')
+
+/** Each failure once (by status, code and message), where it first appears. */
+export function eachOnce(errors: readonly ApiError[]): ApiError[] {
+  const seen = new Set<string>()
+  return errors.filter(e => {
+    const key = `${e.status} ${e.code} ${e.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

@@ -17,28 +17,33 @@ import { eachOnce, type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE 
 // The routes of every surface: a module's routes are a RouteTable, `(deps) => RouteSpec[]`, and
 // app.ts mounts the tables of each surface (mount.ts). A control-plane route declares zod schemas
 // (schemaRoute, schema.ts). A vendor route is one declaration, `vendorRoute({…})`: what it reads,
-// the checks its handler makes, what it answers; its OpenAPI operation is derived from that.
+// the checks its handler makes, what it answers; its OpenAPI operation (parameters, request body,
+// answer, failures in the order a request meets them) is derived from that, never written beside.
 //
-// Adding a vendor route (a JPush endpoint, say) is one entry in its module's table:
+// Adding a vendor route is one entry in its module's table (as in push/device/devices.ts):
 //
 //   vendorRoute({
 //     method: 'POST',
-//     url: '/images',                          // under the surface's prefix
-//     summary: 'Upload an image (jpush-api.md §…)',
-//     reads: {                                 // read in the order written, before the handler
-//       params: params({ … }),                 // Fields: reads.ts, or the surface's own (sms/fields.ts)
-//       body: jsonBody(pushObject, { image_url: imageUrl, … }),
+//     url: '/devices/:registration_id',             // under its surface's prefix
+//     summary: "Change a device's tags, alias or mobile (jpush-api.md §7)",
+//     reads: {                                        // read in the order written, before the handler
+//       params: params({ registration_id: rid }),
+//       body: jsonBody(deviceObject, { tags: tagChanges, alias: aliasChange, mobile: mobileChange }),
 //     },
-//     checks: [pushErrors.…(), …],             // the handler's own refusals, in the order it makes them
-//     answer: imageAnswer,                     // the zod schema of the 200 body, beside its view
-//     handler: async (req, { params, body }) => view(…),
+//     checks: [badRid, tagLimit(), deviceErrors.aliasFull()],   // what the handler refuses, in order
+//     answer: done,                                   // the 200 body's zod schema (beside its view)
+//     handler: async (req, { params, body }) => { … },
 //   })
 //
-// Each Field carries its reading, its schema and its failures (reads.ts), so the document's
-// parameters, request body and failures (in the order the route meets them) come from what the
-// route really reads. A check that must come before a part is read makes that part a late read:
-// listed in `checks` where it happens, and read by the handler itself, `part.read(req, …)`. A
-// route on another host is a table of its own, mounted with that host's dialect (app.ts).
+// - A field is declared once, beside its reader: `field({ read, schema, errors })` (reads.ts; the
+//   surface's own in sms/fields.ts, push/device/fields.ts…), `read` as lenient as the clients need.
+// - A body whose checks depend on each other (a push payload, a template, a multipart form) is one
+//   hand-written `part({ in: 'body', read, schema, errors })`, its failures listed in its order.
+// - A check that must come before a part is read makes that part a late read: listed in `checks`
+//   where it happens, read by the handler itself with `part.read(req, …)` (the template rules after
+//   the template is found, a task's changes inside the write that makes them).
+// - Another vendor host (the JPush Admin API) is a dialect (dialect.ts) and its tables, mounted in
+//   app.ts; its routes are declared the same way.
 
 /**
  * One route of a surface, typed by what it takes, so a reader sees it without opening the

@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import { isApiError } from '../../errors.js'
-import { isAbsent, optionalInt } from '../../http/body/fields.js'
+import { isAbsent } from '../../http/body/fields.js'
 import { part } from '../../http/reads.js'
-import { parseLocal } from '../../time.js'
 import { parsePush, payload } from '../send/payload.js'
-import { byteLength, isObject, type Json, scalarText } from '../values.js'
+import { byteLength, isObject, type Json } from '../values.js'
 import { checkTrigger, parseTrigger, type Trigger, triggerSection } from './occurrences.js'
 import { SCHEDULE_LIMITS, scheduleErrors } from './rules.js'
 

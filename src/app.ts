@@ -30,13 +30,14 @@ import {
   reportDialect,
   scheduleDialect,
 } from './push/dialect.js'
+import { fileRoutes } from './push/files/files.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReportRoutes } from './push/report/report.js'
 import { pushUserRoutes } from './push/report/users.js'
 import { duePushSchedules } from './push/schedules/due.js'
 import { pushScheduleRoutes } from './push/schedules/schedules.js'
+import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
-import { pushVariantRoutes } from './push/send/variants.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
@@ -186,7 +187,7 @@ export async function buildApp(
   )
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount('/v3', pushDialect, [pushRoutes, pushVariantRoutes], {
+  await mount('/v3', pushDialect, [pushRoutes, batchRoutes, fileRoutes], {
     groups: [
       {
         dialect: deviceDialect,

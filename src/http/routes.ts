@@ -7,15 +7,49 @@ import type {
   HTTPMethods,
   RouteGenericInterface,
 } from 'fastify'
+import type { z } from 'zod'
 import type { AppDeps } from '../deps.js'
-import { type RouteDocs, type RouteSurface, SURFACE } from '../openapi/route-docs.js'
+import { ApiError } from '../errors.js'
 import type { Dialect } from './dialect.js'
+import type { Part, PartName } from './reads.js'
+import { eachOnce, type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
+
+// The routes of every surface: a module's routes are a RouteTable, `(deps) => RouteSpec[]`, and
+// app.ts mounts the tables of each surface (mount.ts). A control-plane route declares zod schemas
+// (schemaRoute, schema.ts). A vendor route is one declaration, `vendorRoute({…})`: what it reads,
+// the checks its handler makes, what it answers; its OpenAPI operation (parameters, request body,
+// answer, failures in the order a request meets them) is derived from that, never written beside.
+//
+// Adding a vendor route is one entry in its module's table (as in push/device/devices.ts):
+//
+//   vendorRoute({
+//     method: 'POST',
+//     url: '/devices/:registration_id',             // under its surface's prefix
+//     summary: "Change a device's tags, alias or mobile (jpush-api.md §7)",
+//     reads: {                                        // read in the order written, before the handler
+//       params: params({ registration_id: rid }),
+//       body: jsonBody(deviceObject, { tags: tagChanges, alias: aliasChange, mobile: mobileChange }),
+//     },
+//     checks: [badRid, tagLimit(), deviceErrors.aliasFull()],   // what the handler refuses, in order
+//     answer: done,                                   // the 200 body's zod schema (beside its view)
+//     handler: async (req, { params, body }) => { … },
+//   })
+//
+// - A field is declared once, beside its reader: `field({ read, schema, errors })` (reads.ts; the
+//   surface's own in sms/fields.ts, push/device/fields.ts…), `read` as lenient as the clients need.
+// - A body whose checks depend on each other (a push payload, a template, a multipart form) is one
+//   hand-written `part({ in: 'body', read, schema, errors })`, its failures listed in its order.
+// - A check that must come before a part is read makes that part a late read: listed in `checks`
+//   where it happens, read by the handler itself with `part.read(req, …)` (the template rules after
+//   the template is found, a task's changes inside the write that makes them).
+// - Another vendor host (the JPush Admin API) is a dialect (dialect.ts) and its tables, mounted in
+//   app.ts; its routes are declared the same way.
 
 /**
  * One route of a surface, typed by what it takes, so a reader sees it without opening the
- * handler: `route<{ Params: { temp_id: string } }>({ … })`. Vendor routes declare no schema
- * (their lenient readers decide, in the vendor's order of codes); the control plane's declare
- * zod schemas (schema-route.ts).
+ * handler: `route<{ Params: { registration_id: string } }>({ … })`. Vendor routes are made by
+ * vendorRoute (no Fastify schema: their readers decide, in the vendor's order of codes); the
+ * control plane's declare zod schemas (schema.ts).
  */
 export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInterface> {
   method: HTTPMethods | HTTPMethods[]
@@ -24,10 +58,11 @@ export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInt
   bodyLimit?: number
   schema?: FastifySchema
   /**
-   * What GET /_sandbox/openapi.json says of the route. Every /v1 and /v3 route has one (a test
-   * fails otherwise); Fastify never reads it, so it changes no answer (openapi/route-docs.ts).
+   * What GET /_sandbox/openapi.json says of the route: a control-plane route's summary and
+   * failures (its schemas say the rest), or a vendor route's whole operation, derived from its
+   * declaration when the document is first made. Fastify never reads it: it changes no answer.
    */
-  docs?: RouteDocs
+  docs?: RouteDocs | (() => RouteDocs)
   /**
    * Methods of this path that stay unknown paths (the surface's 404) rather than derived 405s: a
    * parametric path shadows its siblings' other methods (`DELETE /v3/push/:msg_id` would make
@@ -41,6 +76,113 @@ export interface RouteSpec<Takes extends RouteGenericInterface = RouteGenericInt
 
 /** A route whose handler is checked against what it says it takes. */
 export const route = <Takes extends RouteGenericInterface>(spec: RouteSpec<Takes>): RouteSpec<Takes> => spec
+
+/** The parts a vendor route reads before its handler runs, in the order written (the vendor's). */
+export interface Reads {
+  params?: Part<unknown, 'params'>
+  query?: Part<unknown, 'query'>
+  body?: Part<unknown, 'body'>
+}
+
+type Input<R extends Reads> = {
+  [K in keyof R]: R[K] extends Part<infer T, PartName> ? Awaited<T> : never
+}
+
+/** One step of a handler after its reads: a refusal it may answer, or a part it reads itself. */
+// biome-ignore lint/suspicious/noExplicitAny: a late read takes whatever its handler passes it
+export type Check = ApiError | Part<unknown, PartName, any[]>
+
+type SuccessAnswer = z.ZodType | OtherAnswer
+type AnswerOf<A> = A extends z.ZodType ? z.input<A> : unknown
+
+export interface VendorRouteSpec<R extends Reads, A extends SuccessAnswer | undefined> {
+  method: HTTPMethods
+  url: string
+  /** One line, in the vendor's vocabulary, with the spec section it comes from. */
+  summary: string
+  /** Markdown: what a caller needs beyond the fields' own descriptions. */
+  description?: string
+  reads?: R
+  /**
+   * What the handler checks after its reads, in the order it checks: the refusals it throws, and
+   * the parts it reads itself (after a check that must come first: a late read).
+   */
+  checks?: readonly Check[]
+  /** The 200 answer: the zod schema its view is typed by, or a body that is not JSON. */
+  answer?: A
+  config?: FastifyContextConfig
+  unknownMethods?: HTTPMethods[]
+  handler(req: FastifyRequest, input: Input<R>, reply: FastifyReply): Promise<AnswerOf<A> | FastifyReply>
+}
+
+const isPart = (step: Check): step is Exclude<Check, ApiError> => !(step instanceof ApiError)
+
+/**
+ * A vendor route from its declaration: the handler gets what `reads` read (in the order written:
+ * a refusal there answers before the handler runs), and the document gets the operation derived
+ * from the same declaration. Body parts bring their media type, body limit and exact integers.
+ */
+export function vendorRoute<R extends Reads, A extends SuccessAnswer | undefined = undefined>(
+  spec: VendorRouteSpec<R, A>,
+): RouteSpec {
+  const reads = Object.entries(spec.reads ?? {}) as Array<[string, Part<unknown, PartName>]>
+  const steps: Check[] = [...reads.map(([, p]) => p), ...(spec.checks ?? [])]
+  const bodies = steps.filter(isPart).filter(p => p.in === 'body')
+  const exactIntegers = bodies.flatMap(p => p.exactIntegers ?? [])
+  const media = bodies.find(p => p.media)?.media
+  const limit = bodies.find(p => p.limit)?.limit
+  const config: FastifyContextConfig = {
+    ...spec.config,
+    ...(exactIntegers.length > 0 ? { exactIntegers } : {}),
+    ...(media?.startsWith('multipart/') ? { body: 'multipart' as const } : {}),
+  }
+  return {
+    method: spec.method,
+    url: spec.url,
+    ...(Object.keys(config).length > 0 ? { config } : {}),
+    ...(limit === undefined ? {} : { bodyLimit: limit }),
+    ...(spec.unknownMethods ? { unknownMethods: spec.unknownMethods } : {}),
+    docs: () => operationOf(spec, steps),
+    handler: async (req, reply) => {
+      const input: Record<string, unknown> = {}
+      for (const [name, p] of reads) {
+        const value = p.read(req)
+        input[name] = value instanceof Promise ? await value : value
+      }
+      return spec.handler(req, input as Input<R>, reply)
+    },
+  }
+}
+
+/** The document's operation of a vendor route: its parts' schemas, its steps' failures. */
+function operationOf(spec: VendorRouteSpec<Reads, SuccessAnswer | undefined>, steps: Check[]): RouteDocs {
+  const parts = steps.filter(isPart)
+  const schemaOf = (where: PartName) => merged(parts.filter(p => p.in === where).map(p => p.schema))
+  const media = parts.find(p => p.media)?.media
+  return {
+    summary: spec.summary,
+    description: spec.description,
+    params: schemaOf('params'),
+    querystring: schemaOf('query'),
+    body: schemaOf('body'),
+    bodyMedia: media,
+    answers: spec.answer ? { 200: spec.answer } : undefined,
+    // Each once, where a request first meets it: a code answered at several steps (a malformed
+    // temp_id and an unknown one are both 50013) is listed at the first.
+    errors: eachOnce(steps.flatMap(s => (isPart(s) ? s.errors : [s]))),
+  }
+}
+
+/** One schema of a part read in several steps (a body read early, then late): their fields. */
+function merged(schemas: z.ZodType[]): z.ZodType | undefined {
+  if (schemas.length <= 1) return schemas[0]
+  const shapes = schemas.map(s => {
+    if (!('shape' in s)) throw new Error('a part read in several steps must be objects of fields')
+    return (s as z.ZodObject).shape
+  })
+  const [first] = schemas as [z.ZodObject]
+  return first.extend(Object.assign({}, ...shapes.slice(1)))
+}
 
 /** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */
 export type RouteTable = (deps: AppDeps) => RouteSpec[]

@@ -28,7 +28,8 @@ real service hides.
 - Every failure is \`{"error":{"code":…,"message":…}}\` with the vendor's code and HTTP status; each
   operation lists its codes by status. A path answers the methods it does not list with its
   vendor's "method not allowed" (JSMS 405 50018, JPush 405 1001 / 7002 / 3002), and an unknown
-  path with its vendor's 404.
+  path with its vendor's 404. An operation's own failures are also listed in the order it checks
+  them, as \`x-failure-order\`: that order is the vendor's, and part of what the sandbox emulates.
 - Vendor bodies are read as the official clients send them: JSON whatever the \`Content-Type\`,
   numbers as strings where the clients send them so. The vendors' documents are the reference;
   the README's Fidelity section says where the sandbox had to choose.`

@@ -1,5 +1,5 @@
 import type { ApiError } from '../errors.js'
-import type { RouteDocs, RouteSurface } from './route-docs.js'
+import { eachOnce, type RouteDocs, type RouteSurface } from '../http/route-docs.js'
 
 // The failures of one operation, grouped by HTTP status as OpenAPI wants them: each status lists
 // its codes in its description and shows each one's body as an example. The route's own failures
@@ -37,15 +37,7 @@ function failuresOf(
   }
   if (takesBody) shared.push(d.missingBody?.(), d.invalidBody(), d.bodyTooLarge(), d.mediaNotSupported?.())
   shared.push(d.serverError())
-  const all = [...(docs.errors ?? []), ...shared.filter((e): e is ApiError => e !== undefined)]
-  // One entry per code and message, in order of appearance.
-  const seen = new Set<string>()
-  return all.filter(e => {
-    const key = `${e.status} ${e.code} ${e.message}`
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
+  return eachOnce([...(docs.errors ?? []), ...shared.filter((e): e is ApiError => e !== undefined)])
 }
 
 /** `{ "403": { description, content: { examples } }, … }` for the swagger transform. */

@@ -2,39 +2,62 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import type { FastifySchema, RouteOptions } from 'fastify'
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from '../http/route-docs.js'
 import type { PushGroup } from '../push/dialect.js'
 import { groupOf } from '../push/dialect.js'
 import { failureResponses, rateHeaders } from './failures.js'
-import { type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
 
 // One route of the app as an operation of the OpenAPI document: @fastify/swagger collects every
-// route Fastify registers and asks this transform what to say of each. What the route takes and
-// answers comes from its zod schemas (the control plane) or from its docs (the vendor routes,
-// whose Fastify schema stays empty); the failures its surface shares come from the surface's
-// dialect; a /v3 answer carries the rate window's headers.
+// route Fastify registers and asks this transform what to say of each. Every route says it in one
+// shape, its RouteDocs: a vendor route's are derived from its declaration (vendorRoute, http/
+// routes.ts: what it reads, checks and answers), a control-plane route's from its zod schemas and
+// its summary (schemaRoute, http/schema.ts). The failures its surface shares come from the
+// surface's dialect; a /v3 answer carries the rate window's headers.
 
 // Nothing is skipped by URL: routes this transform should not show say so themselves.
 const zodToJson = createJsonSchemaTransform({ skipList: [] })
 
-type Documented = RouteOptions & { docs?: RouteDocs; [SURFACE]?: RouteSurface }
-type Answer = RouteDocs['answers'] extends Record<number, infer A> | undefined ? A : never
+type Documented = RouteOptions & { docs?: RouteDocs | (() => RouteDocs); [SURFACE]?: RouteSurface }
+type Answer = NonNullable<RouteDocs['answers']>[number]
+type ZodSchemas = {
+  params?: z.ZodType
+  querystring?: z.ZodType
+  body?: z.ZodType
+  response?: Record<number, z.ZodType>
+}
 
 const isOther = (answer: Answer): answer is OtherAnswer => !(answer instanceof z.ZodType)
 
+/**
+ * What the document says of a route, in one shape whoever declared it: a route's zod schemas (the
+ * control plane's) stand for what it takes and answers; a JSON answer may also come in another
+ * media type on the same status (GET /_sandbox/events: a list, or Server-Sent Events), named in
+ * its docs.
+ */
+function describedOf(
+  route: Documented,
+  schema: ZodSchemas,
+): RouteDocs & { alsoAnswers: Record<number, Answer> } {
+  const docs = (typeof route.docs === 'function' ? route.docs() : route.docs) ?? { summary: '' }
+  return {
+    ...docs,
+    params: schema.params ?? docs.params,
+    querystring: schema.querystring ?? docs.querystring,
+    body: schema.body ?? docs.body,
+    answers: schema.response ?? docs.answers,
+    alsoAnswers: schema.response ? (docs.answers ?? {}) : {},
+  }
+}
+
 export const describeRoute: SwaggerTransform = ({ schema, url, route, ...document }) => {
-  const { docs = { summary: '' }, [SURFACE]: surface, config } = route as Documented
+  const { [SURFACE]: surface, config } = route as Documented
   if (surface?.methodNotAllowed) return { schema: { hide: true }, url }
-  const own = (schema ?? {}) as FastifySchema & { response?: Record<number, z.ZodType> }
-  const answers: Record<number, Answer> = own.response ?? docs.answers ?? {}
+  const docs = describedOf(route as Documented, (schema ?? {}) as ZodSchemas)
+  const answers: Record<number, Answer> = docs.answers ?? {}
   const zodAnswers = Object.fromEntries(Object.entries(answers).filter(([, a]) => !isOther(a)))
   // zod → JSON Schema: request parts as what a caller may send, answers as what leaves.
   const converted = zodToJson({
-    schema: {
-      params: own.params ?? docs.params,
-      querystring: own.querystring ?? docs.querystring,
-      body: own.body ?? docs.body,
-      response: zodAnswers,
-    },
+    schema: { params: docs.params, querystring: docs.querystring, body: docs.body, response: zodAnswers },
     url,
     route,
     ...document,
@@ -58,9 +81,7 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
     const description = typeof json.description === 'string' ? json.description : 'OK'
     responses[status] = { description, content: { 'application/json': { schema: json } }, headers }
   }
-  // A route with a JSON answer may also answer another media type on the same status (GET
-  // /_sandbox/events: a list, or Server-Sent Events): its docs name it.
-  for (const [status, other] of Object.entries(own.response ? (docs.answers ?? {}) : {})) {
+  for (const [status, other] of Object.entries(docs.alsoAnswers)) {
     const response = responses[status] as
       | { description: string; content?: Record<string, unknown> }
       | undefined
@@ -68,7 +89,7 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
     response.content[other.media] = { schema: { type: 'string' } }
     response.description = `${response.description}; or ${other.description}`
   }
-  const takesBody = (own.body ?? docs.body) !== undefined
+  const takesBody = docs.body !== undefined
   // A group's member apps are refused for their standing one by one, in the answer (group-auth.ts).
   const standing = surface?.standing === true && config?.auth !== 'group'
   Object.assign(
@@ -91,6 +112,12 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       body: converted.body,
       ...(docs.bodyMedia && converted.body ? { consumes: [docs.bodyMedia] } : {}),
       response: responses,
+      // The route's own failures in the order it checks them: by status, the responses lose it.
+      ...(docs.errors?.length
+        ? {
+            'x-failure-order': docs.errors.map(e => ({ status: e.status, code: e.code, message: e.message })),
+          }
+        : {}),
     },
   }
 }

@@ -4,8 +4,8 @@ import { createTestApp } from '../helpers.js'
 import { listRoutes } from '../reliability/routes.js'
 
 // GET /_sandbox/openapi.json describes every route Fastify has registered, and is valid OpenAPI
-// 3.1. A route missing from it fails here by name, and so does a /v1 or /v3 route without docs:
-// give its RouteSpec a `docs` (src/openapi/route-docs.ts; e.g. src/sms/sending/docs.ts).
+// 3.1. A route missing from it fails here by name, and so does a /v1 or /v3 route that is not
+// declared with vendorRoute (src/http/routes.ts), from which its operation is derived.
 
 type Operation = {
   summary?: string
@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
       for (const [method, op] of Object.entries(operations)) {
         const name = `${method.toUpperCase()} ${path}`
         if (!op.summary)
-          problems.push(`${name} has no docs: give its RouteSpec a \`docs\` (src/openapi/route-docs.ts)`)
+          problems.push(`${name} has no summary: declare it with vendorRoute (src/http/routes.ts)`)
         if (['post', 'put', 'patch'].includes(method) && !op.requestBody)
           problems.push(`${name} documents no body`)
         if (!Object.keys(op.responses).some(s => s.startsWith('2')))

@@ -1,17 +1,9 @@
-import {
-  deleteFileDocs,
-  fileDocs,
-  filePushDocs,
-  filesDocs,
-  uploadAliasesDocs,
-  uploadRidsDocs,
-} from '../../src/push/files/docs.js'
 import { FILE_LIMITS } from '../../src/push/files/form.js'
 import { curlForm } from '../push/file-forms.js'
 import type { Script, Tools } from './failure-scripts.js'
-import { contentChecks } from './failure-scripts-push.js'
+import { bodyChecks, contentChecks } from './failure-scripts-push.js'
 
-// File push's documented failures (src/push/files/docs.ts), each made to happen.
+// File push's documented failures (src/push/files/), each made to happen.
 
 const hi = { alert: 'hi' }
 
@@ -40,18 +32,16 @@ async function uploadScript(t: Tools, kind: 'alias' | 'registration_id') {
 }
 
 export const fileScripts: Record<string, Script> = {
-  'POST /v3/files/alias': { docs: uploadAliasesDocs, run: t => uploadScript(t, 'alias') },
-  'POST /v3/files/registration_id': { docs: uploadRidsDocs, run: t => uploadScript(t, 'registration_id') },
-  'GET /v3/files': { docs: filesDocs, run: async () => [] },
+  'POST /v3/files/alias': { run: t => uploadScript(t, 'alias') },
+  'POST /v3/files/registration_id': { run: t => uploadScript(t, 'registration_id') },
+  'GET /v3/files': { run: async () => [] },
   'GET /v3/files/{file_id}': {
-    docs: fileDocs,
     run: async t => [
       await t.fail('GET', '/v3/files/7d431e42dfa6a6d693ac2d04-00000000-0000-0000-0000-000000000000'),
     ],
   },
-  'DELETE /v3/files/{file_id}': { docs: deleteFileDocs, run: async () => [] },
+  'DELETE /v3/files/{file_id}': { run: async () => [] },
   'POST /v3/push/file': {
-    docs: filePushDocs,
     run: async t => {
       const fail = (body: unknown) => t.fail('POST', '/v3/push/file', body)
       const to = (audience: unknown, extra: Record<string, unknown> = {}) => ({
@@ -66,9 +56,7 @@ export const fileScripts: Record<string, Script> = {
       const fileId = JSON.parse(upload.slice(4)).file_id as string
       const file = { file: { file_id: fileId } }
       return [
-        await fail({}),
-        await fail({ platform: 'all' }),
-        await fail({ platform: 'all', audience: file }),
+        ...(await bodyChecks(fail, file)),
         await fail(to({ tag: ['tag1'] })),
         await fail(to({ file: {} })),
         await fail(to({ file: { file_id: 5 } })),

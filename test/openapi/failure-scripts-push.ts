@@ -1,10 +1,9 @@
-import { cidDocs, pushDocs, validateDocs } from '../../src/push/send/docs.js'
-import { batchDocs, groupPushDocs, withdrawDocs } from '../../src/push/send/variants-docs.js'
 import { basic } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import type { Script, Tools } from './failure-scripts.js'
 
-// The push host's documented failures (src/push/send/docs.ts, variants.ts), each made to happen.
+// The push host's documented failures (src/push/send/: each key of a push is declared beside its
+// reader, payload.ts), each made to happen, in the order a push is checked.
 
 const DAY = 86_400_000
 const hi = { alert: 'hi' }
@@ -15,26 +14,52 @@ const to = (audience: unknown, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
-/** The /v3/push checks, in pushChecks' order, sent to `path` (with `headers`). */
-async function pushChecks(t: Tools, path: string, headers: Record<string, string> = {}) {
-  const fail = (body: unknown) => t.fail('POST', path, body, headers)
+type Fail = (body: unknown) => Promise<string>
+
+/** Before the audience is read: the body, the keys every push needs, the platform. */
+export async function bodyChecks(fail: Fail, audience: unknown) {
   return [
     await fail({}),
+    await fail([]),
     await fail({ platform: 'all' }),
-    await fail({ platform: 'all', audience: 'all' }),
-    await fail(to({ registration_id: [`${ANDROID_1}_x`] })),
-    await fail(to({})),
-    ...(await contentChecks(fail)),
+    await fail({ platform: 'all', audience }),
+    await fail({ platform: ['x'], audience, notification: hi }),
   ]
 }
 
-/** The checks of a push's content, whatever its audience. */
-export async function contentChecks(fail: (body: unknown) => Promise<string>, audience: unknown = 'all') {
+/** What a push says, whatever its audience, key by key; a group push drops the cid. */
+export async function contentChecks(fail: Fail, audience: unknown, { cid = true } = {}) {
   return [
+    await fail(to(audience, { live_activity: {} })),
+    await fail({ platform: 'all', audience, live_activity: {} }),
+    await fail({ platform: 'all', audience, notification: { alert: 5 } }),
+    await fail({ platform: 'all', audience, notification: { ios: { alert: 'a', content_available: true } } }),
+    await fail({ platform: 'all', audience, notification: { hmos: {} } }),
+    await fail({ platform: 'all', audience, message: 'x' }),
+    await fail({ platform: 'all', audience, message: {} }),
+    await fail({
+      platform: 'all',
+      audience,
+      message: { msg_content: 'x' },
+      inapp_message: { inapp_message: true },
+    }),
+    await fail(to(audience, { sms_message: 'x' })),
+    await fail(to(audience, { sms_message: {} })),
     await fail(to(audience, { options: { time_to_live: -1 } })),
     await fail(to(audience, { callback: { url: 'ftp://example.com/' } })),
+    ...(cid ? [await fail(to(audience, { cid: 'nope' }))] : []),
     await fail({ platform: ['ios'], audience, notification: { ios: { alert: 'x'.repeat(2000) } } }),
-    await fail({ platform: 'all', audience, notification: { ios: { alert: 'a', content_available: true } } }),
+  ]
+}
+
+/** The /v3/push checks of a body, in order, sent to `path` (with `headers`). */
+async function pushChecks(t: Tools, path: string, headers: Record<string, string> = {}, { cid = true } = {}) {
+  const fail = (body: unknown) => t.fail('POST', path, body, headers)
+  return [
+    ...(await bodyChecks(fail, 'all')),
+    await fail(to({ registration_id: [`${ANDROID_1}_x`] })),
+    await fail(to({})),
+    ...(await contentChecks(fail, 'all', { cid })),
   ]
 }
 
@@ -53,14 +78,12 @@ async function pushScript(t: Tools, path: string) {
 }
 
 export const pushScripts: Record<string, Script> = {
-  'POST /v3/push': { docs: pushDocs, run: t => pushScript(t, '/v3/push') },
-  'POST /v3/push/validate': { docs: validateDocs, run: t => pushScript(t, '/v3/push/validate') },
+  'POST /v3/push': { run: t => pushScript(t, '/v3/push') },
+  'POST /v3/push/validate': { run: t => pushScript(t, '/v3/push/validate') },
   'GET /v3/push/cid': {
-    docs: cidDocs,
     run: async t => [await t.fail('GET', '/v3/push/cid?count=0'), await t.fail('GET', '/v3/push/cid?type=x')],
   },
   'POST /v3/push/batch/regid/single': {
-    docs: batchDocs,
     run: async t => {
       const path = '/v3/push/batch/regid/single'
       const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`cid${i}`, {}]))
@@ -73,19 +96,17 @@ export const pushScripts: Record<string, Script> = {
     },
   },
   'POST /v3/grouppush': {
-    docs: groupPushDocs,
     run: async t => {
       const group = { group_key: 'groupkey0000000000000001', master_secret: 'groupsecret0000000000001' }
       await t.ok('PUT', '/_sandbox/push/group', group)
       const headers = { authorization: basic(`group-${group.group_key}`, group.master_secret) }
       return [
         await t.fail('POST', '/v3/grouppush', to('all', { options: { override_msg_id: 1 } }), headers),
-        ...(await pushChecks(t, '/v3/grouppush', headers)),
+        ...(await pushChecks(t, '/v3/grouppush', headers, { cid: false })),
       ]
     },
   },
   'DELETE /v3/push/{msg_id}': {
-    docs: withdrawDocs,
     run: async t => {
       const unknown = await t.fail('DELETE', '/v3/push/18100000000000099')
       const { msg_id } = await t.ok('POST', '/v3/push', to({ registration_id: [ANDROID_1] }))

@@ -1,18 +1,9 @@
-import { usersDocs } from '../../src/push/report/docs.js'
-import {
-  createScheduleDocs,
-  deleteScheduleDocs,
-  scheduleDocs,
-  scheduleMsgIdsDocs,
-  schedulesDocs,
-  updateScheduleDocs,
-} from '../../src/push/schedules/docs.js'
 import { SCHEDULE_LIMITS } from '../../src/push/schedules/rules.js'
 import { HOUR, periodical, single, taskPush } from '../push/schedule-helpers.js'
 import type { Script } from './failure-scripts.js'
 
-// The Schedule API's and GET /v3/users' documented failures (src/push/schedules/docs.ts,
-// report.ts), each made to happen. The test clock starts at 2026-01-01 08:00:00, Beijing time.
+// The Schedule API's and GET /v3/users' documented failures (src/push/schedules/input.ts,
+// schedules.ts, src/push/report/users.ts), each made to happen. The test clock starts at 2026-01-01 08:00:00, Beijing time.
 
 const LATER = '2026-02-01 10:00:00'
 /** Tuesday to Wednesday, firing on Mondays: never. */
@@ -24,7 +15,7 @@ const NEVER = {
   point: ['MON'],
 }
 
-/** The trigger sections written wrong, in the docs' order (`checks.trigger`). */
+/** The trigger sections written wrong, in the order they are checked (`section.trigger.shape`). */
 const badTriggers = [
   {},
   { single: { time: '2026-2-1 10:00' } },
@@ -48,12 +39,11 @@ const badTriggers = [
   },
 ]
 
-/** Sections that fail as `checks.name`, `checks.enabled`. */
+/** Names that fail as `section.name` lists. */
 const badNames = [{ name: 5 }, { name: 'a'.repeat(SCHEDULE_LIMITS.nameBytes + 1) }, { name: 'a b' }]
 
 export const scheduleScripts: Record<string, Script> = {
   'POST /v3/schedules': {
-    docs: createScheduleDocs,
     run: async t => {
       const fail = (body: unknown) => t.fail('POST', '/v3/schedules', body)
       const answers = [
@@ -79,21 +69,17 @@ export const scheduleScripts: Record<string, Script> = {
       return answers
     },
   },
-  'GET /v3/schedules': { docs: schedulesDocs, run: async t => [await t.fail('GET', '/v3/schedules?page=0')] },
+  'GET /v3/schedules': { run: async t => [await t.fail('GET', '/v3/schedules?page=0')] },
   'GET /v3/schedules/{schedule_id}': {
-    docs: scheduleDocs,
     run: async t => [await t.fail('GET', '/v3/push/schedules/nope')],
   },
   'GET /v3/schedules/{schedule_id}/msg_ids': {
-    docs: scheduleMsgIdsDocs,
     run: async t => [await t.fail('GET', '/v3/schedules/nope/msg_ids')],
   },
   'DELETE /v3/schedules/{schedule_id}': {
-    docs: deleteScheduleDocs,
     run: async t => [await t.fail('DELETE', '/v3/schedules/nope')],
   },
   'PUT /v3/schedules/{schedule_id}': {
-    docs: updateScheduleDocs,
     run: async t => {
       const create = async (body: unknown) => String((await t.ok('POST', '/v3/schedules', body)).schedule_id)
       const soon = await create(single('2026-01-01 09:00:00'))
@@ -128,7 +114,6 @@ export const scheduleScripts: Record<string, Script> = {
     },
   },
   'GET /v3/users': {
-    docs: usersDocs,
     run: async t => {
       const users = (query: string) => t.fail('GET', `/v3/users?${query}`)
       return [

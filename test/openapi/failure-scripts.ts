@@ -2,11 +2,10 @@ import { expect } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import type { ManualClock } from '../../src/clock.js'
 import type { ApiError } from '../../src/errors.js'
-import type { RouteDocs } from '../../src/openapi/route-docs.js'
 import { call, defaultAuth } from '../helpers.js'
 
-// What documented-failures.test.ts runs: for one operation's docs, requests that make the route
-// answer each of its documented failures, in the docs' order.
+// What documented-failures.test.ts runs: for one operation of the OpenAPI document, requests that
+// make the route answer each of the failures it lists (`x-failure-order`), in that order.
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
 
@@ -27,12 +26,13 @@ export interface Tools {
 }
 
 export interface Script {
-  docs: RouteDocs
-  /** The documented failures, answered, in the docs' order. */
+  /** The documented failures, answered, in the document's order. */
   run(t: Tools): Promise<string[]>
 }
 
-export const described = (e: ApiError) => `${e.status} ${e.code} ${e.message}`
+/** A failure as `status code message`, as `fail` writes an answer. */
+export const described = (e: Pick<ApiError, 'status' | 'code' | 'message'>) =>
+  `${e.status} ${e.code} ${e.message}`
 
 type Body = { error?: { code?: number; message?: string } } | undefined
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { nextOccurrence, type Trigger } from '../../src/push/schedules/occurrences.js'
-import { checkTrigger, parseTrigger } from '../../src/push/schedules/trigger.js'
+import {
+  checkTrigger,
+  nextOccurrence,
+  parseTrigger,
+  type Trigger,
+} from '../../src/push/schedules/occurrences.js'
 import { at, beijing } from './schedule-helpers.js'
 
 // When a trigger fires (jpush-api.md §8, docs2019), in Beijing time: the cycle of `frequency`

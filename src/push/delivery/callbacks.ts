@@ -1,4 +1,6 @@
+import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
+import { field } from '../../http/reads.js'
 import type { App } from '../../store/apps/apps.js'
 import type { CallbackType } from '../../store/callbacks/outbox.js'
 import type { Delivery } from '../../store/push/deliveries.js'
@@ -43,6 +45,25 @@ export function parseCallback(value: unknown): PushCallback {
     type: typeof type === 'number' ? type : DEFAULT_TYPE,
   }
 }
+
+/** A push's `callback` as a field of its body (send/payload.ts). */
+export const callback = field({
+  read: parseCallback,
+  schema: z
+    .object({
+      url: z.string().describe("http(s); absent: the app's callback_url.").optional(),
+      params: z.record(z.string(), z.unknown()).describe('Echoed in each callback.').optional(),
+      type: z
+        .int()
+        .min(1)
+        .max(15)
+        .describe('Bits: 1 delivered, 2 clicked, 4 not delivered, 8 push succeeded; default 3.')
+        .optional(),
+    })
+    .describe('The events the sandbox POSTs to `url` (see GET /_sandbox/callbacks).')
+    .optional(),
+  errors: [pushErrors.invalid('callback.url is invalid')],
+})
 
 function isHttpUrl(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 1000) return false

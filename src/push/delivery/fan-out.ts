@@ -2,8 +2,8 @@ import type { PipelineDeps } from '../../deps.js'
 import type { Delivery, NewDelivery } from '../../store/push/deliveries.js'
 import type { Device, PushPlatform } from '../../store/push/devices.js'
 import type { Tenant } from '../../tenancy.js'
+import { groupsOf, type Registry, resolveAudience } from '../send/audience.js'
 import type { PushRequest } from '../send/payload.js'
-import { groupsOf, type Registry, resolveAudience } from '../send/targets.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
 // Who a push reaches and the delivery row each device gets (push_deliveries), in two ways with the

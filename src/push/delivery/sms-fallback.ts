@@ -1,12 +1,13 @@
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
-import { checkContent, signed } from '../../sms/sending/render.js'
 import {
+  checkContent,
   deliver,
   renderTemplateMessage,
   resolveSign,
   resolveTemplate,
   sensitiveWordsOf,
+  signed,
 } from '../../sms/sending/send.js'
 import type { Tenant } from '../../tenancy.js'
 import type { SmsFallback } from '../send/options.js'

@@ -1,29 +1,52 @@
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import { firstValue, type QueryValue } from '../../http/body/query.js'
-import { type RouteSpec, route } from '../../http/routes.js'
+import { firstValue } from '../../http/body/query.js'
+import { field, jsonBody, params, query } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { dayKey } from '../../time.js'
-import { deleteAliasDocs, readAliasDocs, unbindAliasDocs } from './docs.js'
-import { readAlias, readDeviceBody, readPlatforms, readRidChanges } from './fields.js'
+import { done } from './devices.js'
+import { alias, deviceObject, platforms, ridChanges } from './fields.js'
 
-type AliasParams = { alias: string }
+// The device host's aliases (jpush-api.md §7). An alias nobody holds is no error: an empty list,
+// and 200 for its removal (rb alias tests).
+
+const aliasParams = params({ alias })
+const platformQuery = query({ platform: platforms })
+
+const newFormat = field({
+  read: value => firstValue(value) === 'true',
+  schema: z.literal('true').describe("Answer `data` with each device's platform.").optional(),
+  errors: [],
+})
 
 export function aliasRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
-  const devicesOf = (appKey: string, alias: string, platform: string | undefined) => {
-    const platforms = readPlatforms(platform)
-    return store.pushDevices.byAlias(appKey, readAlias(alias)).filter(d => platforms.includes(d.platform))
-  }
+  const removals = ridChanges(['remove'])
   return [
-    route<{ Params: AliasParams; Querystring: { platform?: QueryValue; new_format?: QueryValue } }>({
+    vendorRoute({
       method: 'GET',
       url: '/aliases/:alias',
-      docs: readAliasDocs,
-      handler: async req => {
-        const { alias } = req.params
-        const devices = devicesOf(req.tenant.app.appKey, alias, firstValue(req.query.platform))
-        // An unknown alias is 200 with an empty list (rb alias tests).
-        if (firstValue(req.query.new_format) !== 'true')
-          return { registration_ids: devices.map(d => d.registrationId) }
+      summary: 'The devices bound to an alias (jpush-api.md §7)',
+      // The platforms first, as the service checks them.
+      reads: { query: query({ platform: platforms, new_format: newFormat }), params: aliasParams },
+      answer: z.union([
+        z.object({ registration_ids: z.array(z.string()) }),
+        z.object({
+          data: z.array(
+            z.object({
+              registration_id: z.string(),
+              platform: z.string(),
+              // null: never online.
+              last_online_date: z.string().nullable(),
+            }),
+          ),
+        }),
+      ]),
+      handler: async (req, { query, params }) => {
+        const devices = store.pushDevices
+          .byAlias(req.tenant.app.appKey, params.alias)
+          .filter(d => query.platform.includes(d.platform))
+        if (!query.new_format) return { registration_ids: devices.map(d => d.registrationId) }
         return {
           data: devices.map(d => ({
             registration_id: d.registrationId,
@@ -33,35 +56,38 @@ export function aliasRoutes(deps: AppDeps): RouteSpec[] {
         }
       },
     }),
-    route<{ Params: AliasParams; Querystring: { platform?: QueryValue } }>({
+    vendorRoute({
       method: 'DELETE',
       url: '/aliases/:alias',
-      docs: deleteAliasDocs,
+      summary: 'Unbind an alias from every device (jpush-api.md §7)',
+      // Read inside the write that unbinds it: the platforms, then the alias.
+      checks: [platformQuery, aliasParams],
+      answer: done,
       handler: async req => {
         const appKey = req.tenant.app.appKey
-        const { alias } = req.params
-        const platform = firstValue(req.query.platform)
-        // 200 also for an alias nobody holds (rb alias tests).
         await store.write(() => {
-          for (const d of devicesOf(appKey, alias, platform))
+          const { platform } = platformQuery.read(req)
+          const { alias: name } = aliasParams.read(req)
+          for (const d of store.pushDevices.byAlias(appKey, name).filter(d => platform.includes(d.platform)))
             store.pushDevices.setAlias(appKey, d.registrationId, null)
         })
         return {}
       },
     }),
-    route<{ Params: AliasParams }>({
+    vendorRoute({
       method: 'POST',
       url: '/aliases/:alias',
-      docs: unbindAliasDocs,
-      handler: async req => {
-        const alias = readAlias(req.params.alias)
-        const body = readDeviceBody(req.body)
+      summary: 'Unbind some devices from an alias (jpush-api.md §7)',
+      reads: { params: aliasParams, body: jsonBody(deviceObject, {}) },
+      checks: [removals],
+      answer: done,
+      handler: async (req, { params }) => {
         const appKey = req.tenant.app.appKey
         await store.write(() => {
-          const { remove } = readRidChanges(store, appKey, body, ['remove'])
-          for (const rid of remove) {
-            if (store.pushDevices.get(appKey, rid)?.alias === alias)
-              store.pushDevices.setAlias(appKey, rid, null)
+          const { remove } = removals.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
+          for (const id of remove) {
+            if (store.pushDevices.get(appKey, id)?.alias === params.alias)
+              store.pushDevices.setAlias(appKey, id, null)
           }
         })
         return {}

@@ -1,63 +1,78 @@
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import { firstValue, type QueryValue } from '../../http/body/query.js'
-import { type RouteSpec, route } from '../../http/routes.js'
-import { deleteTagDocs, tagMemberDocs, tagsDocs, updateTagDocs } from './docs.js'
+import { jsonBody, params, query } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import { done } from './devices.js'
 import {
   addTags,
-  readDeviceBody,
-  readDeviceTag,
-  readPlatforms,
-  readRidChanges,
+  badRid,
+  deviceObject,
+  platforms,
   requireDevice,
+  rid,
+  ridChanges,
+  tag,
+  tagLimit,
 } from './fields.js'
+
+// The device host's tags (jpush-api.md §7).
+
+const tagParams = params({ tag })
 
 export function tagRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
+  const changes = ridChanges(['add', 'remove'])
   return [
-    {
+    vendorRoute({
       method: 'GET',
       url: '/tags',
-      docs: tagsDocs,
+      summary: "The app's tags (jpush-api.md §7)",
+      answer: z.object({ tags: z.array(z.string()) }),
       handler: async req => ({ tags: store.pushDevices.tags(req.tenant.app.appKey) }),
-    },
-    route<{ Params: { tag: string; registration_id: string } }>({
+    }),
+    vendorRoute({
       method: 'GET',
       url: '/tags/:tag/registration_ids/:registration_id',
-      docs: tagMemberDocs,
-      handler: async req => {
-        const tag = readDeviceTag(req.params.tag)
-        const device = requireDevice(store, req.tenant.app.appKey, req.params.registration_id)
-        return { result: device.tags.includes(tag) }
+      summary: 'Whether a device carries a tag (jpush-api.md §7)',
+      reads: { params: params({ tag, registration_id: rid }) },
+      checks: [badRid],
+      answer: z.object({ result: z.boolean() }),
+      handler: async (req, { params }) => {
+        const device = requireDevice(store, req.tenant.app.appKey, params.registration_id)
+        return { result: device.tags.includes(params.tag) }
       },
     }),
-    route<{ Params: { tag: string } }>({
+    vendorRoute({
       method: 'POST',
       url: '/tags/:tag',
-      docs: updateTagDocs,
-      handler: async req => {
-        const tag = readDeviceTag(req.params.tag)
-        const body = readDeviceBody(req.body)
+      summary: 'Add devices to a tag, or remove them (jpush-api.md §7)',
+      // The body must be an object before the write; its registration_ids are read inside it.
+      reads: { params: tagParams, body: jsonBody(deviceObject, {}) },
+      checks: [changes, tagLimit()],
+      answer: done,
+      handler: async (req, { params }) => {
         const appKey = req.tenant.app.appKey
         await store.write(() => {
-          const { add, remove } = readRidChanges(store, appKey, body, ['add', 'remove'])
-          for (const rid of add) addTags(store, requireDevice(store, appKey, rid), [tag])
-          for (const rid of remove) store.pushDevices.removeTags(appKey, rid, [tag])
+          const { add, remove } = changes.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
+          for (const id of add) addTags(store, requireDevice(store, appKey, id), [params.tag])
+          for (const id of remove) store.pushDevices.removeTags(appKey, id, [params.tag])
         })
         return {}
       },
     }),
-    route<{ Params: { tag: string }; Querystring: { platform?: QueryValue } }>({
+    vendorRoute({
       method: 'DELETE',
       url: '/tags/:tag',
-      docs: deleteTagDocs,
-      handler: async req => {
-        const tag = readDeviceTag(req.params.tag)
-        const platforms = readPlatforms(firstValue(req.query.platform))
+      summary: 'Remove a tag from every device (jpush-api.md §7)',
+      reads: { params: tagParams, query: query({ platform: platforms }) },
+      answer: done,
+      handler: async (req, { params, query }) => {
         const appKey = req.tenant.app.appKey
         // 200 also for a tag nobody carries (rb tests).
         await store.write(() => {
-          for (const d of store.pushDevices.byTag(appKey, tag)) {
-            if (platforms.includes(d.platform)) store.pushDevices.removeTags(appKey, d.registrationId, [tag])
+          for (const d of store.pushDevices.byTag(appKey, params.tag)) {
+            if (query.platform.includes(d.platform))
+              store.pushDevices.removeTags(appKey, d.registrationId, [params.tag])
           }
         })
         return {}

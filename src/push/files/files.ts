@@ -1,86 +1,163 @@
 import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import { type RouteSpec, route } from '../../http/routes.js'
+import { params, part } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
 import { formatLocal } from '../../time.js'
-import { deleteFileDocs, fileDocs, filesDocs, uploadAliasesDocs, uploadRidsDocs } from './docs.js'
-import { FILE_LIMITS, noSuchFile, readFileUpload, tooManyFiles } from './form.js'
+import { dispatchPush } from '../delivery/dispatch.js'
+import { pushErrors as e } from '../errors.js'
+import { parsePush, payload, sent } from '../send/payload.js'
+import { accepted, NOBODY } from '../send/push.js'
+import {
+  FILE_LIMITS,
+  type FileLookup,
+  fileAudience,
+  fileId,
+  fileUpload,
+  noSuchFile,
+  readFileAudience,
+  tooManyFiles,
+} from './form.js'
 
-// The files of file push (jpush-api.md §5.14; fields as cav file/*.go and jsdk FileGetResult read
-// them): upload a list of aliases or registration_ids, list, read and delete them, per app. A file
-// is `<appkey>-<uuid>`; another app's id is simply unknown.
+// File push (jpush-api.md §5.14; fields as cav file/*.go and jsdk FileGetResult read them): upload
+// a list of aliases or registration_ids, list, read and delete them, per app, and POST
+// /v3/push/file, whose audience is one of them. A file is `<appkey>-<uuid>`; another app's id is
+// simply unknown here.
 
 const HOUR_MS = 3600_000
+
+const fileAnswer = z.object({
+  file_id: fileId,
+  type: z.enum(['alias', 'registration_id']),
+  file_name: z.string().describe('The uploaded file’s name, at most 255 characters.'),
+  create_time: z.string().describe('`yyyy-MM-dd HH:mm:ss`, Beijing time.'),
+  expire_time: z.string().describe('`yyyy-MM-dd HH:mm:ss`; only when the upload gave a `ttl`.').optional(),
+})
+const fileParams = params({ file_id: { read: value => value as string, schema: fileId, errors: [] } })
+
+/**
+ * A /v3/push whose audience is an uploaded file, `{"file": {"file_id": "…"}}`: its aliases, or
+ * those of its registration_ids the app has (a file may name devices since gone: they are skipped,
+ * where a /v3/push audience would be 1003). Read inside the write that pushes, with the files as
+ * they are then: the file is the one the push is made of, not one deleted meanwhile.
+ */
+const filePushPayload = payload({ audience: fileAudience })
+const filePushBody = part({
+  in: 'body',
+  read: (req, lookup: FileLookup) =>
+    parsePush(req.body, req.tenant.app.appKey, value => readFileAudience(value, lookup)),
+  ...filePushPayload,
+})
 
 export function fileRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
   // Times as the service writes them: `yyyy-MM-dd HH:mm:ss`, Beijing time. expire_time only when
   // the upload gave a ttl (cav: "当设置了文件有效期…则会携带该字段返回").
-  const view = (f: PushFileInfo) => ({
+  const view = (f: PushFileInfo): z.input<typeof fileAnswer> => ({
     file_id: f.fileId,
     type: f.type,
     file_name: f.fileName,
     create_time: formatLocal(f.createdAt, config.timeZone),
     ...(f.ttl === null ? {} : { expire_time: formatLocal(f.expiresAt, config.timeZone) }),
   })
-  const upload = (type: PushFileType): RouteSpec => ({
-    method: 'POST',
-    url: `/files/${type}`,
-    docs: type === 'alias' ? uploadAliasesDocs : uploadRidsDocs,
-    bodyLimit: FILE_LIMITS.bodyBytes,
-    config: { body: 'multipart' },
-    handler: async req => {
-      const form = await readFileUpload(req, type)
-      const { appKey } = req.tenant.app
-      const now = req.tenant.now()
-      const fileId = `${appKey}-${randomUUID()}`
-      await store.write(() => {
-        store.pushFiles.purge(appKey, now)
-        if (store.pushFiles.list(appKey, now).length >= FILE_LIMITS.filesPerApp) throw tooManyFiles()
-        const hours = form.ttl ?? FILE_LIMITS.maxTtlHours
-        store.pushFiles.insert({
-          fileId,
-          appKey,
-          type,
-          ...form,
-          createdAt: now,
-          expiresAt: now + hours * HOUR_MS,
+  const upload = (type: PushFileType) =>
+    vendorRoute({
+      method: 'POST',
+      url: `/files/${type}`,
+      summary: `Upload a file of ${type === 'alias' ? 'aliases' : 'registration_ids'} for file push (jpush-api.md §5.14)`,
+      description:
+        `One ${type} per line, UTF-8 (blank lines and repeats dropped), at most ${FILE_LIMITS.entries} ` +
+        `values; an app keeps at most ${FILE_LIMITS.filesPerApp} files at once. Kept \`ttl\` hours ` +
+        `(${FILE_LIMITS.maxTtlHours} without one).`,
+      reads: { body: fileUpload(type) },
+      checks: [tooManyFiles()],
+      answer: z.object({ file_id: fileId }),
+      handler: async (req, { body: form }) => {
+        const { appKey } = req.tenant.app
+        const now = req.tenant.now()
+        const id = `${appKey}-${randomUUID()}`
+        await store.write(() => {
+          store.pushFiles.purge(appKey, now)
+          if (store.pushFiles.list(appKey, now).length >= FILE_LIMITS.filesPerApp) throw tooManyFiles()
+          const hours = form.ttl ?? FILE_LIMITS.maxTtlHours
+          store.pushFiles.insert({
+            fileId: id,
+            appKey,
+            type,
+            ...form,
+            createdAt: now,
+            expiresAt: now + hours * HOUR_MS,
+          })
         })
-      })
-      return { file_id: fileId }
-    },
-  })
+        return { file_id: id }
+      },
+    })
   return [
     upload('alias'),
     upload('registration_id'),
-    {
+    vendorRoute({
       method: 'GET',
       url: '/files',
-      docs: filesDocs,
+      summary: "The app's files for file push (jpush-api.md §5.14)",
+      description: 'Files past their time are gone.',
+      answer: z.object({ total_count: z.int(), files: z.array(fileAnswer) }),
       handler: async req => {
         const files = store.pushFiles.list(req.tenant.app.appKey, req.tenant.now())
         return { total_count: files.length, files: files.map(view) }
       },
-    },
-    route<{ Params: { file_id: string } }>({
+    }),
+    vendorRoute({
       method: 'GET',
       url: '/files/:file_id',
-      docs: fileDocs,
-      handler: async req => {
-        const file = store.pushFiles.info(req.tenant.app.appKey, req.params.file_id, req.tenant.now())
-        if (!file) throw noSuchFile(req.params.file_id)
+      summary: 'A file for file push (jpush-api.md §5.14)',
+      reads: { params: fileParams },
+      checks: [noSuchFile('7d431e42dfa6a6d693ac2d04-00000000-0000-0000-0000-000000000000')],
+      answer: fileAnswer,
+      handler: async (req, { params }) => {
+        const file = store.pushFiles.info(req.tenant.app.appKey, params.file_id, req.tenant.now())
+        if (!file) throw noSuchFile(params.file_id)
         return view(file)
       },
     }),
     // An unknown file_id is deleted already: success (cav file/v3_delete_file.go: "fileID 不存在当成功处理").
-    route<{ Params: { file_id: string } }>({
+    vendorRoute({
       method: 'DELETE',
       url: '/files/:file_id',
-      docs: deleteFileDocs,
-      handler: async req => {
+      summary: 'Delete a file for file push (jpush-api.md §5.14)',
+      description: 'An unknown file_id counts as deleted already: `{}` too (as the service does).',
+      reads: { params: fileParams },
+      answer: z.object({}).describe('Done: `{}`.'),
+      handler: async (req, { params }) => {
         const { appKey } = req.tenant.app
-        await store.write(() => store.pushFiles.delete(appKey, req.params.file_id))
+        await store.write(() => store.pushFiles.delete(appKey, params.file_id))
         return {}
+      },
+    }),
+    vendorRoute({
+      method: 'POST',
+      url: '/push/file',
+      summary: 'Push to the aliases or registration_ids of a file (jpush-api.md §5.14)',
+      description:
+        'A /v3/push whose audience is an uploaded file: the same checks, delivery, limits, ' +
+        'statistics and answer. Registration_ids the app no longer has are skipped (a /v3/push audience would refuse them).',
+      checks: [filePushBody, ...accepted, e.noTarget(NOBODY)],
+      answer: sent,
+      handler: async req => {
+        const { tenant } = req
+        const { app } = tenant
+        const outcome = await store.write(() => {
+          const now = tenant.now()
+          const push = filePushBody.read(req, id => {
+            const file = store.pushFiles.get(app.appKey, id, now)
+            if (!file) return undefined
+            if (file.type === 'alias') return { alias: file.entries }
+            return { registration_id: file.entries.filter(rid => store.pushDevices.get(app.appKey, rid)) }
+          })
+          return dispatchPush(deps, tenant, push, false)
+        })
+        if (outcome.noTarget) throw e.noTarget(outcome.msgId)
+        return { sendno: outcome.sendno, msg_id: outcome.msgId }
       },
     }),
   ]

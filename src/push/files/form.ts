@@ -1,9 +1,15 @@
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { ApiError } from '../../errors.js'
 import { type Form, isMultipart, MultipartError, parseMultipart } from '../../http/body/multipart.js'
+import { part } from '../../http/reads.js'
 import type { PushFileType } from '../../store/push/files.js'
 import { pushErrors } from '../errors.js'
-import { isValidTagOrAlias, isWellFormedRid } from '../values.js'
+import type { Audience } from '../send/audience.js'
+import { isObject, isValidTagOrAlias, isWellFormedRid } from '../values.js'
+
+// What file push reads (jpush-api.md §5.14): the upload form of a file of aliases or
+// registration_ids, and the audience `{"file": {"file_id"}}` of POST /v3/push/file.
 
 /** File push's limits: the vendor's (cav file/v3_upload_file.go), and the sandbox's own line cap. */
 export const FILE_LIMITS = {
@@ -36,7 +42,7 @@ export interface FileUpload {
  * (cav, java FileClient), UTF-8, one id per line (each trimmed; blank lines and repeats dropped),
  * and an optional `ttl` part in hours. What is wrong is 1002 (no file) or 1003, 1005 too big.
  */
-export async function readFileUpload(req: FastifyRequest, type: PushFileType): Promise<FileUpload> {
+async function readFileUpload(req: FastifyRequest, type: PushFileType): Promise<FileUpload> {
   const contentType = req.headers['content-type']
   const body = req.body as Buffer | undefined
   if (!body || body.length === 0) throw pushErrors.missing('filename')
@@ -85,4 +91,60 @@ function readLines(bytes: Buffer, type: PushFileType): string[] {
   }
   if (seen.size === 0) throw pushErrors.invalid(`the file holds no ${type}`)
   return [...seen]
+}
+
+export const fileId = z.string().describe('`<appKey>-<uuid>`, as the upload answered.')
+
+/** The upload form of POST /v3/files/{alias|registration_id}, declared with what it refuses. */
+export const fileUpload = (kind: PushFileType) =>
+  part({
+    in: 'body',
+    read: req => readFileUpload(req, kind),
+    schema: z.object({
+      filename: z
+        .string()
+        .meta({ contentMediaType: 'text/plain' })
+        .describe(`The file: a part with a filename, at most ${FILE_LIMITS.fileBytes / 1024 / 1024} MiB.`),
+      ttl: z.string().describe(`Hours to keep it, 1 to ${FILE_LIMITS.maxTtlHours}.`).optional(),
+    }),
+    errors: [
+      pushErrors.missing('filename'),
+      pushErrors.invalid('the file must be sent as multipart/form-data'),
+      pushErrors.invalid('the form cannot be read: Unexpected end of form'),
+      pushErrors.tooBig(`file over ${FILE_LIMITS.fileBytes} bytes`),
+      pushErrors.invalid('ttl is invalid'),
+      pushErrors.invalid(`line 3 of the file is not a valid ${kind}`),
+      pushErrors.invalid(`the file holds more than ${FILE_LIMITS.entries} values`),
+      pushErrors.invalid(`the file holds no ${kind}`),
+    ],
+    media: 'multipart/form-data',
+    limit: FILE_LIMITS.bodyBytes,
+  })
+
+const FILE_AUDIENCE = 'audience must be {"file":{"file_id":"…"}} on /v3/push/file'
+
+/** What a file push's audience names: the file's ids, or nothing when the app has no such file. */
+export type FileLookup = (fileId: string) => Audience | undefined
+
+/** Reads the file audience `{"file": {"file_id"}}` as the ids of the file `lookup` finds. */
+export function readFileAudience(value: unknown, lookup: FileLookup): Audience {
+  if (!isObject(value) || !isObject(value.file) || Object.keys(value).length !== 1)
+    throw pushErrors.invalid(FILE_AUDIENCE)
+  const id = value.file.file_id
+  if (id === undefined || id === null || id === '') throw pushErrors.missing('audience.file.file_id')
+  if (typeof id !== 'string') throw pushErrors.invalid('audience.file.file_id is invalid')
+  const audience = lookup(id)
+  if (!audience) throw noSuchFile(id)
+  return audience
+}
+
+/** What readFileAudience takes and refuses, for the document of POST /v3/push/file. */
+export const fileAudience = {
+  schema: z.object({ file: z.object({ file_id: fileId }) }).describe('Exactly `{"file":{"file_id"}}`.'),
+  errors: [
+    pushErrors.invalid(FILE_AUDIENCE),
+    pushErrors.missing('audience.file.file_id'),
+    pushErrors.invalid('audience.file.file_id is invalid'),
+    noSuchFile('nope'),
+  ],
 }

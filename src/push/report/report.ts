@@ -1,93 +1,151 @@
-import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
 import type { QueryValue } from '../../http/body/query.js'
-import { type RouteSpec, route } from '../../http/routes.js'
-import type { RouteDocs } from '../../openapi/route-docs.js'
+import { field, jsonBody, type ObjectReader, query } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { dayKey } from '../../time.js'
-import { reportErrors } from '../errors.js'
+import { reportErrors as e } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject, stringArray } from '../values.js'
-import { countPushes } from './counts.js'
+import { countPushes, type PushCounts } from './counts.js'
 import {
-  messageStatusDocs,
-  messagesDetailDocs,
-  messagesDocs,
-  receivedDetailDocs,
-  receivedDocs,
-} from './docs.js'
-import { messagesDetailItem, messagesItem, receivedDetailItem, receivedItem } from './views.js'
+  messagesAnswer,
+  messagesDetailAnswer,
+  messagesDetailItem,
+  messagesItem,
+  receivedAnswer,
+  receivedDetailAnswer,
+  receivedDetailItem,
+  receivedItem,
+} from './views.js'
 
-type MsgIdsQuery = { msg_ids?: QueryValue }
+// The report host (jpush-api.md §6): per push, what was delivered and opened, and whether a push
+// reached each device.
 
 /**
  * `msg_ids=1,2` (comma raw or %2C; a python list arrives as repeated keys): ≤ 100 numeric ids,
- * else 3002. Absent: the app's latest push, because jpush-async sends no query string at all
- * (sdk-wire-capture.md §4.3) and would otherwise never get an answer it can use.
+ * else 3002. Absent (undefined): the app's latest push, because jpush-async sends no query string
+ * at all (sdk-wire-capture.md §4.3) and would otherwise never get an answer it can use.
  */
-function readMsgIds(
-  deps: Pick<AppDeps, 'store'>,
-  req: FastifyRequest<{ Querystring: MsgIdsQuery }>,
-): string[] {
-  const raw = req.query.msg_ids
-  if (raw === undefined) {
-    const latest = deps.store.pushes.latest(req.tenant.app.appKey)
-    return latest ? [latest.msgId] : []
-  }
-  const ids = [raw]
-    .flat()
-    .flatMap(v => v.split(/[,\s]+/))
-    .filter(v => v !== '')
-  if (ids.length === 0 || ids.length > PUSH_LIMITS.reportMsgIds)
-    throw reportErrors.invalid('msg_ids is invalid')
-  if (ids.some(id => !/^\d{1,20}$/.test(id))) throw reportErrors.invalid('msg_ids is invalid')
-  return [...new Set(ids)]
+const msgIds = field({
+  read(value): string[] | undefined {
+    const raw = value as QueryValue
+    if (raw === undefined) return undefined
+    const ids = [raw]
+      .flat()
+      .flatMap(v => v.split(/[,\s]+/))
+      .filter(v => v !== '')
+    if (ids.length === 0 || ids.length > PUSH_LIMITS.reportMsgIds) throw e.invalid('msg_ids is invalid')
+    if (ids.some(id => !/^\d{1,20}$/.test(id))) throw e.invalid('msg_ids is invalid')
+    return [...new Set(ids)]
+  },
+  schema: z
+    .string()
+    .describe(
+      'Comma-separated, at most 100 (repeated keys too); absent: the latest push (jpush-async drops it).',
+    )
+    .optional(),
+  errors: [e.invalid('msg_ids is invalid')],
+})
+
+/** A body that is not an object: 3002 without a reason. */
+const reportObject: ObjectReader = {
+  read(body) {
+    if (!isObject(body)) throw e.invalid()
+    return body
+  },
+  errors: [e.invalid()],
 }
+
+const statusMsgId = field({
+  read(value): string {
+    const id = typeof value === 'number' ? String(value) : value
+    if (typeof id !== 'string' || !/^\d{1,20}$/.test(id)) throw e.invalid('msg_id is invalid')
+    return id
+  },
+  schema: z.union([z.string(), z.int()]).describe('17 digits, as a string or a bare number.'),
+  errors: [e.invalid('msg_id is invalid')],
+  // `{"msg_id": <number>, …}` (jpush-api.md §6.2): a 17-digit number, read exactly.
+  exactIntegers: [''],
+})
+
+const statusRids = field({
+  read(value): string[] {
+    const rids = stringArray(value)
+    if (!rids || rids.length === 0 || rids.length > PUSH_LIMITS.statusRids)
+      throw e.invalid('registration_ids is invalid')
+    return rids
+  },
+  schema: z.array(z.string()).min(1).max(PUSH_LIMITS.statusRids),
+  errors: [e.invalid('registration_ids is invalid')],
+})
+
+const statusDate = field({
+  read(value): string | undefined {
+    if (
+      value !== undefined &&
+      value !== null &&
+      (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
+    )
+      throw e.invalid('date is invalid')
+    return typeof value === 'string' ? value : undefined
+  },
+  schema: z.string().describe('yyyy-mm-dd; default: today on the app clock.').optional(),
+  errors: [e.invalid('date is invalid')],
+})
 
 export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
-  const report = <T>(url: string, docs: RouteDocs, view: (c: ReturnType<typeof countPushes>[number]) => T) =>
-    route<{ Querystring: MsgIdsQuery }>({
+  const report = (url: string, summary: string, answer: z.ZodType, view: (c: PushCounts) => unknown) =>
+    vendorRoute({
       method: 'GET',
       url,
-      docs,
-      handler: async req => {
-        const ids = readMsgIds(deps, req)
+      summary,
+      reads: { query: query({ msg_ids: msgIds }) },
+      answer,
+      handler: async (req, { query }) => {
+        const { appKey } = req.tenant.app
+        const latest = query.msg_ids === undefined ? store.pushes.latest(appKey) : undefined
+        const ids = query.msg_ids ?? (latest ? [latest.msgId] : [])
         const now = req.tenant.now()
-        return countPushes(deps, req.tenant.app.appKey, ids, now).map(view)
+        return countPushes(deps, appKey, ids, now).map(view)
       },
     })
   return [
-    report('/received', receivedDocs, receivedItem),
-    report('/received/detail', receivedDetailDocs, receivedDetailItem),
-    report('/messages', messagesDocs, messagesItem),
-    report('/messages/detail', messagesDetailDocs, messagesDetailItem),
-    {
+    report('/received', 'Delivery counts per push (jpush-api.md §6.1)', receivedAnswer, receivedItem),
+    report(
+      '/received/detail',
+      'Delivery counts per push and channel (jpush-api.md §6.1)',
+      receivedDetailAnswer,
+      receivedDetailItem,
+    ),
+    report('/messages', 'Statistics per push and platform (jpush-api.md §6.3)', messagesAnswer, messagesItem),
+    report(
+      '/messages/detail',
+      'Statistics per push, kind and channel (jpush-api.md §6.4)',
+      messagesDetailAnswer,
+      messagesDetailItem,
+    ),
+    vendorRoute({
       method: 'POST',
       url: '/status/message',
-      docs: messageStatusDocs,
-      // `{"msg_id": <number>, …}` (jpush-api.md §6.2): a 17-digit number, read exactly.
-      config: { exactIntegers: ['msg_id'] },
-      handler: async req => {
-        const body = req.body
-        if (!isObject(body)) throw reportErrors.invalid()
-        const msgId = typeof body.msg_id === 'number' ? String(body.msg_id) : body.msg_id
-        if (typeof msgId !== 'string' || !/^\d{1,20}$/.test(msgId))
-          throw reportErrors.invalid('msg_id is invalid')
-        const rids = stringArray(body.registration_ids)
-        if (!rids || rids.length === 0 || rids.length > PUSH_LIMITS.statusRids) {
-          throw reportErrors.invalid('registration_ids is invalid')
-        }
-        const date = body.date
-        if (
-          date !== undefined &&
-          date !== null &&
-          (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date))
-        ) {
-          throw reportErrors.invalid('date is invalid')
-        }
+      summary: 'Whether a push reached each device (jpush-api.md §6.2)',
+      reads: {
+        body: jsonBody(reportObject, { msg_id: statusMsgId, registration_ids: statusRids, date: statusDate }),
+      },
+      answer: z.record(
+        z.string(),
+        z.object({
+          status: z
+            .int()
+            .describe('0 delivered, 1 not delivered, 2 not a device of the app, 3 not a target.'),
+        }),
+      ),
+      handler: async (req, { body }) => {
+        const { msg_id: msgId, registration_ids: rids } = body
         const { app } = req.tenant
         const now = req.tenant.now()
-        const day = typeof date === 'string' ? date : dayKey(now, deps.config.timeZone)
+        const day = body.date ?? dayKey(now, deps.config.timeZone)
         const deliveries = new Map(
           store.pushDeliveries.ofPush(app.appKey, msgId).map(d => [d.registrationId, d]),
         )
@@ -103,6 +161,6 @@ export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
         }
         return out
       },
-    },
+    }),
   ]
 }

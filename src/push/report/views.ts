@@ -1,8 +1,45 @@
+import { z } from 'zod'
 import { orNull, type PlatformCounts, type PushCounts } from './counts.js'
 
-// The response items of the report host (jpush-api.md §6.1, §6.3, §6.4), built from PushCounts.
+// The response items of the report host (jpush-api.md §6.1, §6.3, §6.4), built from PushCounts,
+// each beside the schema of its answer. Counters are numbers, or null where the push had no
+// target of that kind; vendor-channel and click counters are always null or 0 here.
 // Clicks: `click` counts opened notifications, `msg_click` opened messages (Android's JPush
 // channel only, as the vendor reports them); iOS and WinPhone have one `click` for both.
+
+const count = z.int().nullable()
+const counters = (keys: string[]) => z.object(Object.fromEntries(keys.map(k => [k, count])))
+const openObject = z.record(z.string(), z.unknown())
+
+export const receivedAnswer = z.array(
+  z
+    .object({ msg_id: z.string() })
+    .extend(
+      counters(['android_received', 'ios_apns_sent', 'ios_apns_received', 'ios_msg_received', 'wp_mpns_sent'])
+        .shape,
+    ),
+)
+export const receivedDetailAnswer = z.array(
+  z
+    .object({ msg_id: z.string() })
+    .catchall(count)
+    .describe('`jpush_received`, `ios_apns_sent`, `hmos_msg_received`…'),
+)
+export const messagesAnswer = z.array(
+  z.object({ msg_id: z.string(), android: openObject, ios: openObject, winphone: openObject }),
+)
+export const messagesDetailAnswer = z.array(
+  z.object({
+    msg_id: z.string(),
+    details: openObject.describe('notification, message, inapp, live_activity: target, sent, received…'),
+    jpush: openObject,
+    android_pns: openObject,
+    ios: openObject,
+    winphone: openObject,
+    quickapp_jpush: openObject,
+    quickapp_pns: openObject,
+  }),
+)
 
 export function receivedItem(c: PushCounts) {
   const { android, ios, winphone } = c.platforms

@@ -5,8 +5,7 @@ import type { Tenant } from '../../tenancy.js'
 import { dispatchPush } from '../delivery/dispatch.js'
 import { pushErrors } from '../errors.js'
 import { parsePush } from '../send/payload.js'
-import { nextOccurrence } from './occurrences.js'
-import { parseTrigger } from './trigger.js'
+import { nextOccurrence, parseTrigger } from './occurrences.js'
 
 export interface Fired {
   firing: Firing

@@ -1,13 +1,15 @@
+import { z } from 'zod'
 import { isApiError } from '../../errors.js'
 import { isAbsent } from '../../http/body/fields.js'
-import { parsePush } from '../send/payload.js'
+import { part } from '../../http/reads.js'
+import { parsePush, payload } from '../send/payload.js'
 import { byteLength, isObject, type Json } from '../values.js'
-import type { Trigger } from './occurrences.js'
+import { checkTrigger, parseTrigger, type Trigger, triggerSection } from './occurrences.js'
 import { SCHEDULE_LIMITS, scheduleErrors } from './rules.js'
-import { checkTrigger, parseTrigger } from './trigger.js'
 
 // Bodies of POST and PUT /v3/schedules (jpush-api.md §8; docs2019): four sections, name, enabled,
-// trigger and push, each read whole. Anything wrong is 8100, its message saying what.
+// trigger and push, each read whole, and a new task's cid. Anything wrong is 8100, its message
+// saying what. Each section is declared with what the document shows of it and what it refuses.
 
 const invalid = scheduleErrors.invalid
 
@@ -81,7 +83,7 @@ function readCid(value: unknown, appKey: string): string | undefined {
 }
 
 /** A new task: all four sections, enabled (a task cannot be created disabled). */
-export function readNewSchedule(body: unknown, appKey: string, now: number): NewSchedule {
+function readNewSchedule(body: unknown, appKey: string, now: number): NewSchedule {
   if (!isObject(body)) throw invalid('request data is not a JSON object')
   const cid = readCid(body.cid, appKey)
   for (const section of ['name', 'enabled', 'trigger', 'push'])
@@ -97,7 +99,7 @@ export function readNewSchedule(body: unknown, appKey: string, now: number): New
  * A PUT: one or more whole sections (no partial update inside one), checked as on creation. A
  * single task stays single and a periodical one periodical.
  */
-export function readScheduleUpdate(
+function readScheduleUpdate(
   body: unknown,
   appKey: string,
   now: number,
@@ -112,3 +114,87 @@ export function readScheduleUpdate(
   if (Object.keys(out).length === 0) throw invalid('give at least one of name, enabled, trigger, push')
   return out
 }
+
+// What the document shows of each section, beside what it refuses, in the order it is checked.
+
+const taskPush = payload({ cid: false })
+const section = {
+  cid: {
+    schema: z.string().describe('`<appKey>-<uuid>` from GET /v3/push/cid?type=schedule.').optional(),
+    errors: [invalid('cid is invalid')],
+  },
+  name: {
+    schema: z
+      .string()
+      .max(SCHEDULE_LIMITS.nameBytes)
+      .describe(`Letters, digits, \`_\` and Chinese characters; at most ${SCHEDULE_LIMITS.nameBytes} bytes.`),
+    errors: [
+      invalid('name must be a non-empty string'),
+      invalid(`name is longer than ${SCHEDULE_LIMITS.nameBytes} bytes`),
+      invalid('name may hold only letters, digits, _ and Chinese characters'),
+    ],
+  },
+  enabled: { schema: z.boolean(), errors: [invalid('enabled must be true or false')] },
+  trigger: triggerSection,
+  push: {
+    ...payload({ cid: false }),
+    schema: payload({ cid: false }).schema.describe(
+      'A /v3/push body (§5), checked as /v3/push checks it; its own `cid` is ignored.',
+    ),
+    errors: [invalid('push section is invalid: 1002 Missing parameter: audience')],
+  },
+}
+const notObject = invalid('request data is not a JSON object')
+// override_msg_id is a long (jpush-api.md §5.7): read exactly inside a task's push too.
+const exactIntegers = taskPush.exactIntegers.map(path => `push.${path}`)
+
+/** The body of POST /v3/schedules, read at the app's `now`. */
+export const newTask = part({
+  in: 'body',
+  read: (req, now: number) => readNewSchedule(req.body, req.tenant.app.appKey, now),
+  schema: z.object({
+    cid: section.cid.schema,
+    name: section.name.schema,
+    enabled: z.literal(true).describe('A new task must be enabled.'),
+    trigger: section.trigger.schema,
+    push: section.push.schema,
+  }),
+  errors: [
+    notObject,
+    ...section.cid.errors,
+    invalid('trigger is required'),
+    ...section.name.errors,
+    ...section.enabled.errors,
+    invalid('a new task must be enabled'),
+    ...section.trigger.shape,
+    ...section.trigger.times,
+    ...section.push.errors,
+  ],
+  exactIntegers,
+})
+
+/** The body of PUT /v3/schedules/{id}, read at the app's `now` for a task of `kind`. */
+export const taskChanges = part({
+  in: 'body',
+  read: (req, now: number, kind: Trigger['kind']) =>
+    readScheduleUpdate(req.body, req.tenant.app.appKey, now, kind),
+  schema: z
+    .object({
+      name: section.name.schema,
+      enabled: section.enabled.schema,
+      trigger: section.trigger.schema,
+      push: section.push.schema,
+    })
+    .partial(),
+  errors: [
+    notObject,
+    ...section.name.errors,
+    ...section.enabled.errors,
+    ...section.trigger.shape,
+    invalid('trigger of a single task cannot be periodical'),
+    ...section.trigger.times,
+    ...section.push.errors,
+    invalid('give at least one of name, enabled, trigger, push'),
+  ],
+  exactIntegers,
+})

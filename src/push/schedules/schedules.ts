@@ -1,105 +1,208 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import { firstValue, type QueryValue } from '../../http/body/query.js'
-import { type RouteSpec, route } from '../../http/routes.js'
-import {
-  createScheduleDocs,
-  deleteScheduleDocs,
-  scheduleDocs,
-  scheduleMsgIdsDocs,
-  schedulesDocs,
-  updateScheduleDocs,
-} from './docs.js'
-import { readNewSchedule, readScheduleUpdate } from './input.js'
-import { endOf, nextOccurrence } from './occurrences.js'
-import { SCHEDULE_LIMITS, scheduleErrors } from './rules.js'
-import { createTask } from './tasks.js'
-import { parseTrigger } from './trigger.js'
-import { msgIdEntry, taskView } from './views.js'
+import { firstValue } from '../../http/body/query.js'
+import { field, params, query, text } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import type { App } from '../../store/apps/apps.js'
+import type { Store } from '../../store/index.js'
+import type { Firing, PushSchedule } from '../../store/push/schedules.js'
+import { type NewSchedule, newTask, taskChanges } from './input.js'
+import { endOf, nextOccurrence, parseTrigger } from './occurrences.js'
+import { scheduleErrors as e, SCHEDULE_LIMITS, scheduleLimitOf } from './rules.js'
 
 // The Schedule API (jpush-api.md §8; docs2019 rest_api_push_schedule.md), at its own path and at
 // the Beijing data centre's (`bjapi.push.jiguang.cn/v3/push/schedules`, §1.1). The scheduler
-// fires the tasks (src/push/schedules/fire.ts); these routes only create, show, change
-// and delete them.
+// fires the tasks (fire.ts); these routes only create, show, change and delete them. Whatever a
+// request gets wrong is 8100, its message saying what; a task that is not there is 8104.
 
-type Id = { schedule_id: string }
-// override_msg_id is a long (jpush-api.md §5.7): read exactly inside a task's push too.
-const EXACT = { exactIntegers: ['push.options.override_msg_id'] }
+const AT_BEIJING = ' Also at `/v3/push/schedules…` (the Beijing data centre, jpush-api.md §1.1).'
+
+const taskAnswer = z.object({
+  schedule_id: z.string().describe('A UUID.'),
+  name: z.string(),
+  enabled: z.boolean(),
+  trigger: z.record(z.string(), z.unknown()).describe('As it was sent.'),
+  push: z.record(z.string(), z.unknown()).describe('As it was sent.'),
+})
+
+/** The task object of GET, the list and PUT: exactly these five keys (rb tests count them). */
+const taskView = (s: PushSchedule): z.input<typeof taskAnswer> => ({
+  schedule_id: s.scheduleId,
+  name: s.name,
+  enabled: s.enabled,
+  trigger: s.trigger,
+  push: s.push,
+})
+
+/**
+ * One entry of `msgids`: a JSON-encoded string of {msg_id, error, needRetry, ts}, the shape of
+ * tasks created after 2022-03-17. msg_id is a string (17 digits do not fit a double), `ts` the
+ * epoch milliseconds of the occurrence; needRetry is false, as nothing is retried.
+ */
+const msgIdEntry = (f: Firing) =>
+  JSON.stringify({
+    msg_id: f.msgId,
+    error: { code: f.errorCode, message: f.errorMessage },
+    needRetry: false,
+    ts: f.dueAt,
+  })
+
+/**
+ * Creates a task, inside a write job so that the cid and the limit cannot race: a cid seen within
+ * a day answers the first task and creates nothing (jpush-api.md §5.10); past the app's limit of
+ * tasks not yet over (100, `settings.schedules_limit`) the creation fails with 8100. The answer has
+ * exactly `schedule_id` and `name` (jsdk SchedulePushResult; rb counts two keys).
+ */
+function createTask(store: Store, app: App, input: NewSchedule, now: number) {
+  const { appKey } = app
+  if (input.cid !== undefined) {
+    const first = store.pushSchedules.byCid(appKey, input.cid, now - SCHEDULE_LIMITS.cidLifetimeMs)
+    if (first) return { schedule_id: first.scheduleId, name: first.name }
+  }
+  const limit = scheduleLimitOf(app)
+  if (store.pushSchedules.countActive(appKey, now) >= limit)
+    throw e.invalid(`the app already has ${limit} tasks that are not over (the limit)`)
+  const trigger = input.trigger.parsed
+  const scheduleId = randomUUID()
+  store.pushSchedules.insert({
+    scheduleId,
+    appKey,
+    cid: input.cid ?? null,
+    name: input.name,
+    enabled: true,
+    kind: trigger.kind,
+    trigger: input.trigger.raw,
+    push: input.push,
+    endsAt: endOf(trigger),
+    nextDueAt: nextOccurrence(trigger, now) ?? null,
+    createdAt: now,
+    updatedAt: now,
+  })
+  return { schedule_id: scheduleId, name: input.name }
+}
 
 /** `?page=`: 1 when absent (jpush-async sends no query string at all), else a whole number ≥ 1. */
-function readPage(value: QueryValue): number {
-  const text = firstValue(value) ?? ''
-  if (text === '') return 1
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw scheduleErrors.invalid('page is invalid')
-  return Number(text)
-}
+const page = field({
+  read(value): number {
+    const digits = firstValue(value) ?? ''
+    if (digits === '') return 1
+    if (!/^\d{1,9}$/.test(digits) || Number(digits) < 1) throw e.invalid('page is invalid')
+    return Number(digits)
+  },
+  schema: z.string().describe('A whole number from 1.').optional(),
+  errors: [e.invalid('page is invalid')],
+})
+
+const idParams = params({ schedule_id: text() })
+const done = z.object({}).describe('Done: `{}` (an empty 200 hangs jpush-async).')
 
 export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
   const { store } = deps
   /** A task of the calling app, not deleted; 8104 otherwise (another app's id is unknown here). */
   const visible = (appKey: string, scheduleId: string) => {
     const task = store.pushSchedules.get(appKey, scheduleId)
-    if (!task || task.deletedAt !== null) throw scheduleErrors.notFound()
+    if (!task || task.deletedAt !== null) throw e.notFound()
     return task
   }
   const routes = (base: string): RouteSpec[] => [
-    {
+    vendorRoute({
       method: 'POST',
       url: base,
-      docs: createScheduleDocs,
-      config: EXACT,
+      summary: 'Create a scheduled push (jpush-api.md §8)',
+      description:
+        'Fires on the app clock, through the sandbox’s scheduler, exactly once per occurrence: each firing ' +
+        'is a real push (same checks, delivery, statistics and limits). At most ' +
+        `${SCHEDULE_LIMITS.activeTasks} tasks not yet over per app (\`settings.schedules_limit\`); a \`cid\` ` +
+        `seen within a day answers its first task.${AT_BEIJING}`,
+      checks: [
+        newTask,
+        e.invalid(`the app already has ${SCHEDULE_LIMITS.activeTasks} tasks that are not over (the limit)`),
+      ],
+      answer: z.object({ schedule_id: z.string(), name: z.string() }),
       handler: async req => {
+        // One now for the checks of its times and for the task it makes.
         const now = req.tenant.now()
-        const input = readNewSchedule(req.body, req.tenant.app.appKey, now)
+        const input = newTask.read(req, now)
         return store.write(() => createTask(store, req.tenant.app, input, now))
       },
-    },
-    route<{ Querystring: { page?: QueryValue } }>({
+    }),
+    vendorRoute({
       method: 'GET',
       url: base,
-      docs: schedulesDocs,
-      handler: async req => {
-        const page = readPage(req.query.page)
+      summary: "The app's tasks not yet over, 50 a page (jpush-api.md §8)",
+      description: `Page 1 without \`page\`.${AT_BEIJING}`,
+      reads: { query: query({ page }) },
+      answer: z.object({
+        total_count: z.int(),
+        total_pages: z.int(),
+        page: z.int(),
+        schedules: z.array(taskAnswer),
+      }),
+      handler: async (req, { query }) => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
         const total = store.pushSchedules.countActive(appKey, now)
         const size = SCHEDULE_LIMITS.perPage
-        const tasks = store.pushSchedules.active(appKey, now, size, (page - 1) * size)
+        const tasks = store.pushSchedules.active(appKey, now, size, (query.page - 1) * size)
         return {
           total_count: total,
           total_pages: Math.ceil(total / size),
-          page,
+          page: query.page,
           schedules: tasks.map(taskView),
         }
       },
     }),
-    route<{ Params: Id }>({
+    vendorRoute({
       method: 'GET',
       url: `${base}/:schedule_id`,
-      docs: scheduleDocs,
-      handler: async req => taskView(visible(req.tenant.app.appKey, req.params.schedule_id)),
+      summary: 'A task (jpush-api.md §8)',
+      description: `Another app’s task, and a deleted one, are not there.${AT_BEIJING}`,
+      reads: { params: idParams },
+      checks: [e.notFound()],
+      answer: taskAnswer,
+      handler: async (req, { params }) => taskView(visible(req.tenant.app.appKey, params.schedule_id)),
     }),
-    route<{ Params: Id }>({
+    vendorRoute({
       method: 'GET',
       url: `${base}/:schedule_id/msg_ids`,
-      docs: scheduleMsgIdsDocs,
-      handler: async req => {
-        const task = visible(req.tenant.app.appKey, req.params.schedule_id)
+      summary: 'The pushes a task has fired (jpush-api.md §8)',
+      description: `In the order they fired.${AT_BEIJING}`,
+      reads: { params: idParams },
+      checks: [e.notFound()],
+      answer: z.object({
+        count: z.int(),
+        msgids: z
+          .array(z.string())
+          .describe(
+            'Each a JSON-encoded `{"msg_id":"…","error":{"code","message"},"needRetry":false,"ts":<epoch ms of the occurrence>}`.',
+          ),
+      }),
+      handler: async (req, { params }) => {
+        const task = visible(req.tenant.app.appKey, params.schedule_id)
         const msgids = store.pushSchedules.firings(task.scheduleId).map(msgIdEntry)
         return { count: msgids.length, msgids }
       },
     }),
-    route<{ Params: Id }>({
+    vendorRoute({
       method: 'PUT',
       url: `${base}/:schedule_id`,
-      docs: updateScheduleDocs,
-      config: EXACT,
-      handler: async req =>
+      summary: 'Replace sections of a task (jpush-api.md §8)',
+      description:
+        'Each section given (`name`, `enabled`, `trigger`, `push`) replaces the whole of it; a single ' +
+        'task stays single, a periodical one periodical. A new trigger, or a task enabled again, fires ' +
+        `from now on. Answers the task as it now is.${AT_BEIJING}`,
+      reads: { params: idParams },
+      // The task is found before its changes are read, inside the write that makes them.
+      checks: [e.notFound(), e.invalid('the task has expired and cannot be updated'), taskChanges],
+      answer: taskAnswer,
+      handler: async (req, { params }) =>
         store.write(() => {
           const { appKey } = req.tenant.app
-          const task = visible(appKey, req.params.schedule_id)
+          const task = visible(appKey, params.schedule_id)
           const now = req.tenant.now()
-          if (task.endsAt <= now) throw scheduleErrors.invalid('the task has expired and cannot be updated')
-          const change = readScheduleUpdate(req.body, appKey, now, task.kind)
+          if (task.endsAt <= now) throw e.invalid('the task has expired and cannot be updated')
+          const change = taskChanges.read(req, now, task.kind)
           const trigger = change.trigger?.parsed ?? parseTrigger(task.trigger)
           const enabled = change.enabled ?? task.enabled
           // A new trigger, or a task enabled again, fires from now on: what it missed is skipped.
@@ -118,17 +221,19 @@ export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
           return taskView(updated)
         }),
     }),
-    route<{ Params: Id }>({
+    vendorRoute({
       method: 'DELETE',
       url: `${base}/:schedule_id`,
-      docs: deleteScheduleDocs,
-      handler: async req => {
+      summary: 'Delete a task (jpush-api.md §8)',
+      description: `It fires no more.${AT_BEIJING}`,
+      reads: { params: idParams },
+      checks: [e.notFound()],
+      answer: done,
+      handler: async (req, { params }) => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const removed = await store.write(() =>
-          store.pushSchedules.remove(appKey, req.params.schedule_id, now),
-        )
-        if (!removed) throw scheduleErrors.notFound()
+        const removed = await store.write(() => store.pushSchedules.remove(appKey, params.schedule_id, now))
+        if (!removed) throw e.notFound()
         // docs2019 shows an empty 200, on which jpush-async never settles: `{}` (README, Fidelity).
         return {}
       },

@@ -1,9 +1,13 @@
+import { z } from 'zod'
+import { field } from '../../http/reads.js'
+import type { Device, PushPlatform } from '../../store/push/devices.js'
 import { pushErrors } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, stringArray } from '../values.js'
 
 // The audience of a push (jpush-api.md §5.2): "all", or selectors combined with AND, each an OR
-// of its values (tag_and: all of them; tag_not: none of them).
+// of its values (tag_and: all of them; tag_not: none of them). Read from a push body, then
+// resolved to the app's devices when the push is made.
 
 export interface AudienceSelectors {
   tag?: string[]
@@ -69,3 +73,129 @@ function checkValue(key: ArrayKey, v: string): void {
 }
 
 export const invalidRid = (rid: string) => pushErrors.invalid(`The registration_id ${rid} is invalid!`)
+
+const selectors = z
+  .object({
+    tag: z.array(z.string()).max(PUSH_LIMITS.audienceTags),
+    tag_and: z.array(z.string()).max(PUSH_LIMITS.audienceTags),
+    tag_not: z.array(z.string()).max(PUSH_LIMITS.audienceTags),
+    alias: z.array(z.string()).max(PUSH_LIMITS.audienceIds),
+    registration_id: z.array(z.string()).max(PUSH_LIMITS.audienceIds),
+    segment: z.array(z.string()).max(PUSH_LIMITS.audienceSegments),
+    abtest: z.array(z.string()).max(PUSH_LIMITS.audienceSegments),
+    live_activity_id: z.string(),
+  })
+  .partial()
+  .describe('Selectors, ANDed between keys, ORed within one (jpush-api.md §5.2).')
+
+/** A push's `audience`; a registration_id the app does not have is found when it is resolved. */
+export const audience = field({
+  read: parseAudience,
+  schema: z.union([z.literal('all'), selectors]),
+  errors: [
+    pushErrors.missing('audience'),
+    invalidRid('1a0018970a8b0fd6c0e_x'),
+    pushErrors.invalid('audience has no target'),
+  ],
+})
+
+/** Segment and A/B test ids come from the app's settings (seed file): id → registration_ids. */
+export interface Groups {
+  segments: Record<string, string[]>
+  abtests: Record<string, string[]>
+}
+
+/** The app's devices, looked up the way an audience needs them (indexed, never all at once unless asked). */
+export interface Registry {
+  /** `withTags: false`: the devices' `tags` may be left empty. */
+  all(withTags: boolean): Device[]
+  get(rid: string): Device | undefined
+  byAlias(alias: string): Device[]
+  byTag(tag: string): Device[]
+}
+
+/**
+ * The devices of the registry the audience reaches on the given platforms. A registration_id the
+ * app never registered is an invalid value (1003), as the live service answers (java#165);
+ * selectors that are valid but match nobody leave the list empty (the caller's 1011).
+ * Selectors combine with AND: the candidates come from the narrowest positive selector through an
+ * index (an alias among 100 000 devices is a few rows, not the registry), then every selector is
+ * checked on them. Only "all" and a lone tag_not read the whole registry.
+ */
+export function resolveAudience(
+  audience: Audience,
+  platforms: readonly PushPlatform[],
+  registry: Registry,
+  groups: Groups,
+): Device[] {
+  if (audience === 'all') return registry.all(false).filter(d => platforms.includes(d.platform))
+  const named = audience.registration_id?.map(rid => {
+    const device = registry.get(rid)
+    if (!device) throw invalidRid(rid)
+    return device
+  })
+  if (audience.live_activity_id !== undefined) return [] // live activities are not routed to devices
+  const segment = inGroups(audience.segment, groups.segments)
+  const abtest = inGroups(audience.abtest, groups.abtests)
+  const candidates =
+    named ??
+    audience.alias?.flatMap(a => registry.byAlias(a)) ??
+    (segment && lookUp(registry, segment)) ??
+    (abtest && lookUp(registry, abtest)) ??
+    audience.tag?.flatMap(t => registry.byTag(t)) ??
+    (audience.tag_and && registry.byTag(audience.tag_and[0]!)) ??
+    registry.all(true)
+  // Sets, not the arrays: a file push (file-push.ts) names up to 100 000 aliases or ids.
+  const sets: Lookups = {
+    alias: audience.alias && new Set(audience.alias),
+    rid: audience.registration_id && new Set(audience.registration_id),
+    segment,
+    abtest,
+  }
+  return inRegistryOrder(unique(candidates)).filter(
+    d => platforms.includes(d.platform) && matches(audience, d, sets),
+  )
+}
+
+type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | undefined>
+
+function matches(audience: AudienceSelectors, d: Device, sets: Lookups): boolean {
+  // A device's tags are read only when a selector needs them (push-devices.ts).
+  if (audience.tag || audience.tag_and || audience.tag_not) {
+    const tags = new Set(d.tags)
+    if (audience.tag && !audience.tag.some(t => tags.has(t))) return false
+    if (audience.tag_and && !audience.tag_and.every(t => tags.has(t))) return false
+    if (audience.tag_not?.some(t => tags.has(t))) return false
+  }
+  if (sets.alias && (d.alias === null || !sets.alias.has(d.alias))) return false
+  if (sets.rid && !sets.rid.has(d.registrationId)) return false
+  if (sets.segment && !sets.segment.has(d.registrationId)) return false
+  if (sets.abtest && !sets.abtest.has(d.registrationId)) return false
+  return true
+}
+
+function inGroups(ids: string[] | undefined, table: Record<string, string[]>): Set<string> | undefined {
+  return ids && new Set(ids.flatMap(id => table[id] ?? []))
+}
+
+function lookUp(registry: Registry, rids: Set<string>): Device[] {
+  return [...rids].flatMap(rid => registry.get(rid) ?? [])
+}
+
+function unique(devices: Device[]): Device[] {
+  const seen = new Set<string>()
+  return devices.filter(d => !seen.has(d.registrationId) && seen.add(d.registrationId))
+}
+
+/** The order of the registry (registration time), whatever selector found them. */
+function inRegistryOrder(devices: Device[]): Device[] {
+  return devices.sort((a, b) => a.createdAt - b.createdAt)
+}
+
+export function groupsOf(settings: Record<string, unknown>): Groups {
+  const table = (v: unknown): Record<string, string[]> => {
+    if (!isObject(v)) return {}
+    return Object.fromEntries(Object.entries(v).map(([id, rids]) => [id, stringArray(rids) ?? []]))
+  }
+  return { segments: table(settings.segments), abtests: table(settings.abtests) }
+}

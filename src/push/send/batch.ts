@@ -1,30 +1,67 @@
-import type { AppDeps } from '../../deps.js'
-import type { RouteSpec } from '../../http/routes.js'
-import { pushErrors } from '../errors.js'
+import { z } from 'zod'
+import type { AppDeps, PipelineDeps } from '../../deps.js'
+import { type ApiError, isApiError } from '../../errors.js'
+import { part } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import type { Tenant } from '../../tenancy.js'
+import { dispatchPush, newPushMsgId } from '../delivery/dispatch.js'
+import { pushErrors as e } from '../errors.js'
 import { BATCH_LIMITS } from '../limits.js'
-import { isObject, scalarText } from '../values.js'
-import { parsePush } from './payload.js'
-import { type PushEntry, pushOne, readEntry } from './per-push.js'
-import { batchDocs } from './variants-docs.js'
+import { isObject, type Json, scalarText } from '../values.js'
+import { type PushRequest, parsePush, payload, sent } from './payload.js'
 
-// POST /v3/push/batch/regid/single and /v3/push/batch/alias/single (jpush-api.md §5.14): up to
-// 1000 pushes keyed by their cid, each to one `target` (a registration_id or an alias), each read,
-// checked and delivered on its own as a /v3/push would be. The answer maps each cid to its own
-// `{"msg_id"}`, `{"msg_id","error"}` (nobody matched) or `{"error"}`.
+// Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
+// their cid, each to one device or alias; group push, one body pushed by every app of a group.
+// Each push is read, checked and delivered on its own as a /v3/push would be, and what refuses it
+// is only its entry of the answer (200): `{"error"}`, or `{"msg_id","error"}` when nobody matched.
+// Only what is wrong with the whole request is the request's failure.
+
+const error = z.object({ code: z.int(), message: z.string() })
+const refused = z.object({ error }).describe('This push was refused: its /v3/push error.')
+const nobody = z
+  .object({ msg_id: z.string(), error })
+  .describe('Accepted, but nobody matched (1011): the msg_id was allocated, as on /v3/push.')
+
+/** What refuses one push of a batch or group: its entry of the answer. */
+type Refusal = z.input<typeof nobody> | z.input<typeof refused>
+
+/** A refusal as its entry: the error, with its extra fields (1011's msg_id). */
+const entryOf = (err: ApiError) => err.toBody() as Refusal
+
+/**
+ * One push of a batch or a group push, in its own savepoint inside the caller's write job, so its
+ * failure is only its entry: `{"error":…}` for a refusal, `{"msg_id":…,"error":…}` when nobody
+ * matched (the id was allocated, as for /v3/push), `success(outcome)` otherwise.
+ */
+function pushOne<Success>(
+  deps: PipelineDeps,
+  tenant: Tenant,
+  push: PushRequest,
+  success: (outcome: { msgId: string; sendno: string }) => Success,
+): Success | Refusal {
+  try {
+    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false))
+    return outcome.noTarget ? entryOf(e.noTarget(outcome.msgId)) : success(outcome)
+  } catch (err) {
+    if (isApiError(err)) return entryOf(err)
+    throw err
+  }
+}
+
+/** An entry's push as read, or its refusal as its answer when it cannot be read. */
+function readEntry(read: () => PushRequest): { push: PushRequest } | { answer: Refusal } {
+  try {
+    return { push: read() }
+  } catch (err) {
+    if (isApiError(err)) return { answer: entryOf(err) }
+    throw err
+  }
+}
+
+// Batch single push: POST /v3/push/batch/regid/single and /v3/push/batch/alias/single.
 
 const KINDS = { regid: 'registration_id', alias: 'alias' } as const
-
-/** The `pushlist` object; what is wrong with it is the whole request's error. */
-function readPushlist(body: unknown): Record<string, unknown> {
-  if (!isObject(body) || body.pushlist === undefined || body.pushlist === null)
-    throw pushErrors.missing('pushlist')
-  if (!isObject(body.pushlist)) throw pushErrors.invalid('pushlist must be an object keyed by cid')
-  const size = Object.keys(body.pushlist).length
-  if (size === 0) throw pushErrors.invalid('pushlist is empty')
-  if (size > BATCH_LIMITS.entries)
-    throw pushErrors.invalid(`pushlist has more than ${BATCH_LIMITS.entries} entries`)
-  return body.pushlist
-}
+type Kind = keyof typeof KINDS
 
 /**
  * The java client (PushClient.batchSendPush) sends each entry as a whole PushPayload: no `target`,
@@ -39,38 +76,152 @@ function audienceTarget(audience: unknown, key: string): unknown {
  * One entry as the body of a push: its `target` as the audience, its key as the cid (so a cid
  * already used returns that first result, as on /v3/push). Any other `audience` is ignored.
  */
-function entryBody(item: unknown, cid: string, kind: keyof typeof KINDS): unknown {
-  if (!isObject(item)) throw pushErrors.invalid('a pushlist entry must be an object')
-  if (item.platform === undefined || item.platform === null) throw pushErrors.missing('platform')
+function entryBody(item: unknown, cid: string, kind: Kind): unknown {
+  if (!isObject(item)) throw e.invalid('a pushlist entry must be an object')
+  if (item.platform === undefined || item.platform === null) throw e.missing('platform')
   const given = item.target ?? audienceTarget(item.audience, KINDS[kind])
-  if (given === undefined || given === null) throw pushErrors.missing('target')
+  if (given === undefined || given === null) throw e.missing('target')
   const target = scalarText(given)
-  if (target === undefined) throw pushErrors.invalid('target is invalid')
+  if (target === undefined) throw e.invalid('target is invalid')
   return { ...item, audience: { [KINDS[kind]]: [target] }, cid }
 }
 
-export function batchRoutes(deps: AppDeps): RouteSpec[] {
-  return (['regid', 'alias'] as const).map(kind => ({
-    method: 'POST',
-    url: `/push/batch/${kind}/single`,
-    docs: batchDocs,
-    bodyLimit: BATCH_LIMITS.bodyBytes,
-    handler: async req => {
-      const pushlist = readPushlist(req.body)
-      const { tenant } = req
-      const entries = Object.entries(pushlist).map(
-        ([cid, item]) =>
-          [cid, readEntry(() => parsePush(entryBody(item, cid, kind), tenant.app.appKey))] as const,
+const entry = payload()
+  .schema.omit({ audience: true, cid: true })
+  .extend({
+    target: z
+      .union([z.string(), z.number()])
+      .describe('The one registration_id (regid) or alias (alias) this push goes to.'),
+    audience: z
+      .record(z.string(), z.array(z.string()))
+      .describe(
+        "Read only without `target`: the java client's audience of one registration_id or alias; otherwise ignored.",
       )
-      return deps.store.write(() => {
-        const answer: Record<string, PushEntry> = {}
-        for (const [cid, entry] of entries)
-          answer[cid] =
-            'answer' in entry
-              ? entry.answer
-              : pushOne(deps, tenant, entry.push, ({ msgId }) => ({ msg_id: msgId }))
-        return answer
-      })
+      .optional(),
+  })
+
+/** The `pushlist`: what is wrong with it is the whole request's error; each entry read on its own. */
+const pushlist = (kind: Kind) =>
+  part({
+    in: 'body',
+    read(req) {
+      const body = req.body
+      if (!isObject(body) || body.pushlist === undefined || body.pushlist === null)
+        throw e.missing('pushlist')
+      if (!isObject(body.pushlist)) throw e.invalid('pushlist must be an object keyed by cid')
+      const size = Object.keys(body.pushlist).length
+      if (size === 0) throw e.invalid('pushlist is empty')
+      if (size > BATCH_LIMITS.entries)
+        throw e.invalid(`pushlist has more than ${BATCH_LIMITS.entries} entries`)
+      const { appKey } = req.tenant.app
+      return Object.entries(body.pushlist).map(
+        ([cid, item]) => [cid, readEntry(() => parsePush(entryBody(item, cid, kind), appKey))] as const,
+      )
     },
-  }))
+    schema: z.object({
+      pushlist: z
+        .record(z.string().describe('A cid of the app: `<appKey>-<uuid>` (GET /v3/push/cid).'), entry)
+        .describe(`1 to ${BATCH_LIMITS.entries} pushes keyed by cid.`),
+    }),
+    errors: [
+      e.missing('pushlist'),
+      e.invalid('pushlist must be an object keyed by cid'),
+      e.invalid('pushlist is empty'),
+      e.invalid(`pushlist has more than ${BATCH_LIMITS.entries} entries`),
+    ],
+    limit: BATCH_LIMITS.bodyBytes,
+  })
+
+// Group push: POST /v3/grouppush, with a group's credentials (http/auth/group-auth.ts): the same
+// body as /v3/push, pushed by every member app on its own (its devices, its limits, its
+// statistics, its clock). The answer is {"group_msgid", "<appKey>": {"msg_id","sendno"} or
+// {"error"} (or {"msg_id","error"} when nobody matched)}, in appKey order.
+
+/** The body as each member pushes it: a cid names one app (`<appkey>-<uuid>`), so it cannot apply. */
+function withoutCid(body: Json): Json {
+  const { cid: _, ...rest } = body
+  return rest
+}
+
+const groupPayload = payload({ cid: false })
+const groupBody = part({
+  in: 'body',
+  read(req) {
+    const raw = req.body
+    // "override_msg_id is not supported" by group push (docs2019): refused, not ignored.
+    if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
+      throw e.invalid('override_msg_id is not supported by group push')
+    // What is wrong with the body is wrong for every member: the request's own error.
+    return parsePush(isObject(raw) ? withoutCid(raw) : raw, req.group!.members[0]!.tenant.app.appKey)
+  },
+  schema: groupPayload.schema,
+  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors],
+  // Refused whatever its value: no override_msg_id needs reading exactly.
+})
+
+const batchAnswer = z
+  .record(z.string(), z.union([z.object({ msg_id: z.string() }), nobody, refused]))
+  .describe('Each cid of the pushlist and what became of its push.')
+const groupAnswer = z
+  .object({ group_msgid: z.string().describe("The group's own msg_id.") })
+  .catchall(z.union([sent, nobody, refused]))
+  .describe('`group_msgid`, then one entry per member app, keyed by its appKey.')
+
+export function batchRoutes(deps: AppDeps): RouteSpec[] {
+  const batch = (kind: Kind) =>
+    vendorRoute({
+      method: 'POST',
+      url: `/push/batch/${kind}/single`,
+      summary: 'Push one message per cid, each to one device or alias (jpush-api.md §5.14)',
+      description:
+        'Each entry is read, checked and delivered on its own as a /v3/push would be, its key as its ' +
+        '`cid` (a cid already used answers its first result). An entry that fails is only its own ' +
+        'entry of the answer: `{"error"}`, or `{"msg_id","error"}` when nobody matched. A body\'s ' +
+        `limit is ${BATCH_LIMITS.bodyBytes / 1024 / 1024} MiB. Batch push is VIP-only at the vendor; the sandbox lets every app use it.`,
+      reads: { body: pushlist(kind) },
+      answer: batchAnswer,
+      handler: async (req, { body: entries }) =>
+        deps.store.write(() => {
+          const answer: z.input<typeof batchAnswer> = {}
+          for (const [cid, read] of entries)
+            answer[cid] =
+              'answer' in read
+                ? read.answer
+                : pushOne(deps, req.tenant, read.push, ({ msgId }) => ({ msg_id: msgId }))
+          return answer
+        }),
+    })
+  return [
+    batch('regid'),
+    batch('alias'),
+    vendorRoute({
+      method: 'POST',
+      url: '/grouppush',
+      summary: 'Push to every app of a group (jpush-api.md §5.14)',
+      description:
+        'Credentials `group-<groupKey>:<groupMasterSecret>`: the apps whose settings name that group ' +
+        '(the seed file, or `PUT /_sandbox/push/group`). Each member pushes the body on its own: its ' +
+        'devices, limits, statistics and clock. What refuses one member (its standing, its rate window, ' +
+        'its broadcasts, nobody matched) is only its entry of the answer; a `cid` is dropped (it names one app), ' +
+        '`options.override_msg_id` is refused.',
+      config: { auth: 'group' },
+      reads: { body: groupBody },
+      answer: groupAnswer,
+      handler: async (req, { body: push }) => {
+        const { members } = req.group!
+        return deps.store.write(() => {
+          const groupMsgId = newPushMsgId(deps.store)
+          const entries: Record<string, z.input<typeof sent> | Refusal> = {}
+          for (const { tenant, refusal } of members) {
+            entries[tenant.app.appKey] = refusal
+              ? entryOf(refusal)
+              : pushOne(deps, tenant, push, ({ msgId, sendno }) => ({ msg_id: msgId, sendno }))
+          }
+          // Its own id first, as the service answers. (A zod catchall beside a property of another
+          // type is more than TypeScript's index signatures say.)
+          return { group_msgid: groupMsgId, ...entries } as z.input<typeof groupAnswer>
+        })
+      },
+    }),
+  ]
 }

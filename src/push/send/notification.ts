@@ -1,9 +1,14 @@
+import { z } from 'zod'
+import { field } from '../../http/reads.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import { pushErrors } from '../errors.js'
-import { isIntIn, isObject, type Json } from '../values.js'
+import { PUSH_LIMITS } from '../limits.js'
+import { byteLength, isIntIn, isObject, type Json } from '../values.js'
 
-// notification and its platform objects (jpush-api.md §5.3) with the §5.11 rows: not an object
-// or empty → 1003 (hmos: 1002), no alert → 1003, wrong types → 1003, a misspelt key → 1009.
+// What a push says (jpush-api.md §5.3–§5.5, §5.9): notification and its platform objects, message,
+// live_activity, and the sizes of what each platform receives. The §5.11 rows: not an object or
+// empty → 1003 (hmos: 1002), no alert → 1003, wrong types → 1003, a misspelt key → 1009, too big
+// → 1005. Unknown keys pass: php and java merge custom keys in.
 
 export const NOTIFICATION_PLATFORMS = ['android', 'ios', 'hmos', 'quickapp', 'winphone'] as const
 
@@ -136,3 +141,95 @@ export function parseMessage(value: unknown): Json {
     throw pushErrors.invalid('message.extras must be an object')
   return value
 }
+
+// Payload size limits (jpush-api.md §5.9, 1005). Bytes are counted as java does: the UTF-8 of
+// the JSON text of each platform object as it will be delivered (the shared alert included).
+
+const size = (value: unknown) => (value === undefined ? 0 : byteLength(JSON.stringify(value)))
+
+export function checkSizes(
+  notification: PlatformNotifications | undefined,
+  message: Json | undefined,
+  liveActivity: Json | undefined,
+  explicitWinphone: boolean,
+): void {
+  if (notification?.android && size(notification.android) + size(message) > PUSH_LIMITS.androidBytes) {
+    throw pushErrors.tooBig(`android notification and message exceed ${PUSH_LIMITS.androidBytes} bytes`)
+  }
+  if (!notification?.android && size(message) > PUSH_LIMITS.androidBytes) {
+    throw pushErrors.tooBig(`message exceeds ${PUSH_LIMITS.androidBytes} bytes`)
+  }
+  // The `"ios":{…}` member, key included.
+  if (notification?.ios && size(notification.ios) + 6 > PUSH_LIMITS.iosBytes) {
+    throw pushErrors.tooBig(`ios notification exceeds ${PUSH_LIMITS.iosBytes} bytes`)
+  }
+  // Only a winphone object the caller wrote: the legacy platform should not cap everyone's alert.
+  if (explicitWinphone && notification?.winphone && size(notification.winphone) > PUSH_LIMITS.winphoneBytes) {
+    throw pushErrors.tooBig(`winphone notification exceeds ${PUSH_LIMITS.winphoneBytes} bytes`)
+  }
+  if (liveActivity && size(liveActivity.ios) + 6 > PUSH_LIMITS.liveActivityBytes) {
+    throw pushErrors.tooBig(`live_activity exceeds ${PUSH_LIMITS.liveActivityBytes} bytes`)
+  }
+}
+
+/** live_activity (§5.5): an `ios` object with event, content-state, attributes-type on start. */
+export function parseLiveActivity(value: unknown): Json {
+  if (!isObject(value)) throw pushErrors.invalid('live_activity must be an object')
+  const ios = value.ios
+  if (ios === undefined || ios === null) throw pushErrors.missing('live_activity.ios')
+  if (!isObject(ios)) throw pushErrors.invalid('live_activity.ios must be an object')
+  if (!['start', 'update', 'end'].includes(ios.event as string))
+    throw pushErrors.invalid('live_activity.ios.event is invalid')
+  if (ios['content-state'] === undefined) throw pushErrors.missing('live_activity.ios.content-state')
+  if (!isObject(ios['content-state'])) throw pushErrors.invalid('live_activity.ios.content-state is invalid')
+  if (ios.event === 'start' && typeof ios['attributes-type'] !== 'string') {
+    throw pushErrors.missing('live_activity.ios.attributes-type')
+  }
+  return value
+}
+
+const open = (what: string) => z.record(z.string(), z.unknown()).describe(what)
+
+export const notification = field({
+  read: parseNotification,
+  schema: open(
+    '`alert` and per-platform objects: android, ios, hmos, quickapp, winphone, voip (§5.3).',
+  ).optional(),
+  errors: [
+    pushErrors.invalid('notification.alert must be a string'),
+    pushErrors.unsupportedKey('content_available'),
+    pushErrors.missing('notification.hmos.alert'),
+  ],
+})
+
+export const message = field({
+  read: parseMessage,
+  schema: open('A custom message: `msg_content` (required), title, content_type, extras (§5.4).').optional(),
+  errors: [pushErrors.invalid('message must be an object'), pushErrors.missing('message.msg_content')],
+})
+
+export const liveActivity = field({
+  read: parseLiveActivity,
+  schema: open('iOS live activity (§5.5); not routed to devices here.').optional(),
+  errors: [
+    pushErrors.invalid('live_activity cannot be combined with notification or message'),
+    pushErrors.missing('live_activity.ios'),
+  ],
+})
+
+/** Only checked against the rest of the push: it shows a notification in the app. */
+export const inappMessage = field({
+  read: value => value,
+  schema: open('`{"inapp_message": true}`, with a notification.').optional(),
+  errors: [pushErrors.invalid('inapp_message needs notification and cannot go with message')],
+})
+
+/** Passed through: there are no vendor channels here. */
+export const notification3rd = field({
+  read: value => value,
+  schema: open('Vendor notification for a custom message.').optional(),
+  errors: [],
+})
+
+/** What checkSizes refuses (one example of 1005). */
+export const sizeErrors = [pushErrors.tooBig(`ios notification exceeds ${PUSH_LIMITS.iosBytes} bytes`)]

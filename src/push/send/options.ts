@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { field } from '../../http/reads.js'
 import { pushErrors } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { byteLength, isIntIn, isObject, scalarText } from '../values.js'
@@ -105,3 +107,51 @@ export function parseSmsMessage(value: unknown): SmsFallback {
     content: absent(s.content) ? undefined : (s.content as string),
   }
 }
+
+export const options = field({
+  read: parseOptions,
+  schema: z
+    .object({
+      sendno: z.int().describe('Echoed back as a string.'),
+      time_to_live: z
+        .int()
+        .describe('Seconds an offline device may still receive it; default 86400; 0: online only.'),
+      override_msg_id: z
+        .union([z.string(), z.int()])
+        .describe('A 17-digit msg_id, as a string or a bare number.'),
+      apns_production: z.boolean(),
+      apns_collapse_id: z.string().max(64),
+      big_push_duration: z.int().max(1400),
+      classification: z.int(),
+    })
+    .partial()
+    .catchall(z.unknown())
+    .describe('§5.7; other keys the clients send are accepted.')
+    .optional(),
+  errors: [pushErrors.invalid("'time_to_live' value is invalid.")],
+  // override_msg_id is a long (§5.7): Java and Ruby send it as a bare number.
+  exactIntegers: ['override_msg_id'],
+})
+
+export const smsMessage = field({
+  read: parseSmsMessage,
+  schema: z
+    .object({
+      delay_time: z
+        .int()
+        .min(0)
+        .max(PUSH_LIMITS.maxSmsDelay)
+        .describe('Seconds; texts if the push has not arrived by then; 0: at once.'),
+      temp_id: z.int(),
+      temp_para: z.record(z.string(), z.unknown()).optional(),
+      signid: z.int().optional(),
+      content: z
+        .string()
+        .max(PUSH_LIMITS.maxSmsContent)
+        .describe('Legacy text instead of a template.')
+        .optional(),
+    })
+    .describe("SMS fallback to the device's mobile through the app's JSMS side (§5.6).")
+    .optional(),
+  errors: [pushErrors.invalid('sms_message must be an object'), pushErrors.missing('sms_message.delay_time')],
+})

@@ -1,20 +1,38 @@
+import { z } from 'zod'
+import type { ApiError } from '../../errors.js'
+import { type Field, field, part } from '../../http/reads.js'
 import type { PushPlatform } from '../../store/push/devices.js'
-import { type PushCallback, parseCallback } from '../delivery/callbacks.js'
+import { callback, type PushCallback, parseCallback } from '../delivery/callbacks.js'
 import { pushErrors } from '../errors.js'
 import { isObject, type Json } from '../values.js'
-import { type Audience, parseAudience } from './audience.js'
+import { type Audience, audience, parseAudience } from './audience.js'
 import {
+  checkSizes,
+  inappMessage,
+  liveActivity,
+  message,
   NOTIFICATION_PLATFORMS,
+  notification,
+  notification3rd,
   type PlatformNotifications,
+  parseLiveActivity,
   parseMessage,
   parseNotification,
+  sizeErrors,
 } from './notification.js'
-import { type PushOptions, parseOptions, parseSmsMessage, type SmsFallback } from './options.js'
-import { checkSizes, parseLiveActivity } from './sizes.js'
+import {
+  options,
+  type PushOptions,
+  parseOptions,
+  parseSmsMessage,
+  type SmsFallback,
+  smsMessage,
+} from './options.js'
 
 // POST /v3/push and /v3/push/validate bodies (jpush-api.md §5.1), checked in the order of the
-// §5.11 table: what is missing (1002), then what is malformed (1003), misspelt (1009), too big
-// (1005). Unknown top-level keys pass: java and php add their own.
+// §5.11 table: what is missing (1002), then each key in turn, malformed (1003) or misspelt (1009),
+// then what is too big (1005). Unknown top-level keys pass: java and php add their own. Every
+// other push the push host makes (batch, group, file, a schedule's) is read here too.
 
 export interface PushRequest {
   platforms: PushPlatform[]
@@ -42,11 +60,47 @@ function parsePlatform(value: unknown): PushPlatform[] {
   return [...new Set(value as PushPlatform[])]
 }
 
+const platform = field({
+  read: parsePlatform,
+  schema: z
+    .union([z.literal('all'), z.array(z.enum(['android', 'ios', 'quickapp', 'hmos', 'winphone']))])
+    .describe('"all" or the platforms to reach.'),
+  errors: [pushErrors.invalid("platform 'x' is invalid")],
+})
+
 const CID = /^([A-Za-z0-9]{24})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** `<appKey>-<uuid>` of the pushing app (jpush-api.md §5.10). */
+function readCid(value: unknown, appKey: string): string {
+  const m = typeof value === 'string' ? CID.exec(value) : null
+  if (!m || m[1] !== appKey) throw pushErrors.invalid('cid is invalid')
+  return value as string
+}
+
+const cid = field({
+  read: (value, req) => readCid(value, req.tenant.app.appKey),
+  schema: z
+    .string()
+    .describe('`<appKey>-<uuid>` from GET /v3/push/cid: a repeat returns the first answer.')
+    .optional(),
+  errors: [pushErrors.invalid('cid is invalid')],
+})
+
+/** The body itself: none is a missing platform (what the vendor checks first). */
+const bodyErrors = [
+  pushErrors.missing('platform'),
+  pushErrors.invalid('The request body must be a JSON object'),
+]
+/** The keys every push needs, checked before any is read. */
+const required = [
+  pushErrors.missing('platform'),
+  pushErrors.missing('audience'),
+  pushErrors.missing('notification or message'),
+]
 
 /**
  * `readAudience`: how the audience is read; /v3/push/file reads `{"file": {"file_id"}}` instead
- * (file-push.ts), at the same place in the order of codes.
+ * (files/files.ts), at the same place in the order of codes.
  */
 export function parsePush(
   raw: unknown,
@@ -79,12 +133,7 @@ export function parsePush(
   const sms = present('sms_message') ? parseSmsMessage(body.sms_message) : undefined
   const options = parseOptions(body.options)
   const callback = present('callback') ? parseCallback(body.callback) : undefined
-  let cid: string | undefined
-  if (present('cid')) {
-    const m = typeof body.cid === 'string' ? CID.exec(body.cid) : null
-    if (!m || m[1] !== appKey) throw pushErrors.invalid('cid is invalid')
-    cid = body.cid as string
-  }
+  const cid = present('cid') ? readCid(body.cid, appKey) : undefined
   checkSizes(
     notification,
     message,
@@ -93,3 +142,62 @@ export function parsePush(
   )
   return { platforms, audience, notification, message, liveActivity, sms, options, cid, callback, body }
 }
+
+/** The keys of a push body, each declared beside its reader, in the order parsePush reads them. */
+const KEYS: Record<string, Field<unknown>> = {
+  platform,
+  audience,
+  live_activity: liveActivity,
+  notification,
+  message,
+  inapp_message: inappMessage,
+  notification_3rd: notification3rd,
+  sms_message: smsMessage,
+  options,
+  callback,
+  cid,
+}
+
+/** What the document needs of a field. */
+type Described = Pick<Field<unknown>, 'schema' | 'errors' | 'exactIntegers'>
+
+interface Payload {
+  schema: z.ZodObject
+  errors: readonly ApiError[]
+  exactIntegers: readonly string[]
+}
+
+/**
+ * What a push body takes and refuses, for a route that reads one with parsePush: its audience
+ * declared by `audience` (file push reads a file's), without `cid` where the route drops it (group
+ * push, a task's push).
+ */
+export function payload({
+  audience: own = audience,
+  cid: withCid = true,
+}: {
+  audience?: Described
+  cid?: boolean
+} = {}): Payload {
+  const keys = Object.entries<Described>({ ...KEYS, audience: own }).filter(
+    ([name]) => withCid || name !== 'cid',
+  )
+  return {
+    schema: z.object(Object.fromEntries(keys.map(([name, f]) => [name, f.schema]))),
+    errors: [...bodyErrors, ...required, ...keys.flatMap(([, f]) => f.errors), ...sizeErrors],
+    exactIntegers: keys.flatMap(([name, f]) => (f.exactIntegers ?? []).map(path => `${name}.${path}`)),
+  }
+}
+
+/** A /v3/push body, read for the app that pushes. */
+export const pushBody = part({
+  in: 'body',
+  read: req => parsePush(req.body, req.tenant.app.appKey),
+  ...payload(),
+})
+
+/** The answer of a push (§5.8: jsdk rejects any other key). */
+export const sent = z.object({
+  sendno: z.string().describe('options.sendno as a string, "0" without one.'),
+  msg_id: z.string().describe('17 digits: more than a JSON number keeps, so a string.'),
+})

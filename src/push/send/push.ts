@@ -1,61 +1,173 @@
 import { randomUUID } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import type { QueryValue } from '../../http/body/query.js'
-import { type RouteSpec, route } from '../../http/routes.js'
+import { field, params, query, text } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { dispatchPush } from '../delivery/dispatch.js'
-import { pushErrors } from '../errors.js'
+import { pushErrors as e } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
-import { cidDocs, pushDocs, validateDocs } from './docs.js'
-import { parsePush } from './payload.js'
+import { isObject } from '../values.js'
+import { type PushRequest, pushBody, sent } from './payload.js'
 
-// The push host (jpush-api.md §5): push, validate and cid. The success body has exactly
-// sendno and msg_id, both strings (§5.8: jsdk rejects any other key).
+// The push host (jpush-api.md §5): push, validate and cid; withdraw and the vendor channels' quota
+// (§5.14). The success body of a push has exactly sendno and msg_id, both strings (§5.8: jsdk
+// rejects any other key).
 
-const OVERRIDE = ['options.override_msg_id']
+/** What a push is refused for once it is read, in the write that makes it (delivery/dispatch.ts). */
+export const accepted = [e.invalid("'override_msg_id' value is invalid.")]
+/** An example msg_id of a push nobody received: 1011 carries it. */
+export const NOBODY = '18100000000000001'
+/** After its body: the override, nobody matched, the day's broadcasts used up. */
+const sending = [...accepted, e.noTarget(NOBODY), e.broadcastLimit()]
+
+const count = field({
+  // A repeated key is an array: Number() of it is NaN, and so invalid.
+  read(value): number {
+    const n = value === undefined ? 1 : Number(value)
+    if (!Number.isInteger(n) || n < 1 || n > PUSH_LIMITS.cidPerCall) throw e.invalid('count is invalid')
+    return n
+  },
+  schema: z.int().min(1).max(PUSH_LIMITS.cidPerCall).describe('Default 1.').optional(),
+  errors: [e.invalid('count is invalid')],
+})
+
+const cidType = field({
+  read(value): unknown {
+    if (value !== undefined && value !== 'push' && value !== 'schedule') throw e.invalid('type is invalid')
+    return value
+  },
+  schema: z.enum(['push', 'schedule']).optional(),
+  errors: [e.invalid('type is invalid')],
+})
+
+// GET /v3/push/quota: the vendor channels' daily quotas, in the flat code/message/data shape (jsdk
+// QuotaGetResult reads exactly these keys). The sandbox has no vendor channels: the values are the
+// app's `settings.quota` (seed/push-settings.ts), -1 ("unlimited") for whatever it leaves out.
+const VENDORS = ['xiaomi_quota', 'oppo_quota', 'vivo_quota'] as const
+const UNLIMITED = { total: -1, used: -1 }
+
+const used = z.object({ total: z.int().describe('-1: unlimited.'), used: z.int().describe('-1: unlimited.') })
+const vendor = z.object({ system: used, operation: used })
+const quotaAnswer = z.object({
+  code: z.literal(0),
+  message: z.literal('success'),
+  data: z.object({ xiaomi_quota: vendor, oppo_quota: vendor, vivo_quota: vendor }),
+})
+type Quota = z.input<typeof quotaAnswer>['data']
+
+const tally = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= -1 ? n : -1)
+const detail = (v: unknown) => (isObject(v) ? { total: tally(v.total), used: tally(v.used) } : UNLIMITED)
+
+function quotaOf(settings: Record<string, unknown>): Quota {
+  const own = isObject(settings.quota) ? settings.quota : {}
+  const out = {} as Quota
+  for (const name of VENDORS) {
+    const v = isObject(own[name]) ? own[name] : {}
+    out[name] = { system: detail(v.system), operation: detail(v.operation) }
+  }
+  return out
+}
+
+const done = z.object({}).describe('Done: `{}` (an empty 200 hangs jpush-async).')
 
 export function pushRoutes(deps: AppDeps): RouteSpec[] {
+  const { store } = deps
   const send =
-    (validateOnly: boolean): RouteSpec['handler'] =>
-    async req => {
-      const push = parsePush(req.body, req.tenant.app.appKey)
+    (validateOnly: boolean) =>
+    async (req: FastifyRequest, { body }: { body: PushRequest }) => {
       // dispatchPush refuses (cid, override, broadcast limit) before it writes: no savepoint (writer.ts).
-      const outcome = await deps.store.write(() => dispatchPush(deps, req.tenant, push, validateOnly), {
+      const outcome = await store.write(() => dispatchPush(deps, req.tenant, body, validateOnly), {
         checksFirst: true,
       })
-      if (outcome.noTarget) throw pushErrors.noTarget(outcome.msgId)
+      if (outcome.noTarget) throw e.noTarget(outcome.msgId)
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }
   return [
-    // override_msg_id is a long (jpush-api.md §5.7): Java and Ruby send it as a bare number.
-    {
+    vendorRoute({
       method: 'POST',
       url: '/push',
-      docs: pushDocs,
+      summary: 'Push a notification or message (jpush-api.md §5)',
+      description:
+        'Delivered at once to online devices, to offline ones when they come online within ' +
+        '`time_to_live`. See what each device received with `GET /_sandbox/push/messages`.',
+      reads: { body: pushBody },
+      checks: sending,
+      answer: sent,
       handler: send(false),
-      config: { exactIntegers: OVERRIDE },
-    },
-    {
+    }),
+    vendorRoute({
       method: 'POST',
       url: '/push/validate',
-      docs: validateDocs,
+      summary: 'Check a push without delivering it (jpush-api.md §5)',
+      description:
+        'The same checks and a real msg_id; a broadcast is refused once today’s are used up, but uses none.',
+      reads: { body: pushBody },
+      checks: sending,
+      answer: sent,
       handler: send(true),
-      config: { exactIntegers: OVERRIDE },
-    },
-    route<{ Querystring: { count?: QueryValue; type?: QueryValue } }>({
+    }),
+    vendorRoute({
       method: 'GET',
       url: '/push/cid',
-      docs: cidDocs,
-      handler: async req => {
-        const q = req.query
-        // A repeated key is an array: Number() of it is NaN, and so invalid.
-        const count = q.count === undefined ? 1 : Number(q.count)
-        if (!Number.isInteger(count) || count < 1 || count > PUSH_LIMITS.cidPerCall)
-          throw pushErrors.invalid('count is invalid')
-        if (q.type !== undefined && q.type !== 'push' && q.type !== 'schedule')
-          throw pushErrors.invalid('type is invalid')
-        const appKey = req.tenant.app.appKey
-        return { cidlist: Array.from({ length: count }, () => `${appKey}-${randomUUID()}`) }
+      summary: 'Get cids for idempotent pushes (jpush-api.md §5.10)',
+      reads: { query: query({ count, type: cidType }) },
+      answer: z.object({ cidlist: z.array(z.string()).describe('`<appKey>-<uuid>`, good for a day.') }),
+      handler: async (req, { query }) => {
+        const { appKey } = req.tenant.app
+        return { cidlist: Array.from({ length: query.count }, () => `${appKey}-${randomUUID()}`) }
       },
+    }),
+    // A msg_id the app never pushed (another app's included) and one older than the withdraw
+    // window are the same invalid value (1003, §5.12), like override_msg_id's (§5.7). Withdrawing
+    // twice is not an error: nothing is left to withdraw. The answer is `{}`: clients ignore it
+    // (jsdk `void`), and an empty 200 would break the ruby and async Node clients' parsers
+    // (jpush-api.md §10).
+    vendorRoute({
+      method: 'DELETE',
+      url: '/push/:msg_id',
+      summary: 'Withdraw a push (jpush-api.md §5.14)',
+      description:
+        'What still waited for a device (offline within `time_to_live`, an SMS fallback not yet due) ' +
+        'never arrives; what had arrived is marked withdrawn in `GET /_sandbox/push/messages`. Within a ' +
+        'day of the push; withdrawing again is no error. Another app’s msg_id is one this app never pushed.',
+      // /v3/push/<x> is this path's alone for DELETE; its POST stays what it was before: the push
+      // host's endpoints the sandbox does not emulate (templates, plans), unknown paths (404 1003).
+      unknownMethods: ['POST'],
+      reads: { params: params({ msg_id: text('The msg_id /v3/push answered.') }) },
+      checks: [
+        e.invalid('msg_id 18100000000000099 does not exist'),
+        e.invalid(`msg_id ${NOBODY} is older than one day and cannot be withdrawn`),
+      ],
+      answer: done,
+      handler: async (req, { params }) => {
+        const { msg_id: msgId } = params
+        const { appKey } = req.tenant.app
+        const now = req.tenant.now()
+        await store.write(() => {
+          const push = /^\d{1,19}$/.test(msgId) ? store.pushes.get(appKey, msgId) : undefined
+          if (!push) throw e.invalid(`msg_id ${msgId.slice(0, 40)} does not exist`)
+          if (push.withdrawnAt == null && now - push.createdAt > PUSH_LIMITS.withdrawWindowMs)
+            throw e.invalid(`msg_id ${msgId} is older than one day and cannot be withdrawn`)
+          store.pushWithdrawals.withdraw(appKey, msgId, now)
+        })
+        return {}
+      },
+    }),
+    vendorRoute({
+      method: 'GET',
+      url: '/push/quota',
+      summary: "The vendor channels' daily quotas (jpush-api.md §5.14)",
+      description:
+        'The flat `code`/`message`/`data` shape. The sandbox has no vendor channels: the values are the ' +
+        "app's `settings.quota` (seed file or `PATCH /_sandbox/app`), -1 for what it leaves out.",
+      answer: quotaAnswer,
+      // Counts in the push rate window, as the service's does.
+      handler: async req => ({
+        code: 0 as const,
+        message: 'success' as const,
+        data: quotaOf(req.tenant.app.settings),
+      }),
     }),
   ]
 }

@@ -99,7 +99,7 @@ export type Faults = ReturnType<typeof createFaults>
  * Applies armed faults on one API surface: after authentication (the fault belongs to the
  * caller's app), before the handler. The error is thrown, so the surface renders it in its own
  * envelope with its own headers; a recipient's error is left with the request's tenant, for the
- * batch to refuse that recipient alone (sms/sending/batch.ts).
+ * batch to refuse that recipient alone (sms/sending/messages.ts).
  */
 export function useFaults(app: FastifyInstance, faults: Faults | undefined): void {
   if (!faults) return

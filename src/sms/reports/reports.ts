@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
-import type { RouteSpec } from '../../http/routes.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { smsErrors } from '../errors.js'
-import { replyDocs, reportDocs } from '../schedules/docs.js'
 
 // The pull APIs' limits (jsms-api.md §2.8, sms-service.md §6 and §8).
 const PULL_LIMITS = {
@@ -11,6 +11,22 @@ const PULL_LIMITS = {
   /** Reports are kept three days after the carrier's report arrived. */
   retentionMs: 3 * 24 * 3600_000,
 } as const
+
+const PULLS =
+  'Each record once, at most 500 a call, at most one call per 5 s per appKey; an app with a ' +
+  'callback URL gets its records there instead (50202).'
+/** What a pull refuses: callbacks instead (50202), within five seconds of the last (50201). */
+const pullChecks = [smsErrors.pullNotAllow(), smsErrors.pullOutOfFrequency()]
+
+const reports = z.array(
+  z.object({
+    msgId: z.string(),
+    phone: z.string(),
+    receiveTime: z.int().describe('Epoch milliseconds, app clock.'),
+    status: z.int().describe('4001 delivered; 4002–4010, 4100 failures (jsms-api.md §2.8).'),
+  }),
+)
+const replies = z.array(z.object({ phone: z.string(), replyTime: z.int(), content: z.string() }))
 
 /** GET /v1/report and GET /v1/reply: top-level arrays with camelCase fields, each record once. */
 export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
@@ -36,36 +52,42 @@ export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
   }
 
   return [
-    {
+    vendorRoute({
       method: 'GET',
       url: '/report',
-      docs: reportDocs,
+      summary: 'Pull delivery reports (jsms-api.md §2.8)',
+      description: PULLS,
+      checks: pullChecks,
+      answer: reports,
       handler: async req => {
         const now = admit(req, 'report')
         const { appKey } = req.tenant.app
-        const reports = await store.write(() =>
+        const pulled = await store.write(() =>
           store.reports.pull(appKey, now, now - PULL_LIMITS.retentionMs, PULL_LIMITS.maxRecords),
         )
-        return reports.map(r => ({
+        return pulled.map(r => ({
           msgId: r.msgId,
           phone: r.mobile,
           receiveTime: r.reportAt,
           status: r.status,
         }))
       },
-    },
-    {
+    }),
+    vendorRoute({
       method: 'GET',
       url: '/reply',
-      docs: replyDocs,
+      summary: 'Pull the replies handsets sent (jsms-api.md §2.8)',
+      description: PULLS,
+      checks: pullChecks,
+      answer: replies,
       handler: async req => {
         const now = admit(req, 'reply')
         const { appKey } = req.tenant.app
-        const replies = await store.write(() =>
+        const pulled = await store.write(() =>
           store.replies.pull(appKey, now, now - PULL_LIMITS.retentionMs, PULL_LIMITS.maxRecords),
         )
-        return replies.map(r => ({ phone: r.mobile, replyTime: r.replyAt, content: r.content }))
+        return pulled.map(r => ({ phone: r.mobile, replyTime: r.replyAt, content: r.content }))
       },
-    },
+    }),
   ]
 }

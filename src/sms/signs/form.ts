@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import { type Form, isMultipart, MultipartError, parseMultipart } from '../../http/body/multipart.js'
+import { part } from '../../http/reads.js'
 import { smsErrors } from '../errors.js'
+
+// The multipart form of POST /v1/sign[/:sign_id] (jsms-api.md §2.10), as every official client
+// writes it (http/body/multipart.ts), declared with what it takes and refuses.
 
 /** The signature rules of jsms-api.md §2.10 as named constants. */
 export const SIGN_LIMITS = {
@@ -28,8 +33,30 @@ const SIGN_TEXT = /^[\p{Script=Han}A-Za-z0-9]+$/u
 // image0…image3 (docs, PHP, Python, C#) and `images` (Java, one part per file).
 const IMAGE_FIELD = /^(?:image[0-3]|images)$/
 
-/** Reads the multipart body of POST /v1/sign[/:sign_id] (415 50017 for anything else). */
-export async function readSignForm(req: FastifyRequest): Promise<SignForm> {
+const file = z.string().meta({ contentMediaType: 'application/octet-stream' })
+const formSchema = z.object({
+  sign: z.string().describe('2–8 characters: Chinese, letters, digits.'),
+  type: z.int().min(1).max(7).describe('1 company … 7 other (jsms-api.md §3).').optional(),
+  remark: z.string().max(SIGN_LIMITS.maxRemarkLength).optional(),
+  image0: file.optional(),
+  images: file.describe("The Java client's name for its images (one part per file).").optional(),
+})
+
+/** A new signature's form (its `sign` is required: 50104 without it, once the form is read). */
+export const signForm = part({
+  in: 'body',
+  read: readSignForm,
+  schema: formSchema,
+  errors: [smsErrors.invalidSignature(), smsErrors.invalidImage()],
+  media: 'multipart/form-data',
+  limit: SIGN_LIMITS.maxBodyBytes,
+})
+
+/** A modification's form: what it leaves out keeps its value. */
+export const signChanges = { ...signForm, schema: formSchema.partial() }
+
+/** Reads the multipart body (415 50017 for anything else). */
+async function readSignForm(req: FastifyRequest): Promise<SignForm> {
   const contentType = req.headers['content-type']
   const body = req.body as Buffer | undefined
   if (!body || body.length === 0) throw smsErrors.missingBody()

@@ -1,19 +1,28 @@
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
-import { type RouteSpec, route } from '../../http/routes.js'
+import { params } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Sign } from '../../store/sms/signs.js'
-import { smsErrors } from '../errors.js'
-import { readPathId } from '../path-id.js'
-import { createSignDocs, deleteSignDocs, modifySignDocs, readSignDocs } from '../templates/docs.js'
-import { readSignForm, SIGN_LIMITS } from './form.js'
+import { smsErrors as e } from '../errors.js'
+import { pathId } from '../fields.js'
+import { signChanges, signForm } from './form.js'
 
 // Signature management, jsms-api.md §2.10. Create and modify are multipart forms (POST both) and
 // answer exactly HTTP 200 {"sign_id":int}: the Java client throws on any other status. A new or
 // modified signature waits `reviewDelayMs` under review; the first approved one of an app becomes
 // its default (store/sms/signs.ts).
 
-export function signView(s: Sign, usedByMessages: boolean) {
+const signIdAnswer = z.object({ sign_id: z.int() })
+const signAnswer = signIdAnswer.extend({
+  sign: z.string(),
+  status: z.int().describe('0 under review, 1 approved, 2 rejected.'),
+  is_default: z.int().describe("1: the app's default signature."),
+  use_status: z.int().describe('1: in use.'),
+})
+
+export function signView(s: Sign, usedByMessages: boolean): z.input<typeof signAnswer> {
   return {
     sign_id: s.signId,
     sign: s.sign,
@@ -25,10 +34,7 @@ export function signView(s: Sign, usedByMessages: boolean) {
   }
 }
 
-type SignIdParams = { sign_id: string }
-const signIdOf = (params: SignIdParams) => readPathId(params.sign_id, smsErrors.invalidSignId)
-
-const multipart = { config: { body: 'multipart' as const }, bodyLimit: SIGN_LIMITS.maxBodyBytes }
+const signIdParams = params({ sign_id: pathId('The signature id.', e.invalidSignId) })
 
 export function signRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
@@ -36,7 +42,7 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
   /** An existing signature of the caller's app (50102 otherwise). */
   function find(req: FastifyRequest, signId: number): Sign {
     const s = store.signs.get(req.tenant.app.appKey, signId)
-    if (!s) throw smsErrors.invalidSignId()
+    if (!s) throw e.invalidSignId()
     return s
   }
 
@@ -46,19 +52,22 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
    * itself replaces its content and restarts its review.
    */
   function checkNoOtherInAudit(appKey: string, signId = -1): void {
-    if (store.signs.pendingOther(appKey, signId)) throw smsErrors.otherSignaturesInAudit()
+    if (store.signs.pendingOther(appKey, signId)) throw e.otherSignaturesInAudit()
   }
 
   return [
-    {
+    vendorRoute({
       method: 'POST',
       url: '/sign',
-      docs: createSignDocs,
-      ...multipart,
-      handler: async req => {
-        const form = await readSignForm(req)
+      summary: 'Create a signature, under review (multipart form, jsms-api.md §2.10)',
+      description:
+        'Images (`image0`…`image3`, or `images`): PNG, JPEG, GIF or BMP by their bytes, 2 MiB each.',
+      reads: { body: signForm },
+      checks: [e.invalidSignature(), e.otherSignaturesInAudit()],
+      answer: signIdAnswer,
+      handler: async (req, { body: form }) => {
         const { sign } = form
-        if (sign === undefined) throw smsErrors.invalidSignature()
+        if (sign === undefined) throw e.invalidSignature()
         const { appKey } = req.tenant.app
         const signId = await store.write(() => {
           const now = req.tenant.now()
@@ -83,16 +92,17 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
         })
         return { sign_id: signId }
       },
-    },
-    route<{ Params: SignIdParams }>({
+    }),
+    vendorRoute({
       // What the form leaves out keeps its current value: PHP sends empty parts for "not given".
       method: 'POST',
       url: '/sign/:sign_id',
-      docs: modifySignDocs,
-      ...multipart,
-      handler: async req => {
-        const signId = signIdOf(req.params)
-        const form = await readSignForm(req)
+      summary: 'Modify a signature: what the form leaves out is kept; review again (jsms-api.md §2.10)',
+      reads: { params: signIdParams, body: signChanges },
+      checks: [e.invalidSignId(), e.otherSignaturesInAudit()],
+      answer: signIdAnswer,
+      handler: async (req, { params, body: form }) => {
+        const signId = params.sign_id
         const { appKey } = req.tenant.app
         await store.write(() => {
           const now = req.tenant.now()
@@ -109,24 +119,30 @@ export function signRoutes(deps: AppDeps): RouteSpec[] {
         return { sign_id: signId }
       },
     }),
-    route<{ Params: SignIdParams }>({
+    vendorRoute({
       method: 'GET',
       url: '/sign/:sign_id',
-      docs: readSignDocs,
-      handler: async req => {
-        const s = find(req, signIdOf(req.params))
+      summary: 'Read a signature (jsms-api.md §2.10)',
+      reads: { params: signIdParams },
+      checks: [e.invalidSignId()],
+      answer: signAnswer,
+      handler: async (req, { params }) => {
+        const s = find(req, params.sign_id)
         return signView(s, store.signs.usedByMessages(s.appKey, s.signId))
       },
     }),
-    route<{ Params: SignIdParams }>({
+    vendorRoute({
       method: 'DELETE',
       url: '/sign/:sign_id',
-      docs: deleteSignDocs,
-      handler: async (req, reply) => {
-        const signId = signIdOf(req.params)
+      summary: 'Delete a signature (jsms-api.md §2.10)',
+      reads: { params: signIdParams },
+      checks: [e.invalidSignId(), e.defaultSignatureCannotBeDeleted()],
+      answer: { description: 'Deleted: an empty body.', media: null },
+      handler: async (req, { params }, reply) => {
+        const signId = params.sign_id
         await store.write(() => {
           const s = find(req, signId)
-          if (s.isDefault) throw smsErrors.defaultSignatureCannotBeDeleted()
+          if (s.isDefault) throw e.defaultSignatureCannotBeDeleted()
           store.signs.remove(s.appKey, signId)
         })
         return emptyOk(reply)

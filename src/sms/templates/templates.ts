@@ -1,28 +1,32 @@
 import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { AppDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
-import { type RouteSpec, route } from '../../http/routes.js'
-import type { Template, TemplateInput } from '../../store/sms/templates.js'
+import { params } from '../../http/reads.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import type { Template } from '../../store/sms/templates.js'
 import type { Tenant } from '../../tenancy.js'
-import { smsErrors } from '../errors.js'
-import { readBody, readTempId } from '../fields.js'
-import { readPathId } from '../path-id.js'
-import {
-  createTemplateDocs,
-  deleteTemplateDocs,
-  modifyTemplateDocs,
-  modifyTemplateLegacyDocs,
-  readTemplateDocs,
-} from './docs.js'
-import { checkSignedLength, readTemplateInput } from './rules.js'
+import { smsErrors as e } from '../errors.js'
+import { pathId, smsBody, tempId } from '../fields.js'
+import { checkSignedLength, templateBody } from './rules.js'
 
 // Template management, jsms-api.md §2.9. New and modified templates wait `reviewDelayMs` of the
 // app's clock under review (status 0) and are then approved (scheduler/due-work.ts: by the
 // scheduler, and by the catch-up before each request of the app, so every handler here sees the
 // state the clock implies); the sandbox control plane can approve or reject at once.
 
+const tempIdAnswer = z.object({ temp_id: z.int() })
+
 /** The GET shape (Java `TempSMSResult`): exactly the documented fields. */
-export function templateView(t: Template) {
+const templateAnswer = tempIdAnswer.extend({
+  template: z.string(),
+  type: z.int(),
+  ttl: z.int(),
+  remark: z.string(),
+  status: z.int().describe('0 under review, 1 approved, 2 rejected.'),
+})
+
+export function templateView(t: Template): z.input<typeof templateAnswer> {
   return {
     temp_id: t.tempId,
     template: t.template,
@@ -33,58 +37,64 @@ export function templateView(t: Template) {
   }
 }
 
-type TempIdParams = { temp_id: string }
+const tempIdParams = params({ temp_id: pathId('The template id.', e.invalidTempId) })
+const deleted = { description: 'Deleted: an empty body.', media: null }
+
+/** What the text is checked against once read: the app's default signature (50046, 50043). */
+const signedChecks = [e.signatureNotSet(), e.templateTooLong()]
+/** A modification: a rejected template of the app (50013, 50047), its new text, its signature. */
+const modifyChecks = [e.invalidTempId(), e.modifyTemplateNotAllow(), templateBody, ...signedChecks]
 
 export function templateRoutes(deps: AppDeps): RouteSpec[] {
   const { store, config } = deps
 
   /** The text must fit with the app's default signature, so the app needs one (50046, 50043). */
-  function checkAgainstDefaultSign(tenant: Tenant, input: TemplateInput): void {
+  function checkAgainstDefaultSign(tenant: Tenant, template: string): void {
     const sign = store.signs.getDefault(tenant.app.appKey)
-    if (sign?.status !== 1) throw smsErrors.signatureNotSet()
-    checkSignedLength(input.template, sign.sign)
+    if (sign?.status !== 1) throw e.signatureNotSet()
+    checkSignedLength(template, sign.sign)
   }
 
   /** Modification is allowed only after a rejection (50047), and sends the template back to review. */
   async function modify(req: FastifyRequest, tempId: number) {
-    const body = readBody(req.body)
     const { appKey } = req.tenant.app
     await store.write(() => {
       const now = req.tenant.now()
       const current = store.templates.get(appKey, tempId)
-      if (!current) throw smsErrors.invalidTempId()
-      if (current.status !== 2) throw smsErrors.modifyTemplateNotAllow()
-      const input = readTemplateInput(body)
-      checkAgainstDefaultSign(req.tenant, input)
+      if (!current) throw e.invalidTempId()
+      if (current.status !== 2) throw e.modifyTemplateNotAllow()
+      const input = templateBody.read(req)
+      checkAgainstDefaultSign(req.tenant, input.template)
       store.templates.update(appKey, tempId, input, now + config.reviewDelayMs, now)
     })
     return { temp_id: tempId }
   }
 
-  /** An existing template of the caller's app, (50013 otherwise). */
-  function find(tenant: Tenant, pathId: string): Template {
-    const tempId = readPathId(pathId, smsErrors.invalidTempId)
-    const t = store.templates.get(tenant.app.appKey, tempId)
-    if (!t) throw smsErrors.invalidTempId()
+  /** An existing template of the caller's app (50013 otherwise). */
+  function find(tenant: Tenant, id: number): Template {
+    const t = store.templates.get(tenant.app.appKey, id)
+    if (!t) throw e.invalidTempId()
     return t
   }
 
   return [
-    {
+    vendorRoute({
       method: 'POST',
       url: '/templates',
-      docs: createTemplateDocs,
-      handler: async req => {
-        // The Java client sends `"temp_id":0` with every creation: ids are ours to give.
-        const input = readTemplateInput(readBody(req.body))
-        const tempId = await store.write(() => {
+      summary: 'Create a template, under review (jsms-api.md §2.9)',
+      // The Java client sends `"temp_id":0` with every creation: ids are ours to give.
+      reads: { body: templateBody },
+      checks: signedChecks,
+      answer: tempIdAnswer,
+      handler: async (req, { body: input }) => {
+        const id = await store.write(() => {
           const now = req.tenant.now()
-          checkAgainstDefaultSign(req.tenant, input)
-          const id = store.sequences.next('temp_id')
+          checkAgainstDefaultSign(req.tenant, input.template)
+          const next = store.sequences.next('temp_id')
           store.templates.insert(
             {
               appKey: req.tenant.app.appKey,
-              tempId: id,
+              tempId: next,
               ...input,
               status: 0,
               refuseReason: null,
@@ -92,38 +102,51 @@ export function templateRoutes(deps: AppDeps): RouteSpec[] {
             },
             now,
           )
-          return id
+          return next
         })
-        return { temp_id: tempId }
+        return { temp_id: id }
       },
-    },
-    {
+    }),
+    vendorRoute({
       // Java client ≤ 1.2.7: the id travels in the body (jsms-api.md §1.1).
       method: 'PUT',
       url: '/templates',
-      docs: modifyTemplateLegacyDocs,
-      handler: async req => modify(req, readTempId(readBody(req.body).temp_id)),
-    },
-    route<{ Params: TempIdParams }>({
+      summary: 'Replace a rejected template, its id in the body (Java client up to 1.2.7)',
+      reads: { body: smsBody({ temp_id: tempId }) },
+      checks: modifyChecks,
+      answer: tempIdAnswer,
+      handler: async (req, { body }) => modify(req, body.temp_id),
+    }),
+    vendorRoute({
       method: 'PUT',
       url: '/templates/:temp_id',
-      docs: modifyTemplateDocs,
-      handler: async req => modify(req, readPathId(req.params.temp_id, smsErrors.invalidTempId)),
+      summary: 'Replace a rejected template; it is under review again (jsms-api.md §2.9)',
+      // The body must be an object before the template is looked up; its fields are read after.
+      reads: { params: tempIdParams, body: smsBody({}) },
+      checks: modifyChecks,
+      answer: tempIdAnswer,
+      handler: async (req, { params }) => modify(req, params.temp_id),
     }),
-    route<{ Params: TempIdParams }>({
+    vendorRoute({
       method: 'GET',
       url: '/templates/:temp_id',
-      docs: readTemplateDocs,
-      handler: async req => templateView(find(req.tenant, req.params.temp_id)),
+      summary: 'Read a template (jsms-api.md §2.9)',
+      reads: { params: tempIdParams },
+      checks: [e.invalidTempId()],
+      answer: templateAnswer,
+      handler: async (req, { params }) => templateView(find(req.tenant, params.temp_id)),
     }),
-    route<{ Params: TempIdParams }>({
+    vendorRoute({
       method: 'DELETE',
       url: '/templates/:temp_id',
-      docs: deleteTemplateDocs,
-      handler: async (req, reply) => {
-        const { tempId } = find(req.tenant, req.params.temp_id)
+      summary: 'Delete a template (jsms-api.md §2.9)',
+      reads: { params: tempIdParams },
+      checks: [e.invalidTempId()],
+      answer: deleted,
+      handler: async (req, { params }, reply) => {
+        const { tempId: id } = find(req.tenant, params.temp_id)
         await store.write(() => {
-          if (!store.templates.remove(req.tenant.app.appKey, tempId)) throw smsErrors.invalidTempId()
+          if (!store.templates.remove(req.tenant.app.appKey, id)) throw e.invalidTempId()
         })
         return emptyOk(reply)
       },

@@ -1,10 +1,12 @@
 import type { z } from 'zod'
 import type { ApiError } from '../errors.js'
-import type { Dialect } from '../http/dialect.js'
+import type { Dialect } from './dialect.js'
 
-// What the OpenAPI document says of a route (GET /_sandbox/openapi.json). Only the document reads
-// it: Fastify never validates or serializes with it, so documenting a vendor route cannot change
-// one byte of what that route answers (test/openapi/vendor-bytes.test.ts).
+// What the OpenAPI document says of a route (GET /_sandbox/openapi.json), in one shape for every
+// route: a vendor route's is derived from its declaration (vendorRoute, http/routes.ts), a
+// control-plane route's written beside its zod schemas (schemaRoute, http/schema.ts). Only the
+// document reads it: Fastify never validates or serializes with it, so documenting a vendor route
+// cannot change one byte of what that route answers (test/openapi/vendor-bytes.test.ts).
 
 /** A success answer that is not JSON: its media type, or `null` for an empty body. */
 export interface OtherAnswer {
@@ -18,8 +20,8 @@ export interface RouteDocs {
   /** Markdown: the rules a caller needs, with the spec section they come from. */
   description?: string
   /**
-   * What the route takes. Vendor routes describe it here (their hand-written readers decide);
-   * routes with zod `schema` (the control plane) are described by their schemas instead.
+   * What the route takes: a vendor route's parts as its readers declare them; a route with zod
+   * `schema` (the control plane) is described by its schemas instead.
    */
   params?: z.ZodType
   querystring?: z.ZodType
@@ -29,9 +31,10 @@ export interface RouteDocs {
   /** Success answers by status: the JSON body's schema, or another kind of body. */
   answers?: Record<number, z.ZodType | OtherAnswer>
   /**
-   * The route's own failures, from its surface's error table, in the order the route checks them.
-   * The failures every route of the surface shares (credentials, standing, body, rate window,
-   * server error) come from the surface's dialect and need not be listed.
+   * The route's own failures, from its surface's error table, in the order the route checks them
+   * (a vendor route's: its reads', then its checks'). The failures every route of the surface
+   * shares (credentials, standing, body, rate window, server error) come from the surface's dialect
+   * and need not be listed.
    */
   errors?: readonly ApiError[]
 }
@@ -47,3 +50,14 @@ export interface RouteSurface {
 
 /** Where defineRoutes leaves each route's surface for the document (a key Fastify ignores). */
 export const SURFACE = Symbol('surface')
+
+/** Each failure once (by status, code and message), where it first appears. */
+export function eachOnce(errors: readonly ApiError[]): ApiError[] {
+  const seen = new Set<string>()
+  return errors.filter(e => {
+    const key = `${e.status} ${e.code} ${e.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

@@ -1,23 +1,22 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
-import { createAppResets } from './app-resets.js'
-import { createCourier, dueCallbacks } from './callbacks/courier.js'
+import { type AppResets, createAppResets } from './app-resets.js'
+import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
-import type { AppDeps } from './deps.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
-import { createEventTokens } from './events/token.js'
+import { createEventTokens, type EventTokens } from './events/token.js'
 import { useDrain } from './http/drain.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
 import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
-import { createRouteBook } from './http/route-book.js'
+import { createRouteBook, type RouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
-import { createProvisioningGuard } from './limits/provisioning.js'
-import { collectOperations } from './openapi/document.js'
+import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
+import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
@@ -45,7 +44,7 @@ import { sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
 import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
-import { createFaults, useFaults } from './sandbox/faults/faults.js'
+import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
@@ -60,7 +59,7 @@ import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
 import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
-import { emptySeed, readSeedFile } from './seed/seed-file.js'
+import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { accountRoutes } from './sms/accounts.js'
 import { smsDialect } from './sms/dialect.js'
 import { dueReports, dueReviewResults, dueReviews, dueSchedules } from './sms/due-work.js'
@@ -251,6 +250,48 @@ export async function buildApp(
     closeDatabase(db)
   })
   return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub: deps.hub })
+}
+
+/**
+ * The app's dependencies, built once by buildApp and handed to every surface and route table as
+ * an option, never a global. Each module names the part it uses as its own small interface; this bag is
+ * assignable to each.
+ */
+export interface AppDeps {
+  store: Store
+  clock: Clock
+  config: Config
+  /** The global sensitive-word list (defaults plus the seed file's); each app adds its own. */
+  sensitiveWords: readonly string[]
+  /** The caps on auto-provisioning: one guard, shared by every surface that authenticates. */
+  provisioning: ProvisioningGuard
+  /** Failures a test arms through /_sandbox/faults, applied by the vendor surfaces. */
+  faults: Faults
+  /** The routes the surfaces serve, for the faults to refuse a path no request could take. */
+  routeBook: RouteBook
+  /**
+   * What the process keeps per app in memory forgets an app here when it is reset or removed:
+   * a module holding such state subscribes once (app-resets.ts).
+   */
+  appResets: AppResets
+  /** The seed file as read at start: what a reset makes a seed-file app again. */
+  seed: SeedFile
+  scheduler: Scheduler
+  /** Delivers the callback outbox; checks a callback URL before it is set (callbacks/courier.ts). */
+  courier: Courier
+  /** GET /_sandbox/ready: every check must pass; evaluated at each request. */
+  readiness: readonly ReadinessCheck[]
+  tls: TlsMaterial
+  /**
+   * Who listens to each app (requests held by `wait=`, event streams), woken once a commit that
+   * concerns them is durable (events/hub.ts). Events themselves are written by the store:
+   * `store.events.append(…)` inside the write that makes the change.
+   */
+  hub: Hub
+  /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
+  eventTokens: EventTokens
+  /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
+  openApiDocument: OpenApiDocument
 }
 
 export type SandboxApp = FastifyInstance & {

@@ -30,3 +30,12 @@ export class ApiError extends Error {
 export function isApiError(err: unknown): err is ApiError {
   return err instanceof ApiError
 }
+
+/**
+ * A start the operator can fix (a file that cannot be used, a port taken, a seed file that does not
+ * parse): the process prints `jiguang-sandbox cannot start: <message>` and exits 1, without a
+ * stack (server.ts). The message names what is wrong and says what to do.
+ */
+export class StartRefusal extends Error {
+  override name = 'StartRefusal'
+}

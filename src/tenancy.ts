@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { appNow, type Clock } from './clock.js'
-import type { AppDeps } from './deps.js'
+import type { Config } from './config.js'
 import type { ApiError } from './errors.js'
+import type { ProvisioningGuard } from './limits/provisioning.js'
 import { autoProvisionApp, isWellFormedCredential, ownDeveloperOf } from './seed/provision.js'
 import type { App } from './store/apps/apps.js'
+import type { Store } from './store/index.js'
 
 /** The app a request speaks for, and the time as that app sees it. */
 export interface Tenant {
@@ -48,7 +50,7 @@ export function safeEqual(stored: string, given: string): boolean {
  * Returns undefined when authentication fails.
  */
 export function authenticateApp(
-  deps: Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>,
+  deps: { store: Store; config: Config; clock: Clock; provisioning: ProvisioningGuard },
   appKey: string,
   secret: string,
   client: string,

@@ -3,7 +3,7 @@ import { afterEach } from 'vitest'
 import { buildApp, type SandboxApp } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
 import { type Config, testConfig } from '../src/config.js'
-import { createLogger } from '../src/process/logger.js'
+import { createLogger } from '../src/logger.js'
 
 export type LogLine = Record<string, unknown> & { level: number; msg: string; err?: Record<string, unknown> }
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { testConfig } from '../src/config.js'
-import { createLogger, infoLineOf } from '../src/process/logger.js'
+import { createLogger, infoLineOf } from '../src/logger.js'
 import { defaultAuth } from './helpers.js'
 
 function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify'
-import type { AppDeps } from '../deps.js'
-import { type AuthHooks, registerBasicAuth } from './auth/auth.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type AuthDeps, type AuthHooks, registerBasicAuth } from './auth/auth.js'
 import { acceptAnyBody } from './body/json-body.js'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
@@ -9,11 +8,11 @@ import { useSchemas } from './schema.js'
 import type { Envelopes } from './surfaces.js'
 
 /** A vendor host sharing a surface's prefix (jpush-api.md §1.1: device and report under /v3). */
-export interface RouteGroup {
+export interface RouteGroup<D> {
   dialect: Dialect
   /** The first path segments under the prefix that are this host's. */
   paths: readonly string[]
-  routes: RouteTable[]
+  routes: RouteTable<D>[]
   /**
    * The same routes under a second path shape, by first segment (`{ devices: 'device' }` also
    * answers `/devices/:id` at `/device/:id`): same handlers, dialect and hooks (routes.ts).
@@ -21,7 +20,7 @@ export interface RouteGroup {
   aliases?: Readonly<Record<string, string>>
 }
 
-export interface MountOptions {
+export interface MountOptions<D> {
   /**
    * Check the app's standing (blacklist, frozen developer, IP whitelist, service) after its
    * credentials. Default true; the control plane lets such an app still look inside.
@@ -33,12 +32,12 @@ export interface MountOptions {
    */
   beforeHandler?: (scope: FastifyInstance) => void
   /** Other vendor hosts under the same prefix, each with its own dialect. */
-  groups?: RouteGroup[]
+  groups?: RouteGroup<D>[]
   /**
    * The surface's own hooks, on its whole prefix (404s included); what they return joins
    * authentication (the /v3 rate windows, push/rate-limit.ts).
    */
-  hooks?: (surface: FastifyInstance, deps: AppDeps) => AuthHooks
+  hooks?: (surface: FastifyInstance, deps: D) => AuthHooks
 }
 
 /**
@@ -53,12 +52,20 @@ export interface MountOptions {
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
-export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelopes) {
+/**
+ * What mounting a surface uses itself: authentication's dependencies, and the scheduler's catch-up
+ * of the app's due work, run before each handler (scheduler/catch-up.ts).
+ */
+export type MountDeps = AuthDeps & {
+  scheduler: { catchUp(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
+}
+
+export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, envelopes: Envelopes) {
   return async function mount(
     prefix: string,
     dialect: Dialect,
-    routes: RouteTable[],
-    { standing = true, beforeHandler, groups = [], hooks }: MountOptions = {},
+    routes: RouteTable<D>[],
+    { standing = true, beforeHandler, groups = [], hooks }: MountOptions<D> = {},
   ): Promise<void> {
     envelopes.add(prefix, dialect)
     for (const group of groups)
@@ -68,7 +75,7 @@ export function mounter(app: FastifyInstance, deps: AppDeps, envelopes: Envelope
     async function mountGroup(
       scope: FastifyInstance,
       own: Dialect,
-      tables: RouteTable[],
+      tables: RouteTable<D>[],
       auth?: AuthHooks,
       aliases: Readonly<Record<string, string>> = {},
     ) {

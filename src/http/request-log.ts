@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { LogController } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
-import { type InfoLine, infoLineOf } from '../process/logger.js'
+import { type InfoLine, infoLineOf } from '../logger.js'
 
 /** A token in the query string (GET /_sandbox/events?token=…) opens a stream: never logged. */
 export function redactUrl(url: string): string {
@@ -14,7 +14,7 @@ export function redactUrl(url: string): string {
  * is one of the largest per-request costs (docs/performance.md), and the first line says nothing
  * the second cannot. Headers, so the Authorization header, are never part of it, nor a token.
  *
- * The line of an answered request is written as text by the logger's own line writer (process/logger.ts),
+ * The line of an answered request is written as text by the logger's own line writer (logger.ts),
  * through the request's logger bindings (its reqId), without making the request's child logger.
  * A failed request's line goes through pino, like every other line.
  */

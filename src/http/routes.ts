@@ -8,7 +8,6 @@ import type {
   RouteGenericInterface,
 } from 'fastify'
 import type { z } from 'zod'
-import type { AppDeps } from '../deps.js'
 import { ApiError } from '../errors.js'
 import type { Dialect } from './dialect.js'
 import type { Part, PartName } from './reads.js'
@@ -184,8 +183,11 @@ function merged(schemas: z.ZodType[]): z.ZodType | undefined {
   return first.extend(Object.assign({}, ...shapes.slice(1)))
 }
 
-/** A module's routes, made from the app's dependencies: one entry of a surface's list in app.ts. */
-export type RouteTable = (deps: AppDeps) => RouteSpec[]
+/**
+ * A module's routes, made from what it uses of the app's dependencies (the small interface it
+ * names, e.g. `{ store: Store; hub: Hub }`): one entry of a surface's list in app.ts.
+ */
+export type RouteTable<D> = (deps: D) => RouteSpec[]
 
 /**
  * Each route, and again at its alias path when its first segment has one (`{ tags: 'device/tags' }`:

@@ -1,5 +1,7 @@
 import { buildApp } from '../app.js'
 import { type Config, ConfigError, loadConfig } from '../config.js'
+import { StartRefusal } from '../errors.js'
+import { createLogger } from '../logger.js'
 import {
   DEFAULT_APP_KEY,
   DEFAULT_DEV_KEY,
@@ -9,9 +11,8 @@ import {
 import { listenAppTls } from '../tls/listener.js'
 import { startupDone } from './heap.js'
 import { keepServingOnUncaught } from './last-resort.js'
-import { createLogger } from './logger.js'
 import { prepareGracefulClose } from './shutdown.js'
-import { listenFailure, StartRefusal } from './start-refusal.js'
+import { listenFailure } from './start-refusal.js'
 
 // `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
 const FORCE_EXIT_MS = 6_000

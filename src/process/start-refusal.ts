@@ -1,11 +1,4 @@
-/**
- * A start the operator can fix (a file that cannot be used, a port taken, a seed file that does not
- * parse): the process prints `jiguang-sandbox cannot start: <message>` and exits 1, without a
- * stack (server.ts). The message names what is wrong and says what to do.
- */
-export class StartRefusal extends Error {
-  override name = 'StartRefusal'
-}
+import { StartRefusal } from '../errors.js'
 
 /** Why `listen` failed, for the errors an operator causes; anything else is kept as is. */
 export function listenFailure(err: unknown, port: number, host: string): unknown {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { AppDeps } from '../deps.js'
+import type { AppResets } from '../app-resets.js'
+import type { Clock } from '../clock.js'
 import type { AuthHooks } from '../http/auth/auth.js'
 import { toApiError } from '../http/error-handler.js'
 import { routeConfig } from '../http/route-config.js'
@@ -24,7 +25,7 @@ const HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-R
  */
 export function usePushRateLimit(
   app: FastifyInstance,
-  deps: Pick<AppDeps, 'clock' | 'appResets'>,
+  deps: { clock: Clock; appResets: AppResets },
 ): AuthHooks {
   const window = createFixedWindow(PUSH_LIMITS.rateWindowMs)
   const groups = Object.keys(PUSH_LIMITS.ratePerMinute)

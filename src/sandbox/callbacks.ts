@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
+import type { Hub } from '../events/hub.js'
 import type { RouteSpec } from '../http/routes.js'
 import { items } from '../items/items.js'
 import { callbackItem } from '../items/views.js'
 import type { CallbackType } from '../store/callbacks/outbox.js'
+import type { Store } from '../store/index.js'
 import { listRoute } from './lists/route.js'
 
 /** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
@@ -24,7 +25,7 @@ const STATES = ['pending', 'sending', 'delivered', 'failed'] as const
  * change first: a callback's seq is that of its last change (queued, then each attempt), so
  * `after=` finds the ones that moved.
  */
-export function callbackRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+export function callbackRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
   const { store } = deps
   return [
     listRoute(deps, {

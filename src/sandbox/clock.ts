@@ -1,8 +1,10 @@
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
+import type { Clock } from '../clock.js'
 import { optionalInt } from '../http/body/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
+import type { Scheduler } from '../scheduler/index.js'
+import type { Store } from '../store/index.js'
 import { invalidControlBody } from './dialect.js'
 import { sandboxErrors } from './errors.js'
 
@@ -45,7 +47,7 @@ const schemas = {
  * callback retries), then records a clock.moved event. Each app has its own clock, so parallel
  * suites do not disturb each other.
  */
-export function clockRoutes(deps: Pick<AppDeps, 'store' | 'clock' | 'scheduler'>): RouteSpec[] {
+export function clockRoutes(deps: { store: Store; clock: Clock; scheduler: Scheduler }): RouteSpec[] {
   const { store, scheduler } = deps
   const show = (appKey: string) => {
     const app = store.apps.get(appKey)!

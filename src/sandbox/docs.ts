@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
+import type { OpenApiDocument } from '../openapi/document.js'
 import { sandboxDialect } from './dialect.js'
 
 // The API described (GET /openapi.json, openapi/document.ts) and rendered (GET /docs) by Swagger
@@ -54,7 +54,7 @@ const INIT = `window.ui = SwaggerUIBundle({
 /** Only this origin; Swagger UI sets inline styles on its elements. */
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'"
 
-export function docsRoutes({ openApiDocument }: Pick<AppDeps, 'openApiDocument'>): RouteSpec[] {
+export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocument }): RouteSpec[] {
   return [
     {
       method: 'GET',

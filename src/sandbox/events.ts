@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
+import type { Clock } from '../clock.js'
 import { renderEntries } from '../events/event-data.js'
+import type { Hub } from '../events/hub.js'
 import { streamEvents } from '../events/subscriber.js'
+import type { EventTokens } from '../events/token.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { EVENT_TYPES, type EventType } from '../store/events/log.js'
+import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
 import { sandboxErrors } from './errors.js'
@@ -45,7 +48,12 @@ function lastEventId(req: FastifyRequest): number | undefined {
  * otherwise a list like every other (`after`, `wait`…). Basic credentials, or `?token=` from POST
  * /_sandbox/events/token for a browser's EventSource (events/token.ts).
  */
-export function eventRoutes(deps: Pick<AppDeps, 'store' | 'hub' | 'clock' | 'eventTokens'>): RouteSpec[] {
+export function eventRoutes(deps: {
+  store: Store
+  hub: Hub
+  clock: Clock
+  eventTokens: EventTokens
+}): RouteSpec[] {
   const { store, hub, clock, eventTokens } = deps
   const byToken = (token: string) => {
     const app = eventTokens.verify(token, appKey => store.apps.get(appKey))

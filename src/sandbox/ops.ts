@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
+import type { TlsMaterial } from '../tls/index.js'
 
 /** One condition for readiness: `true`, or why not yet. */
 export interface ReadinessCheck {
@@ -16,7 +16,7 @@ const readiness = z.object({ status: z.string(), checks: z.record(z.string(), z.
  * Operations endpoints, public so that container health checks and CI need no credentials:
  * liveness, readiness, and the CA certificate clients must trust for the TLS listener.
  */
-export function opsRoutes(deps: Pick<AppDeps, 'readiness' | 'tls'>): RouteSpec[] {
+export function opsRoutes(deps: { readiness: readonly ReadinessCheck[]; tls: TlsMaterial }): RouteSpec[] {
   return [
     schemaRoute({
       method: 'GET',

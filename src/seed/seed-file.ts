@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import type * as Yaml from 'yaml'
 import { z } from 'zod'
+import { StartRefusal } from '../errors.js'
 import { lazy } from '../lazy.js'
-import { StartRefusal } from '../process/start-refusal.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
 import { groupConflicts, pushVariantSettings } from './push-settings.js'
 

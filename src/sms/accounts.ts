@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../deps.js'
+import type { PipelineDeps } from '../deps.js'
 import { type RouteSpec, vendorRoute } from '../http/routes.js'
 import { smsErrors } from './errors.js'
 
@@ -20,7 +20,7 @@ const devBalances = z.object({
   dev_market: balance,
 })
 
-export function accountRoutes(deps: AppDeps): RouteSpec[] {
+export function accountRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
     vendorRoute({

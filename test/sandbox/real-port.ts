@@ -5,7 +5,7 @@ import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { type Config, testConfig } from '../../src/config.js'
 import type { HubOptions } from '../../src/events/hub.js'
-import { createLogger } from '../../src/process/logger.js'
+import { createLogger } from '../../src/logger.js'
 import { defaultAuth } from '../helpers.js'
 
 // Waiting and events over a real socket (issue 12 §3, §4): a sandbox on port 0, requests through

@@ -1,9 +1,12 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { AppDeps } from '../../deps.js'
+import type { Clock } from '../../clock.js'
+import type { Config } from '../../config.js'
 import { ApiError, isApiError } from '../../errors.js'
+import type { ProvisioningGuard } from '../../limits/provisioning.js'
 import { ProvisioningRefused } from '../../limits/provisioning.js'
 import { isWellFormedCredential } from '../../seed/provision.js'
+import type { Store } from '../../store/index.js'
 import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../../tenancy.js'
 import { firstValue } from '../body/query.js'
 import type { Dialect } from '../dialect.js'
@@ -12,7 +15,7 @@ import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
-function checkStanding(deps: Pick<AppDeps, 'store'>, tenant: Tenant, ip: string, dialect: Dialect): void {
+function checkStanding(deps: { store: Store }, tenant: Tenant, ip: string, dialect: Dialect): void {
   const { app } = tenant
   if (app.blacklisted) throw dialect.blacklisted()
   if (deps.store.apps.developer(app.devKey)?.frozen) throw dialect.frozenDeveloper()
@@ -34,7 +37,8 @@ export interface AuthHooks {
   refused?(req: FastifyRequest, err: Error): Error
 }
 
-type AuthDeps = Pick<AppDeps, 'store' | 'config' | 'clock' | 'provisioning'>
+/** What authenticating a request reads: the apps, the settings, the clock, the provisioning caps. */
+export type AuthDeps = { store: Store; config: Config; clock: Clock; provisioning: ProvisioningGuard }
 
 /**
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify'
-import type { AppDeps } from '../../deps.js'
+import type { Clock } from '../../clock.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import type { WindowState } from '../../limits/fixed-window.js'
 import { isWellFormedCredential } from '../../seed/provision.js'
+import type { Store } from '../../store/index.js'
 import { safeEqual, type Tenant, tenantOf } from '../../tenancy.js'
 import type { Dialect } from '../dialect.js'
 
@@ -28,7 +29,7 @@ const PREFIX = 'group-'
  * its limit.
  */
 export function groupLogin(
-  deps: Pick<AppDeps, 'store' | 'clock'>,
+  deps: { store: Store; clock: Clock },
   username: string,
   secret: string,
   req: FastifyRequest,

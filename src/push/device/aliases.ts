@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
 import { field, jsonBody, params, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -19,7 +19,7 @@ const newFormat = field({
   errors: [],
 })
 
-export function aliasRoutes(deps: AppDeps): RouteSpec[] {
+export function aliasRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
   const removals = ridChanges(['remove'])
   return [

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { field, jsonBody, params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { formatLocal } from '../../time.js'
@@ -43,7 +43,7 @@ const registrationIds = field({
   ],
 })
 
-export function deviceRoutes(deps: AppDeps): RouteSpec[] {
+export function deviceRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
     vendorRoute({

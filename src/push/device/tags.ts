@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { jsonBody, params, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { done } from './devices.js'
@@ -19,7 +19,7 @@ import {
 
 const tagParams = params({ tag })
 
-export function tagRoutes(deps: AppDeps): RouteSpec[] {
+export function tagRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   const changes = ridChanges(['add', 'remove'])
   return [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
@@ -50,7 +50,7 @@ const filePushBody = part({
   ...filePushPayload,
 })
 
-export function fileRoutes(deps: AppDeps): RouteSpec[] {
+export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
   // Times as the service writes them: `yyyy-MM-dd HH:mm:ss`, Beijing time. expire_time only when
   // the upload gave a ttl (cav: "当设置了文件有效期…则会携带该字段返回").

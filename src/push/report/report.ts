@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import type { QueryValue } from '../../http/body/query.js'
 import { field, jsonBody, type ObjectReader, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -94,7 +94,7 @@ const statusDate = field({
   errors: [e.invalid('date is invalid')],
 })
 
-export function pushReportRoutes(deps: AppDeps): RouteSpec[] {
+export function pushReportRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   const report = (url: string, summary: string, answer: z.ZodType, view: (c: PushCounts) => unknown) =>
     vendorRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { firstValue, type QueryValue } from '../../http/body/query.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -196,7 +196,7 @@ const usersQuery = part({
 
 const users = z.object({ new: z.int(), online: z.int(), active: z.int() }).partial()
 
-export function pushUserRoutes(deps: AppDeps): RouteSpec[] {
+export function pushUserRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
   return [
     vendorRoute({

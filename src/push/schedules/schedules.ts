@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
 import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -97,7 +97,7 @@ const page = field({
 const idParams = params({ schedule_id: text() })
 const done = z.object({}).describe('Done: `{}` (an empty 200 hangs jpush-async).')
 
-export function pushScheduleRoutes(deps: AppDeps): RouteSpec[] {
+export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   /** A task of the calling app, not deleted; 8104 otherwise (another app's id is unknown here). */
   const visible = (appKey: string, scheduleId: string) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps, PipelineDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -167,7 +167,7 @@ const groupAnswer = z
   .catchall(z.union([sent, nobody, refused]))
   .describe('`group_msgid`, then one entry per member app, keyed by its appKey.')
 
-export function batchRoutes(deps: AppDeps): RouteSpec[] {
+export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
   const batch = (kind: Kind) =>
     vendorRoute({
       method: 'POST',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { dispatchPush } from '../delivery/dispatch.js'
@@ -71,7 +71,7 @@ function quotaOf(settings: Record<string, unknown>): Quota {
 
 const done = z.object({}).describe('Done: `{}` (an empty 200 hangs jpush-async).')
 
-export function pushRoutes(deps: AppDeps): RouteSpec[] {
+export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   const send =
     (validateOnly: boolean) =>

@@ -1,8 +1,10 @@
 import type { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { Courier } from '../../callbacks/courier.js'
+import type { Clock } from '../../clock.js'
 import { readBy } from '../../http/schema.js'
 import { type AppPatch, appPatchSchema } from '../../seed/seed-file.js'
 import { nationalMobile } from '../../sms/fields.js'
+import type { Store } from '../../store/index.js'
 import { invalidField, sandboxErrors } from '../errors.js'
 import { describeApp } from './view.js'
 
@@ -50,7 +52,7 @@ function mergeSettings(current: Settings, patch: AppPatch['settings']): Settings
  * a receiver that fails it changes nothing.
  */
 export async function applyPatch(
-  deps: Pick<AppDeps, 'store' | 'courier' | 'clock'>,
+  deps: { store: Store; courier: Courier; clock: Clock },
   appKey: string,
   patch: z.output<typeof patchBody>,
   now: number,

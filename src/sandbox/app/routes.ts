@@ -1,15 +1,20 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { AppResets } from '../../app-resets.js'
+import type { Courier } from '../../callbacks/courier.js'
+import type { Clock } from '../../clock.js'
+import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { reprovision } from '../../seed/reprovision.js'
+import type { SeedFile } from '../../seed/seed-file.js'
+import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { applyPatch, patchBody } from './patch.js'
 import { appView, describeApp } from './view.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
-type Deps = Pick<AppDeps, 'store' | 'clock' | 'courier' | 'seed' | 'appResets' | 'hub'>
+type Deps = { store: Store; clock: Clock; courier: Courier; seed: SeedFile; appResets: AppResets; hub: Hub }
 
 /**
  * The calling app itself: its settings at runtime (read, PATCH), its reset to the state of its

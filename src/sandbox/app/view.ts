@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import type { Clock } from '../../clock.js'
 import { appNow } from '../../clock.js'
-import type { AppDeps } from '../../deps.js'
 import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
 import type { Balances } from '../../store/apps/apps.js'
+import type { Store } from '../../store/index.js'
 
 // The calling app as GET /_sandbox/app shows it: the keys of an `apps[]` entry of the seed file
 // (README "Seed file"), with the limits in force (defaults filled in), plus its developer and
@@ -37,7 +38,7 @@ const NONE: Balances = { balance: null, voice: null, industry: null, market: nul
 const groupsOf = (value: unknown) => (value ?? {}) as Record<string, string[]>
 
 /** The app's settings, balances, developer and clock as they stand; undefined once it is gone. */
-export function describeApp(deps: Pick<AppDeps, 'store' | 'clock'>, appKey: string): AppView | undefined {
+export function describeApp(deps: { store: Store; clock: Clock }, appKey: string): AppView | undefined {
   const { store } = deps
   const app = store.apps.get(appKey)
   if (!app) return undefined

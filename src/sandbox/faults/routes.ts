@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { RouteBook } from '../../http/route-book.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { sandboxErrors } from '../errors.js'
-import type { Fault } from './faults.js'
+import type { Fault, Faults } from './faults.js'
 import { FAULT_LIMITS, faultSchema, toFault } from './input.js'
 
 const armed = z.object({
@@ -31,7 +31,7 @@ const show = (f: Fault): z.input<typeof armed> => ({
 })
 
 /** Fault injection for the calling app: arm, list, disarm (faults.ts applies them). */
-export function faultRoutes({ faults, routeBook }: Pick<AppDeps, 'faults' | 'routeBook'>): RouteSpec[] {
+export function faultRoutes({ faults, routeBook }: { faults: Faults; routeBook: RouteBook }): RouteSpec[] {
   return [
     schemaRoute({
       method: 'POST',

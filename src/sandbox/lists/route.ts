@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
 import type { WaitTopic } from '../../events/held.js'
+import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
+import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { type FilterName, LIST_LIMITS, type ListQuery, listQuery } from './query.js'
 
@@ -31,7 +32,7 @@ export interface ListSpec<F extends FilterName, I extends z.ZodType> {
  * `after=<next_after>` returns only what is newer, and with `wait=` waits for it.
  */
 export function listRoute<F extends FilterName, I extends z.ZodType>(
-  deps: Pick<AppDeps, 'store' | 'hub'>,
+  deps: { store: Store; hub: Hub },
   spec: ListSpec<F, I>,
 ): RouteSpec {
   const answer = z.object({
@@ -79,7 +80,7 @@ export const waitErrors = [
  * read as without waiting.
  */
 export async function readOrWait<T>(
-  deps: Pick<AppDeps, 'hub'>,
+  deps: { hub: Hub },
   req: FastifyRequest,
   reply: FastifyReply,
   topic: WaitTopic,

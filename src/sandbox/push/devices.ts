@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import type { AppDeps, PipelineDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
+import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
@@ -34,7 +35,7 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
 /** Devices as a phone app registering with JPush would create them, and their online state. */
-export function pushDeviceRoutes(deps: PipelineDeps & Pick<AppDeps, 'hub'>): RouteSpec[] {
+export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({

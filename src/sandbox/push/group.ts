@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { type GroupSetting, groupSetting } from '../../seed/push-settings.js'
 import type { App } from '../../store/apps/apps.js'
+import type { Store } from '../../store/index.js'
 
 // The calling app's membership of a group for group push (POST /v3/grouppush): the app setting
 // `settings.group` (seed/push-settings.ts), set here without a seed file. A group is the apps that
@@ -22,7 +22,7 @@ const groupOf = (app: App): GroupSetting | undefined => {
   return parsed.success ? parsed.data : undefined
 }
 
-export function pushGroupRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   const show = (appKey: string): z.input<typeof schemas.group> => {
     const group = groupOf(store.apps.get(appKey)!)

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
+import type { Store } from '../../store/index.js'
 import { type PushSchedule, SCHEDULE_STATES, type ScheduleState } from '../../store/push/schedules.js'
 import { iso, isoOrNull } from '../../time.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
@@ -50,7 +50,7 @@ const stateOf = (s: PushSchedule, now: number): ScheduleState =>
  * GET /_sandbox/push/schedules: newest first; `schedule_id`, `kind`, `state`, `msg_id` (a push one
  * of its occurrences made), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
  */
-export function pushScheduleInspectRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function pushScheduleInspectRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({

@@ -1,8 +1,9 @@
-import type { AppDeps } from '../../deps.js'
+import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
+import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 import { listRoute, readOrWait, waitErrors } from '../lists/route.js'
@@ -15,7 +16,7 @@ const codeFilters = ['mobile', 'msg_id', 'kind'] as const
 const codeQuery = listQuery(codeFilters, { kind: CODE_KINDS }, { single: true })
 
 /** What the real service hides: the texts that went out and the codes in them. */
-export function smsInspectRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+export function smsInspectRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
   const { store } = deps
   return [
     listRoute(deps, {

@@ -1,10 +1,11 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { Hub } from '../../events/hub.js'
 import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { replyItem } from '../../items/views.js'
+import type { Store } from '../../store/index.js'
 import { invalidField } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { mobileField } from '../schemas.js'
@@ -39,7 +40,7 @@ const schemas = {
  * Plays a handset: an uplink (MO) reply to the calling app, pulled or called back (SMS_REPLY), and
  * an sms.reply event; and lists the replies the app got.
  */
-export function replyRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+export function replyRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
   const { store } = deps
   return [
     listRoute(deps, {

@@ -1,10 +1,11 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { reportItem } from '../../items/views.js'
 import { REPORT_STATUSES } from '../../sms/reports/status.js'
+import type { Store } from '../../store/index.js'
 import { iso } from '../../time.js'
 import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
@@ -13,7 +14,7 @@ import { listRoute } from '../lists/route.js'
  * The delivery reports that arrived (each at its receive time, REPORT_DELAY_MS after its message:
  * the sms.report event), whether or not GET /v1/report handed them out.
  */
-export function smsReportListRoutes(deps: Pick<AppDeps, 'store' | 'hub'>): RouteSpec[] {
+export function smsReportListRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
   const { store } = deps
   return [
     listRoute(deps, {
@@ -50,7 +51,7 @@ const schemas = {
   report: z.object({ msg_id: z.string(), mobile: z.string(), status: z.number(), report_at: z.string() }),
 }
 
-export function smsReportSteeringRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function smsReportSteeringRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({

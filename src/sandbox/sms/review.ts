@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
 import { optionalInt } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
@@ -7,6 +6,7 @@ import { reviewDecision } from '../../items/views.js'
 import { readPathId } from '../../sms/fields.js'
 import { signView } from '../../sms/signs/signs.js'
 import { templateView } from '../../sms/templates/templates.js'
+import type { Store } from '../../store/index.js'
 import { invalidControlBody } from '../dialect.js'
 import { sandboxErrors } from '../errors.js'
 import { textField } from '../schemas.js'
@@ -52,7 +52,7 @@ const schemas = {
   }),
 }
 
-export function reviewRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function reviewRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   // A reason only makes sense for a rejection.
   const reasonOf = (d: { status: 1 | 2; refuse_reason: string | undefined }) =>

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { signView } from '../../sms/signs/signs.js'
 import { templateView } from '../../sms/templates/templates.js'
+import type { Store } from '../../store/index.js'
 import { iso, isoOrNull } from '../../time.js'
 
 // The reviewer's desk, listed: every template and signature of the app with its review state, as
@@ -60,7 +60,7 @@ const review = (r: {
 })
 
 /** GET /_sandbox/sms/templates and /signs: by id, status 0 under review, 1 approved, 2 rejected. */
-export function smsReviewableRoutes(deps: Pick<AppDeps, 'store'>): RouteSpec[] {
+export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({

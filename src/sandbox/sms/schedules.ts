@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { Config } from '../../config.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
+import type { Store } from '../../store/index.js'
 import type { Schedule } from '../../store/sms/schedules.js'
 import { formatLocal, iso, isoOrNull } from '../../time.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
@@ -50,7 +51,7 @@ const schemas = {
  * GET /_sandbox/sms/schedules: newest first; `schedule_id`, `state`, `mobile` and `msg_id` (of a
  * recipient), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
  */
-export function smsScheduleInspectRoutes(deps: Pick<AppDeps, 'store' | 'config'>): RouteSpec[] {
+export function smsScheduleInspectRoutes(deps: { store: Store; config: Config }): RouteSpec[] {
   const { store, config } = deps
   const view = (s: Schedule) => ({
     schedule_id: s.scheduleId,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { AppResets } from '../../app-resets.js'
+import type { PipelineDeps } from '../../deps.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { smsErrors } from '../errors.js'
 
@@ -29,7 +30,7 @@ const reports = z.array(
 const replies = z.array(z.object({ phone: z.string(), replyTime: z.int(), content: z.string() }))
 
 /** GET /v1/report and GET /v1/reply: top-level arrays with camelCase fields, each record once. */
-export function smsReportRoutes(deps: AppDeps): RouteSpec[] {
+export function smsReportRoutes(deps: PipelineDeps & { appResets: AppResets }): RouteSpec[] {
   const { store } = deps
   // Last successful poll per endpoint and appKey, on the app's clock. Kept in memory: a restart
   // lets the next poll through at once, which no client can tell from a quiet five seconds.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params, text } from '../../http/reads.js'
@@ -66,7 +66,7 @@ const batchScheduled = (id: string, input: ScheduleInput) => ({
   failure_recipients: input.failures,
 })
 
-export function scheduleRoutes(deps: AppDeps): RouteSpec[] {
+export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
   // The two bodies; send_time is read in the configured zone.
   const send_time = sendTime(config.timeZone)

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { optionalInt, optionalString } from '../../http/body/fields.js'
 import { field, params, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -64,7 +64,7 @@ const codeToCheck = field({
   errors: [e.missingCode(), e.invalidCode()],
 })
 
-export function codeRoutes(deps: AppDeps): RouteSpec[] {
+export function codeRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
     vendorRoute({

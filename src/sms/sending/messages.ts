@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AppDeps, PipelineDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Sign } from '../../store/sms/signs.js'
@@ -143,7 +143,7 @@ async function sendBatch(
   }
 }
 
-export function messageRoutes(deps: AppDeps): RouteSpec[] {
+export function messageRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
     vendorRoute({

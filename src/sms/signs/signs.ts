@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -36,7 +36,7 @@ export function signView(s: Sign, usedByMessages: boolean): z.input<typeof signA
 
 const signIdParams = params({ sign_id: pathId('The signature id.', e.invalidSignId) })
 
-export function signRoutes(deps: AppDeps): RouteSpec[] {
+export function signRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
 
   /** An existing signature of the caller's app (50102 otherwise). */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../../deps.js'
+import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -45,7 +45,7 @@ const signedChecks = [e.signatureNotSet(), e.templateTooLong()]
 /** A modification: a rejected template of the app (50013, 50047), its new text, its signature. */
 const modifyChecks = [e.invalidTempId(), e.modifyTemplateNotAllow(), templateBody, ...signedChecks]
 
-export function templateRoutes(deps: AppDeps): RouteSpec[] {
+export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
 
   /** The text must fit with the app's default signature, so the app needs one (50046, 50043). */

@@ -12,7 +12,7 @@ import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
-import { StartRefusal } from '../../process/start-refusal.js'
+import { StartRefusal } from '../../errors.js'
 
 export type Db = Database.Database
 

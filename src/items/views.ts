@@ -102,18 +102,3 @@ export const replyItem = (r: Reply): Item<'reply'> => ({
   content: r.content,
   reply_time: iso(r.replyAt),
 })
-
-/** review.decided: a template or signature approved or rejected, by the clock or the reviewer. */
-export const reviewDecision = (
-  kind: 'template' | 'sign',
-  id: number,
-  status: 1 | 2,
-  refuseReason: string | null,
-  at: number,
-) => ({
-  kind,
-  ...(kind === 'template' ? { temp_id: id } : { sign_id: id }),
-  status,
-  refuse_reason: refuseReason,
-  decided_at: iso(at),
-})

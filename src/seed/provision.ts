@@ -1,4 +1,4 @@
-import { nationalMobile } from '../sms/fields.js'
+import { nationalMobile } from '../mobile.js'
 import type { Store } from '../store/index.js'
 import {
   DEFAULT_APP_BALANCES,

@@ -1,10 +1,10 @@
 import type { JobDeps } from '../deps.js'
-import { reviewDecision } from '../items/views.js'
 import type { DueWork } from '../scheduler/due-work.js'
 import type { App } from '../store/apps/apps.js'
 import { REPORTS_DUE } from '../store/sms/reports.js'
 import { REVIEW_RESULTS_DUE, REVIEWS_DUE } from '../store/sms/reviews.js'
 import { SCHEDULES_DUE } from '../store/sms/schedules.js'
+import { iso } from '../time.js'
 import { fireSchedule } from './schedules/fire.js'
 
 // The SMS entries of the due-work list (scheduler/due-work.ts; the list: src/app.ts): each kind run
@@ -137,3 +137,18 @@ async function emitReviewEvents({ store }: JobDeps): Promise<void> {
     if (n < BATCH) return
   }
 }
+
+/** The data of a review.decided event: the same whether the clock or the reviewer's desk decided. */
+export const reviewDecision = (
+  kind: 'template' | 'sign',
+  id: number,
+  status: 1 | 2,
+  refuseReason: string | null,
+  at: number,
+) => ({
+  kind,
+  ...(kind === 'template' ? { temp_id: id } : { sign_id: id }),
+  status,
+  refuse_reason: refuseReason,
+  decided_at: iso(at),
+})

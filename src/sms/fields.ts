@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { ApiError } from '../errors.js'
 import { isAbsent, optionalInt, optionalString } from '../http/body/fields.js'
 import { field, jsonBody, type ObjectReader } from '../http/reads.js'
+import { nationalMobile } from '../mobile.js'
 import { parseLocal } from '../time.js'
 import { smsErrors } from './errors.js'
 import { SMS_LIMITS } from './limits.js'
@@ -28,16 +29,6 @@ export const smsObject: ObjectReader = {
 
 /** A JSMS body: the object, then `shape`'s fields in the order written. */
 export const smsBody = <S extends Parameters<typeof jsonBody>[1]>(shape: S) => jsonBody(smsObject, shape)
-
-// Mainland numbers as in every vendor example, optionally with the country code (86 or +86).
-// The country code is dropped: one phone is one mobile for the frequency limits, repeat sends
-// within a batch, unsubscriptions and the inspection endpoints, whatever notation came in.
-const MOBILE = /^(?:\+?86)?(1[3-9]\d{9})$/
-
-/** The national 11-digit form of a mobile, or undefined when it is not one. */
-export function nationalMobile(text: string): string | undefined {
-  return MOBILE.exec(text.trim())?.[1]
-}
 
 export function readMobile(value: unknown): string {
   if (isAbsent(value)) throw smsErrors.missingMobile()

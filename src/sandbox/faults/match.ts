@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
+import { nationalMobile } from '../../mobile.js'
 import { isObject } from '../../push/values.js'
-import { nationalMobile } from '../../sms/fields.js'
 
 /** A fault's `match`: only requests naming this recipient fail (one key, README "Fault injection"). */
 export type FaultMatch = { mobile: string } | { registration_id: string }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { firstValue } from '../../http/body/query.js'
 import { readBy } from '../../http/schema.js'
-import { nationalMobile } from '../../sms/fields.js'
+import { nationalMobile } from '../../mobile.js'
 import { invalidField } from '../errors.js'
 
 // The filters of every list of the control plane, declared once (issue 12 §6): each list picks

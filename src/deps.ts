@@ -7,6 +7,7 @@ import type { Hub } from './events/hub.js'
 import type { EventTokens } from './events/token.js'
 import type { RouteBook } from './http/route-book.js'
 import type { ProvisioningGuard } from './limits/provisioning.js'
+import type { Metrics } from './metrics/metrics.js'
 import type { OpenApiDocument } from './openapi/document.js'
 import type { Faults } from './sandbox/faults/faults.js'
 import type { ReadinessCheck } from './sandbox/ops.js'
@@ -54,6 +55,10 @@ export interface AppDeps {
   eventTokens: EventTokens
   /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
   openApiDocument: OpenApiDocument
+  /** What GET /_sandbox/metrics (and METRICS_PORT) expose: told of every answered request. */
+  metrics: Metrics
+  /** When buildApp made the app, real time (epoch ms): GET /_sandbox/info. */
+  startedAt: number
 }
 
 /**

@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Read from here, not from a project: whether the pool keeps its workers between files (it
+    // still gives each project workers of its own).
+    poolOptions: { forks: { isolate: false } },
     // The server's build, for the tests that start it as a process.
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
@@ -25,10 +28,12 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           // npm run test:package: installs with npm, which fetches packages (test/package/).
           exclude: ['test/package/**', 'node_modules/**', ...ISOLATED],
-          isolate: false,
         },
       },
-      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, poolOptions: { forks: { isolate: true } } },
+      },
     ],
   },
 })

@@ -1,9 +1,10 @@
-// `npm run build && node bench/start-stages.mjs` (plain JavaScript: no loader in the process): where the start goes, stage by stage,
-// in the built product (dist/): wall time, CPU time and RSS after the configuration, the modules,
-// a new database with its migrations, buildApp and listen; then V8's heap spaces, and the RSS every
-// 5 s while idle for IDLE_S seconds (0 by default: V8 shrinks the young generation only when its
-// memory reducer runs, ≈ 40 s after the last activity). The product's own start is timed from
-// here, after node itself started (≈ 40 ms).
+// `npx tsx bench/start-stages.ts` bundles the stages below the way `npm run build` bundles the
+// server (scripts/bundle.ts, into dist/stages/), then runs this file on them (plain JavaScript: no
+// loader in the process): where the start goes, stage by stage: wall time, CPU time and RSS after
+// the configuration, the modules, a new database with its migrations, buildApp and listen; then
+// V8's heap spaces, and the RSS every 5 s while idle for IDLE_S seconds (0 by default: V8 shrinks
+// the young generation only when its memory reducer runs, ≈ 40 s after the last activity). The
+// product's own start is timed from here, after node itself started (≈ 40 ms).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,13 +20,13 @@ const lap = stage => {
       `  rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(1)} MiB`,
   )
 }
-const dist = module => new URL(`../dist/${module}`, import.meta.url).href
+const dist = module => new URL(`../dist/stages/${module}`, import.meta.url).href
 
 lap('start')
 const { loadConfig } = await import(dist('config.js'))
 lap('config (zod)')
 const { createLogger } = await import(dist('logger.js'))
-const { openDatabase, closeDatabase } = await import(dist('store/db.js'))
+const { openDatabase, closeDatabase } = await import(dist('db.js'))
 lap('logger, store/db')
 const { buildApp } = await import(dist('app.js'))
 lap('the app modules')

@@ -52,7 +52,7 @@ export async function startTimes(ws: Workspace, times: number): Promise<StartFig
   return f
 }
 
-async function timeToFirstOk(
+export async function timeToFirstOk(
   start: (port: number) => Promise<Server>,
   path: string,
   idle: boolean,

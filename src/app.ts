@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import pino from 'pino'
 import type { Dispatcher } from 'undici'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
@@ -6,6 +7,7 @@ import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
+import type { Dialect } from './http/dialect.js'
 import { useDrain } from './http/drain.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
@@ -16,6 +18,7 @@ import { createRouteBook, type RouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
+import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
 import { aliasRoutes } from './push/device/aliases.js'
@@ -46,6 +49,7 @@ import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
 import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
+import { instanceRoutes } from './sandbox/instance.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
@@ -92,13 +96,16 @@ export async function buildApp(
   // What no surface's own handlers see (a path outside every prefix, a malformed URL, bytes Node's
   // parser refuses) answers in the envelope of the surface the path names; JSMS's elsewhere.
   const envelopes = createEnvelopes(smsDialect)
+  const requestLog = new OneLineRequestLog()
   // Typed without Fastify's PromiseLike, so awaiting buildApp keeps the properties assigned below.
   const app: FastifyInstance = Fastify({
-    loggerInstance: logger,
+    // Always a logger, if a silent one: Fastify reports a request's completion (to the request log,
+    // and through it to the metrics) only when it has one.
+    loggerInstance: logger ?? pino({ level: 'silent' }),
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1024 * 1024,
-    logController: new OneLineRequestLog(),
+    logController: requestLog,
     childLoggerFactory: lazyRequestLogger,
     frameworkErrors: envelopes.errorHandler,
     clientErrorHandler: envelopes.clientErrors,
@@ -133,6 +140,21 @@ export async function buildApp(
     duePushes,
   ])
 
+  const hub = createHub(store, appResets, sandboxErrors.tooManyListeners, events)
+  // The metrics' name of each surface, by the dialect that answers its paths.
+  const surfaceNames = new Map<Dialect, string>([
+    [smsDialect, 'sms'],
+    [pushDialect, 'push'],
+    [deviceDialect, 'device'],
+    [reportDialect, 'report'],
+    [scheduleDialect, 'schedule'],
+    [sandboxDialect, 'sandbox'],
+  ])
+  const surfaceOf = (url: string) => {
+    const name = surfaceNames.get(envelopes.dialectFor(url)) ?? 'other'
+    return name === 'sandbox' && url.startsWith('/_sandbox/ui') ? 'ui' : name
+  }
+
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: databaseStatus(db, { health: store.health }) },
@@ -153,12 +175,16 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
-    hub: createHub(store, appResets, sandboxErrors.tooManyListeners, events),
+    hub,
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
     // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
     openApiDocument: collectOperations(app),
+    metrics: createMetrics({ store, hub, scheduler, clock, database: config.database, surfaceOf }),
+    startedAt: Date.now(),
   }
+  requestLog.observer = deps.metrics.observe
+  deps.metrics.watchConnections(app.server)
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order
@@ -226,6 +252,7 @@ export async function buildApp(
       pushScheduleInspectRoutes,
       pushGroupRoutes,
       opsRoutes,
+      instanceRoutes,
       faultRoutes,
       eventRoutes,
       docsRoutes,
@@ -243,13 +270,14 @@ export async function buildApp(
 
   app.addHook('onReady', async () => scheduler.start())
   app.addHook('onClose', async () => {
+    deps.metrics.close()
     await scheduler.stop()
     await courier.close()
     store.flush()
     store.close()
     closeDatabase(db)
   })
-  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub: deps.hub })
+  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub, metrics: deps.metrics })
 }
 
 /**
@@ -292,6 +320,10 @@ export interface AppDeps {
   eventTokens: EventTokens
   /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
   openApiDocument: OpenApiDocument
+  /** What GET /_sandbox/metrics (and METRICS_PORT) expose: told of every answered request. */
+  metrics: Metrics
+  /** When buildApp made the app, real time (epoch ms): GET /_sandbox/info. */
+  startedAt: number
 }
 
 export type SandboxApp = FastifyInstance & {
@@ -301,4 +333,5 @@ export type SandboxApp = FastifyInstance & {
   scheduler: Scheduler
   tls: TlsMaterial
   readiness: ReadinessCheck[]
+  metrics: Metrics
 }

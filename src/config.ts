@@ -15,6 +15,11 @@ export interface Setting<T> {
   describe: string
   /** Reads the text given (absent: `undefined`), with the default. */
   schema: z.ZodType<T, string | undefined>
+  /**
+   * Its value may be shown to anyone: GET /_sandbox/info (public, like /health) lists these rows'
+   * values. Never on a path, a credential or anything else an instance's callers need not know.
+   */
+  public?: true
 }
 
 const setting = <T>(s: Setting<T>): Setting<T> => s
@@ -53,6 +58,7 @@ export const SETTINGS = {
     env: 'AUTO_PROVISION',
     flag: 'auto-provision',
     describe: 'false: an unknown appKey is refused instead of getting a new app',
+    public: true,
     schema: flag.default(true),
   }),
   // Caps on auto-provisioning: apps in the database, and new apps per client address per minute.
@@ -60,12 +66,14 @@ export const SETTINGS = {
     env: 'AUTO_PROVISION_MAX_APPS',
     flag: 'auto-provision-max-apps',
     describe: 'no app is auto-provisioned once the database holds this many',
+    public: true,
     schema: int(0, Number.MAX_SAFE_INTEGER).default(100_000),
   }),
   autoProvisionPerMinute: setting({
     env: 'AUTO_PROVISION_PER_MINUTE',
     flag: 'auto-provision-per-minute',
     describe: 'new apps one client address may have auto-provisioned per minute',
+    public: true,
     schema: int(0, Number.MAX_SAFE_INTEGER).default(1_000),
   }),
   // Only a zone given is checked: the first Intl formatter loads ICU's zone data (≈ 15 ms of the
@@ -74,6 +82,7 @@ export const SETTINGS = {
     env: 'SMS_TIME_ZONE',
     flag: 'time-zone',
     describe: 'IANA zone of JSMS send_time and of every "per day" counter',
+    public: true,
     schema: z
       .string()
       .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
@@ -83,18 +92,21 @@ export const SETTINGS = {
     env: 'REVIEW_DELAY_MS',
     flag: 'review-delay-ms',
     describe: 'clock time a new template or signature stays under review before it is approved',
+    public: true,
     schema: int(0, Number.MAX_SAFE_INTEGER).default(60_000),
   }),
   reportDelayMs: setting({
     env: 'REPORT_DELAY_MS',
     flag: 'report-delay-ms',
     describe: 'clock time between a message going out and its delivery report',
+    public: true,
     schema: int(0, Number.MAX_SAFE_INTEGER).default(2_000),
   }),
   callbackTimeoutMs: setting({
     env: 'CALLBACK_TIMEOUT_MS',
     flag: 'callback-timeout-ms',
     describe: 'real time a callback receiver gets to answer',
+    public: true,
     schema: int(1, MAX_TIMER_MS).default(5_000),
   }),
   /** Real time to receive a whole request before it is answered 408; 0 = no limit. */
@@ -102,6 +114,7 @@ export const SETTINGS = {
     env: 'REQUEST_TIMEOUT_MS',
     flag: 'request-timeout-ms',
     describe: 'real time a client gets to send a whole request (0: no limit)',
+    public: true,
     schema: int(0, MAX_TIMER_MS).default(30_000),
   }),
   /** HTTPS port, or undefined for no TLS listener. */
@@ -109,6 +122,7 @@ export const SETTINGS = {
     env: 'TLS_PORT',
     flag: 'tls-port',
     describe: "HTTPS port with the vendor hostnames' certificate; unset: no TLS listener",
+    public: true,
     schema: int(0, 65535).optional(),
   }),
   /** Folder of the local CA's files; unset: beside the database (in memory for `:memory:`). */
@@ -134,6 +148,20 @@ export const SETTINGS = {
         ),
       ),
   }),
+  /** `auto`: pretty when stdout is a terminal (a person), JSON otherwise (a machine). */
+  logFormat: setting({
+    env: 'LOG_FORMAT',
+    flag: 'log-format',
+    describe: 'json (one object a line), pretty (for a person), auto: pretty on a terminal',
+    schema: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  }),
+  /** A second port answering only GET /metrics, without credentials; unset: none. */
+  metricsPort: setting({
+    env: 'METRICS_PORT',
+    flag: 'metrics-port',
+    describe: 'port answering GET /metrics (Prometheus) without credentials; unset: none',
+    schema: int(0, 65535).optional(),
+  }),
 } as const
 
 type Settings = typeof SETTINGS
@@ -143,7 +171,12 @@ export type Config = {
   readonly [K in SettingName]: Settings[K] extends Setting<infer T> ? T : never
 }
 
-export class ConfigError extends Error {}
+/** Every value that cannot be read, each as `VARIABLE: why` or `--flag: why`. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+}
 
 /**
  * The configuration from the environment, and from `given` (settings by name: the command line's
@@ -165,7 +198,7 @@ export function loadConfig(
       problems.push(...parsed.error.issues.map(i => `${where}: ${i.message}`))
     }
   }
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  if (problems.length > 0) throw new ConfigError(problems)
   const config = values as { -readonly [K in SettingName]: Config[K] }
   config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
   return Object.freeze(config)

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The process's entry. V8's heap sizing (process/heap.ts) is set first, and the sandbox (process/run.ts) is
 // imported only after it: a static import would load and compile its ~700 modules before any
 // module's code runs, and that loading is most of what grows the young generation at start.

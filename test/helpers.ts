@@ -1,15 +1,15 @@
-import { afterEach } from 'vitest'
 import { buildApp, type SandboxApp } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
 import { type Config, testConfig } from '../src/config.js'
 import { DEFAULT_APP_KEY, DEFAULT_MASTER_SECRET } from '../src/seed/fixtures.js'
+import { afterEachTest } from './teardown.js'
 
 export const APP_KEY = DEFAULT_APP_KEY
 export const MASTER_SECRET = DEFAULT_MASTER_SECRET
 
 const open: SandboxApp[] = []
 
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(open.splice(0).map(app => app.close()))
 })
 

@@ -1,15 +1,15 @@
 import { Writable } from 'node:stream'
-import { afterEach } from 'vitest'
 import { buildApp, type SandboxApp } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
 import { type Config, testConfig } from '../src/config.js'
-import { createLogger } from '../src/logger.js'
+import { createLogger } from '../src/log/logger.js'
+import { afterEachTest } from './teardown.js'
 
 export type LogLine = Record<string, unknown> & { level: number; msg: string; err?: Record<string, unknown> }
 
 const open: SandboxApp[] = []
 
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(open.splice(0).map(app => app.close()))
 })
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { defaultAuth } from './helpers.js'
+import { serverBuild } from './server-build.js'
 import { httpsCall } from './tls/https-client.js'
 
 const cleanup: (() => Promise<unknown>)[] = []
@@ -22,9 +23,9 @@ interface Running {
   waitFor(msg: RegExp): Promise<Record<string, unknown>>
 }
 
-/** `src/server.ts` as its own process, as `npm run dev` runs it, logging JSON to stdout. */
+/** The server's build as its own process, as `npm start` runs it, logging JSON to stdout. */
 function startServer(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [serverBuild().server], {
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

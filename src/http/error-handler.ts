@@ -42,9 +42,18 @@ export function toApiError(err: unknown, dialect: Dialect): ApiError {
   return dialect.serverError()
 }
 
+const VENDOR_CODE = Symbol('vendor code')
+type CodedReply = FastifyReply & { [VENDOR_CODE]?: number }
+
 /** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
 export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
+  ;(reply as CodedReply)[VENDOR_CODE] = e.code
   return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
+}
+
+/** The vendor code of the error the reply answered with, if it was one (the metrics count it). */
+export function vendorCodeOf(reply: FastifyReply): number | undefined {
+  return (reply as CodedReply)[VENDOR_CODE]
 }
 
 /** An error handler answering in one vendor's envelope; server errors are logged, not shown. */

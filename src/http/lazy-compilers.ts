@@ -11,7 +11,11 @@ type SerializerFactory = NonNullable<Factories['buildSerializer']>
 // compilers (schema.ts). Handed to Fastify as factories that load them on first use, the start
 // does not pay for them (docs/performance.md, round 3). They are Fastify's own dependencies, so
 // they are resolved from Fastify's folder, as Fastify itself would.
-const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'))
+let fastifyRequire: NodeRequire | undefined
+const fromFastify = (id: string) => {
+  fastifyRequire ??= createRequire(createRequire(import.meta.url).resolve('fastify'))
+  return fastifyRequire(id)
+}
 
 let buildValidator: ValidatorFactory | undefined
 let buildSerializer: SerializerFactory | undefined

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { LogController } from 'fastify'
-import type { Bindings, ChildLoggerOptions } from 'pino'
-import { type InfoLine, infoLineOf } from '../logger.js'
+import pino, { type Bindings, type ChildLoggerOptions } from 'pino'
+import { type InfoLine, infoLineOf } from '../log/logger.js'
 
 /** A token in the query string (GET /_sandbox/events?token=…) opens a stream: never logged. */
 export function redactUrl(url: string): string {
@@ -14,11 +14,14 @@ export function redactUrl(url: string): string {
  * is one of the largest per-request costs (docs/performance.md), and the first line says nothing
  * the second cannot. Headers, so the Authorization header, are never part of it, nor a token.
  *
- * The line of an answered request is written as text by the logger's own line writer (logger.ts),
+ * The line of an answered request is written as text by the logger's own line writer (log/logger.ts),
  * through the request's logger bindings (its reqId), without making the request's child logger.
  * A failed request's line goes through pino, like every other line.
  */
 export class OneLineRequestLog extends LogController {
+  /** Told of every answered request as well (the metrics, wired by app.ts). */
+  observer: ((request: FastifyRequest, reply: FastifyReply) => void) | undefined
+
   override incomingRequest(): void {}
 
   override requestCompleted(
@@ -26,7 +29,22 @@ export class OneLineRequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    this.observer?.(request, reply)
     const log = reply.log
+    if (!error && isUiRead(request, reply)) {
+      // The web UI reads its lists again at every event: a person running the sandbox wants to
+      // see the requests of the application under test at `info`, not the page's own.
+      if (enabled(log, 'debug'))
+        log.debug(
+          {
+            req: { method: request.method, url: redactUrl(request.url) },
+            res: { statusCode: reply.statusCode },
+            responseTime: reply.elapsedTime,
+          },
+          'request completed',
+        )
+      return
+    }
     if (!error && log instanceof RequestLogger && log.line) {
       log.line(
         `${log.bindingsText},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}},` +
@@ -44,6 +62,18 @@ export class OneLineRequestLog extends LogController {
     else log.info(line, 'request completed')
   }
 }
+
+/** A read the web UI made: its page and files, and the control plane's answers to its GETs. */
+function isUiRead(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.method !== 'GET' || reply.statusCode >= 400) return false
+  if (request.url.startsWith(UI_PATH)) return true
+  // The page's own requests carry it as their Referer (same origin: the browser's default policy).
+  return request.headers.referer?.includes(UI_PATH) === true
+}
+const UI_PATH = '/_sandbox/ui/'
+
+const enabled = (log: FastifyBaseLogger, level: Level) =>
+  (pino.levels.values[log.level] ?? Number.POSITIVE_INFINITY) <= (pino.levels.values[level] ?? 0)
 
 type Level = 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal' | 'silent'
 const call = (log: FastifyBaseLogger, level: Level, args: unknown[]) =>

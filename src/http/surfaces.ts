@@ -34,6 +34,7 @@ export function createEnvelopes(fallback: Dialect) {
     vendorErrorHandler(dialectFor(req.url))(err, req, reply)
 
   return {
+    dialectFor,
     add(prefix: string, dialect: Dialect): void {
       prefixes.push([prefix.toLowerCase(), dialect])
       prefixes.sort((a, b) => b[0].length - a[0].length)

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import type Swagger from '@fastify/swagger'
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify'
 import { lazy } from '../lazy.js'
+import { VERSION } from '../package.js'
 import { describeRoute } from './operation.js'
 
 // GET /_sandbox/openapi.json: the whole surface as OpenAPI 3.1, generated from the routes as they
@@ -12,10 +12,6 @@ import { describeRoute } from './operation.js'
 // The start only notes each route (a push per route): @fastify/swagger, and through it yaml (≈ 40
 // ms and 9 MiB), is loaded when the document is first asked for (docs/performance.md, round 2).
 const swagger = lazy<typeof Swagger>('@fastify/swagger')
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string
-}
 
 const description = `A local, stateful emulator of the **JSMS SMS REST API v1** (\`/v1\`) and the
 **JPush REST API v3** (\`/v3\`), with its own control plane (\`/_sandbox\`) to see and steer what the
@@ -76,7 +72,7 @@ async function generate(routes: readonly RouteOptions[]): Promise<unknown> {
 const options: Parameters<typeof Swagger>[1] = {
   openapi: {
     openapi: '3.1.0',
-    info: { title: 'jiguang-sandbox', version, description },
+    info: { title: 'jiguang-sandbox', version: VERSION, description },
     components: {
       securitySchemes: {
         app: { type: 'http', scheme: 'basic', description: 'appKey:masterSecret' },

@@ -1,7 +1,8 @@
 import { buildApp } from '../app.js'
 import { type Config, ConfigError, loadConfig } from '../config.js'
 import { StartRefusal } from '../errors.js'
-import { createLogger } from '../logger.js'
+import { createLogger } from '../log/logger.js'
+import { VERSION } from '../package.js'
 import {
   DEFAULT_APP_KEY,
   DEFAULT_DEV_KEY,
@@ -9,45 +10,66 @@ import {
   DEFAULT_MASTER_SECRET,
 } from '../seed/fixtures.js'
 import { listenAppTls } from '../tls/listener.js'
+import { parseCommandLine } from './cli.js'
 import { startupDone } from './heap.js'
 import { keepServingOnUncaught } from './last-resort.js'
+import { listenMetrics } from './metrics-port.js'
 import { prepareGracefulClose } from './shutdown.js'
 import { listenFailure } from './start-refusal.js'
 
 // `docker stop` waits 10 s before SIGKILL: exit well before, even if a client holds on.
 const FORCE_EXIT_MS = 6_000
 
-// The process: configuration, logger, listen, graceful close. Everything else is in buildApp.
-export async function main(): Promise<void> {
+// The process: the command line, configuration, logger, listen, graceful close. Everything else
+// is in buildApp.
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const command = parseCommandLine(argv)
+  if ('print' in command) return void process.stdout.write(command.print)
+  if ('refuse' in command) refuseUsage(command.refuse)
   let config: Config
   try {
-    config = loadConfig()
+    config = loadConfig(undefined, command.start)
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message)
-      process.exit(2)
-    }
+    if (err instanceof ConfigError) refuseUsage(`invalid configuration: ${err.problems.join('; ')}`)
     throw err
   }
-  const logger = createLogger(config.logLevel)
+  const pretty =
+    config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
+  const logger = createLogger(config.logLevel, undefined, { pretty, colour: pretty && process.stdout.isTTY })
   const app = await buildApp(config, { logger }).catch(refuseStart)
   const graceful = prepareGracefulClose(app)
+  // Before the API's port: a hook cannot be added to the app once it listens.
+  const metricsPort = config.metricsPort
+  const metrics =
+    metricsPort === undefined
+      ? undefined
+      : await listenMetrics(app.metrics, { port: metricsPort, host: config.host }).catch(err =>
+          refuseStart(listenFailure(err, metricsPort, config.host, 'METRICS_PORT')),
+        )
+  if (metrics) app.addHook('onClose', () => metrics.close())
   const address = await app
     .listen({ port: config.port, host: config.host })
     .catch(err => refuseStart(listenFailure(err, config.port, config.host)))
   // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
   keepServingOnUncaught(logger)
-  logger.info(
+  // What a person starting it needs: written whatever LOG_LEVEL says.
+  logger.child({}, { level: 'info' }).info(
     {
       url: address,
+      version: VERSION,
+      ui: `${address}/_sandbox/ui/`,
+      docs: `${address}/_sandbox/docs`,
       appKey: DEFAULT_APP_KEY,
       masterSecret: DEFAULT_MASTER_SECRET,
       devKey: DEFAULT_DEV_KEY,
       devSecret: DEFAULT_DEV_SECRET,
       database: config.database,
     },
-    `jiguang-sandbox listening on ${address} (default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET})`,
+    `jiguang-sandbox listening on ${address} (version ${VERSION}): JSMS ${address}/v1, JPush ${address}/v3, ` +
+      `web UI ${address}/_sandbox/ui/, API docs ${address}/_sandbox/docs; ` +
+      `default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET}`,
   )
+  if (metrics) logger.info({ metricsUrl: metrics.url }, `metrics at ${metrics.url}`)
   if (config.tlsPort !== undefined) {
     try {
       const { listener, names } = await listenAppTls(app, graceful, {
@@ -87,6 +109,12 @@ export async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/** A mistake on the command line or in the environment: one line, exit 2 (a usage error). */
+function refuseUsage(line: string): never {
+  console.error(`jiguang-sandbox: ${line}`)
+  process.exit(2)
 }
 
 /** An operator's mistake (see StartRefusal): one line saying what to do, no stack. */

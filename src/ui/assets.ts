@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, extname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { extname, join } from 'node:path'
+import { PACKAGE_DIR } from '../package.js'
 
 // The web UI's files, served as they are written: plain HTML, CSS and JavaScript modules, no
-// build step and no library (README "Web UI"). They sit in src/ui/public, which is also where the
-// built server finds them: src/ui and dist/ui are both two levels under the package (the
-// migrations are found the same way, store/engine/db.ts), and the image copies the folder.
+// build step and no library (README "Web UI"). They sit in src/ui/public, where the built server
+// finds them too: the package (`files`) and the image ship that folder as it is.
 
-export const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'ui', 'public')
+export const PUBLIC_DIR = join(PACKAGE_DIR, 'src', 'ui', 'public')
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -6,7 +6,7 @@ import {
   type Removed,
   SandboxClient,
   SandboxError,
-} from '../../src/client/index.js'
+} from '../../client/src/index.js'
 import { DEFAULT_APP_KEY, DEFAULT_MASTER_SECRET } from '../../src/seed/fixtures.js'
 import { keysIn, keysOf } from './keys.js'
 import { listening } from './sandbox.js'

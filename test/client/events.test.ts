@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
-import { SandboxClient as Client, type SandboxClient, type SandboxEvent } from '../../src/client/index.js'
+import { SandboxClient as Client, type SandboxClient, type SandboxEvent } from '../../client/src/index.js'
 import { listening } from './sandbox.js'
 
 // events(): GET /_sandbox/events as Server-Sent Events, through the client, on a real port.

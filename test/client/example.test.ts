@@ -5,7 +5,7 @@
 
 // docs/testing.md: begin
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createApp, type SandboxClient } from '../../src/client/index.js'
+import { createApp, type SandboxClient } from '../../client/src/index.js'
 
 // Stands for the application under test: it texts a verification code through JSMS.
 async function signUp(sb: SandboxClient, mobile: string): Promise<Response> {
@@ -85,6 +85,6 @@ describe('docs/testing.md', () => {
     const self = readFileSync(new URL(import.meta.url), 'utf8')
     const example = /\/\/ docs\/testing\.md: begin\n([\s\S]*?)\/\/ docs\/testing\.md: end\n/.exec(self)?.[1]
     expect(example).toBeDefined()
-    expect(shown).toBe(example?.replace("'../../src/client/index.js'", "'jiguang-sandbox/client'"))
+    expect(shown).toBe(example?.replace("'../../client/src/index.js'", "'jiguang-sandbox/client'"))
   })
 })

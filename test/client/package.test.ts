@@ -1,27 +1,26 @@
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cleanUp, NPM_CLI, pack, REPO as repo, run as runIn, tempDir } from '../package/packing.js'
 import { listening } from './sandbox.js'
 
-// jiguang-sandbox/client as a user's project gets it: `npm pack` (which builds, prepack), the
-// tarball unpacked where npm would put it, then imported by plain Node and type-checked by tsc
-// from a project of its own. The client needs none of the package's dependencies at run time, so
-// none are installed here: an import of the server's code would fail.
+// The packages as a user's project gets them, without the network: `npm pack` (which builds:
+// prepare), what the tarball holds, and the client imported by plain Node and type-checked by tsc
+// from a project of its own, both from the server's package (jiguang-sandbox/client) and as the
+// package of its own (jiguang-sandbox-client) installed by npm with no compiler on the PATH.
+// Installing the server's package with its dependencies, from the tarball and from git:
+// test/package/ (`npm run test:package`).
 
-const repo = fileURLToPath(new URL('../..', import.meta.url))
-const work = mkdtempSync(join(tmpdir(), 'client-pack-'))
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+const work = tempDir('client-pack-')
+afterAll(() => cleanUp(work))
 const s = listening()
+/** The server's package, packed once for the tests that read it. */
+let packedOnce: ReturnType<typeof pack> | undefined
+const packed = () => (packedOnce ??= pack(work))
 
 // Asynchronous: the sandbox the consumer calls answers from this process.
-const run = async (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
-  const options = { cwd, env: { ...process.env, ...env }, timeout: 240_000 }
-  return (await promisify(execFile)(cmd, args, options)).stdout
-}
+const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  runIn(cmd, args, cwd, { ...process.env, ...env })
 
 const consumerJs = `
 import { createApp, SandboxError } from 'jiguang-sandbox/client'
@@ -49,25 +48,39 @@ export async function typed(): Promise<number> {
 }
 `
 
-describe('the package', () => {
-  it('npm pack ships the client, importable as jiguang-sandbox/client, with its types', {
-    timeout: 300_000,
-  }, async () => {
-    const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], repo))[0]
-    const files: string[] = packed.files.map((f: { path: string }) => f.path)
+describe('the packages', () => {
+  it('npm pack ships what the sandbox runs, and nothing else', { timeout: 300_000 }, async () => {
+    const { files } = await packed()
     for (const f of [
-      'dist/client/index.js',
-      'dist/client/index.d.ts',
+      'LICENSE',
+      'README.md',
+      'package.json',
       'dist/server.js',
+      'dist/THIRD-PARTY-NOTICES.txt',
+      'client/dist/index.js',
+      'client/dist/index.d.ts',
+      'client/dist/testcontainers.js',
       'migrations/001_init.sql',
+      'src/ui/public/index.html',
+      'src/ui/public/main.js',
     ])
       expect(files).toContain(f)
-    expect(files.filter(f => /^(src|test|bench|node_modules)\//.test(f))).toEqual([])
+    expect(files.filter(f => f.startsWith('dist/chunks/')).length).toBeGreaterThan(0)
+    // No sources, tests, tools, maps or dependencies: of src/, only the web UI's files, served as written.
+    expect(files.filter(f => /^(test|bench|scripts|node_modules|docs)\//.test(f))).toEqual([])
+    expect(files.filter(f => f.startsWith('src/') && !f.startsWith('src/ui/public/'))).toEqual([])
+    expect(files.filter(f => /\.(map|tsbuildinfo)$|(?<!\.d)\.ts$/.test(f))).toEqual([])
+  })
 
+  it('jiguang-sandbox/client: importable from the packed tarball, with its types', {
+    timeout: 300_000,
+  }, async () => {
+    const tarball = (await packed()).file
     const consumer = join(work, 'consumer')
     const installed = join(consumer, 'node_modules', 'jiguang-sandbox')
     mkdirSync(installed, { recursive: true })
-    await run('tar', ['-xzf', join(work, packed.filename), '-C', installed, '--strip-components=1'], work)
+    // Unpacked where npm would put it, without the server's dependencies: the client needs none.
+    await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], work)
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module' }))
 
     writeFileSync(join(consumer, 'check.mjs'), consumerJs)
@@ -90,5 +103,47 @@ describe('the package', () => {
     }
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig))
     await run('node', [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], consumer)
+  })
+
+  it('jiguang-sandbox-client installs alone by npm, offline, with no compiler on the PATH, and works', {
+    timeout: 300_000,
+  }, async () => {
+    const { file, files } = await pack(work, 'client')
+    expect(files.sort()).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']),
+    )
+    // Nothing native, nothing to build.
+    expect(
+      files.filter(f => !/^(package\.json|README\.md|LICENSE|dist\/[\w-]+\.(js|d\.ts))$/.test(f)),
+    ).toEqual([])
+
+    const project = join(work, 'alone')
+    mkdirSync(project)
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'alone', private: true, type: 'module' }),
+    )
+    // A PATH with node alone: no g++, make or python for an install script to reach for.
+    const bin = join(work, 'bin')
+    mkdirSync(bin)
+    symlinkSync(process.execPath, join(bin, 'node'))
+    const bare = { PATH: bin, HOME: work, npm_config_cache: join(work, 'npm-cache') }
+    await runIn(
+      process.execPath,
+      [NPM_CLI, 'install', file, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      project,
+      bare,
+    )
+    expect(readdirSync(join(project, 'node_modules')).filter(n => !n.startsWith('.'))).toEqual([
+      'jiguang-sandbox-client',
+    ])
+    expect(existsSync(join(project, 'node_modules', 'jiguang-sandbox-client', 'dist', 'index.js'))).toBe(true)
+
+    writeFileSync(
+      join(project, 'check.mjs'),
+      consumerJs.replace("'jiguang-sandbox/client'", "'jiguang-sandbox-client'"),
+    )
+    const out = await runIn(process.execPath, ['check.mjs'], project, { ...bare, SANDBOX: s.url })
+    expect(JSON.parse(out)).toEqual({ appKey: true, refused: [404, 90044] })
   })
 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
+import { createApp, type SandboxClient } from '../../client/src/index.js'
 import { buildApp, type SandboxApp } from '../../src/app.js'
-import { createApp, type SandboxClient } from '../../src/client/index.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
 

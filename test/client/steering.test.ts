@@ -8,7 +8,7 @@ import {
   type Replied,
   SandboxError,
   type SteeredReport,
-} from '../../src/client/index.js'
+} from '../../client/src/index.js'
 import { keysIn, keysOf } from './keys.js'
 import { listening } from './sandbox.js'
 

@@ -10,7 +10,7 @@ import {
   type ReplyFilter,
   type ReportFilter,
   type SandboxClient,
-} from '../../src/client/index.js'
+} from '../../client/src/index.js'
 import { startReceiver } from '../scheduler/receiver.js'
 import { keysOf, valuesOf } from './keys.js'
 import { listening } from './sandbox.js'

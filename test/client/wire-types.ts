@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { App, AppPatch } from '../../src/client/app-types.js'
-import type { EVENT_TYPES } from '../../src/client/events.js'
+import type { App, AppPatch } from '../../client/src/app-types.js'
+import type { EVENT_TYPES } from '../../client/src/events.js'
 import type {
   Callback,
   CallbackFilter,
@@ -10,8 +10,8 @@ import type {
   Push,
   Reply,
   Report,
-} from '../../src/client/list-types.js'
-import type { Device } from '../../src/client/steer-types.js'
+} from '../../client/src/list-types.js'
+import type { Device } from '../../client/src/steer-types.js'
 import type { items } from '../../src/items/items.js'
 import type { appView } from '../../src/sandbox/app/view.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'

@@ -3,7 +3,7 @@ import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { testConfig } from '../../src/config.js'
-import { createLogger } from '../../src/logger.js'
+import { createLogger } from '../../src/log/logger.js'
 import { defaultAuth } from '../helpers.js'
 
 // Once listening, nobody listened for the HTTP server's 'error' (a failed accept: ENFILE, EPERM…),

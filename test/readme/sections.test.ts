@@ -23,11 +23,11 @@ describe('docs/configuration.md', () => {
     expect(seed.apps[0]?.settings.rate_limits?.push).toBe(600)
   })
 
-  it('documents every environment variable the configuration reads', () => {
-    const names = Object.values(SETTINGS).map(s => s.env)
-    expect(names.length).toBeGreaterThan(10)
+  it('documents every environment variable the configuration reads, with its flag', () => {
+    const settings = Object.values(SETTINGS)
+    expect(settings.length).toBeGreaterThan(10)
     const table = section(page, 'Environment variables')
-    for (const name of names) expect(table, name).toContain(`| \`${name}\` |`)
+    for (const s of settings) expect(table, s.env).toContain(`| \`${s.env}\` | \`--${s.flag}\` |`)
   })
 })
 

@@ -9,7 +9,7 @@ export interface Answer {
 
 /**
  * What every answer must be, whatever was asked: never a 5xx; JSON (but for HEAD, the CA
- * certificate and the docs page); a failure in `{"error":{"code","message"}}` with a code the
+ * certificate, the metrics and the docs page); a failure in `{"error":{"code","message"}}` with a code the
  * vendor owning the path documents. Returns the error code of a failure, undefined otherwise.
  */
 export function expectVendorAnswer(method: string, url: string, res: Answer): number | undefined {
@@ -17,9 +17,13 @@ export function expectVendorAnswer(method: string, url: string, res: Answer): nu
   expect(res.statusCode, where).toBeLessThan(500)
   if (method === 'HEAD') return undefined
   const path = new URL(url, 'http://x').pathname
-  // The answers that are not JSON: the CA certificate, for trust stores; the docs page, the web UI
-  // and their files.
-  if (res.statusCode === 200 && /\/ca\.pem\/*$|^\/+_sandbox\/+(docs|ui)(\/|$)/.test(path)) return undefined
+  // The answers that are not JSON: the CA certificate, for trust stores; the metrics, for
+  // Prometheus; the docs page, the web UI and their files.
+  if (
+    res.statusCode === 200 &&
+    /\/ca\.pem\/*$|^\/+_sandbox\/+metrics\/*$|^\/+_sandbox\/+(docs|ui)(\/|$)/.test(path)
+  )
+    return undefined
   const body = JSON.parse(res.body)
   expect(String(res.headers['content-type']), where).toMatch(/^application\/json/)
   if (res.statusCode < 400) return undefined

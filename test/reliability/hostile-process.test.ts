@@ -5,6 +5,7 @@ import { request } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { javaForm, PNG, unclosed } from '../fixtures/sign-forms.js'
 import { defaultAuth } from '../helpers.js'
+import { serverBuild } from '../server-build.js'
 import { startServer, tempDatabase } from './server-process.js'
 
 // The sandbox as a real process, against what would end it: one request, a broken log
@@ -55,7 +56,7 @@ describe('the server process survives', () => {
     // is chosen here.
     const port = await freePort()
     const full = openSync('/dev/full', 'w')
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, [serverBuild().server], {
       env: { ...process.env, PORT: String(port), DB_PATH: tempDatabase(), LOG_LEVEL: 'info' },
       stdio: ['ignore', full, 'pipe'],
     })

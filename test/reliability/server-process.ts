@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach } from 'vitest'
+import { serverBuild } from '../server-build.js'
+import { afterEachTest } from '../teardown.js'
 
-/** The sandbox as a real process (src/server.ts through tsx), on a database file the test owns. */
+/** The sandbox as a real process (its build: test/global-setup.ts), on a database file the test owns. */
 export interface ServerProcess {
   url: string
   child: ChildProcess
@@ -19,7 +20,7 @@ export interface ServerProcess {
 const dirs: string[] = []
 const children: ChildProcess[] = []
 
-afterEach(() => {
+afterEachTest(() => {
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
@@ -39,8 +40,9 @@ export function startServer(
   env: Record<string, string>,
   { preload = [] as string[] } = {},
 ): Promise<ServerProcess> {
-  const imports = ['tsx', ...preload].flatMap(m => ['--import', m])
-  const child = spawn(process.execPath, [...imports, 'src/server.ts'], {
+  // A preloaded fixture is TypeScript: tsx loads it (and only it).
+  const imports = preload.length === 0 ? [] : ['tsx', ...preload].flatMap(m => ['--import', m])
+  const child = spawn(process.execPath, [...imports, serverBuild().server], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -88,15 +90,18 @@ export interface Exit {
 
 /**
  * Runs the server until it exits by itself (a start that must be refused); killed after
- * `timeoutMs`. `uid`/`gid` run it as another user (the caller must be root).
+ * `timeoutMs`. `uid`/`gid` run it as another user (the caller must be root): the build and its
+ * folder are readable by anyone, wherever the checkout lies (test/global-setup.ts).
  */
 export function runToExit(
   env: Record<string, string>,
   { uid, gid, timeoutMs = 20_000 }: { uid?: number; gid?: number; timeoutMs?: number } = {},
 ): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const { folder, server } = serverBuild()
+  const child = spawn(process.execPath, [server], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: folder,
     ...(uid === undefined ? {} : { uid, gid }),
   })
   children.push(child)

@@ -1,19 +1,19 @@
 import { Writable } from 'node:stream'
 import { Agent, request } from 'undici'
-import { afterEach } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { type Config, testConfig } from '../../src/config.js'
 import type { HubOptions } from '../../src/events/hub.js'
-import { createLogger } from '../../src/logger.js'
+import { createLogger } from '../../src/log/logger.js'
 import { defaultAuth } from '../helpers.js'
+import { afterEachTest } from '../teardown.js'
 
 // Waiting and events over a real socket (issue 12 §3, §4): a sandbox on port 0, requests through
 // undici, and a small Server-Sent Events reader.
 
 const open: Array<{ app: SandboxApp; agent: Agent }> = []
 
-afterEach(async () => {
+afterEachTest(async () => {
   for (const { app, agent } of open.splice(0)) {
     await app.close()
     await agent.close()

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach } from 'vitest'
+import { afterEachTest } from '../teardown.js'
 
 export interface Received {
   contentType: string | undefined
@@ -18,7 +18,7 @@ type Mode = 'ok' | 'fail' | 'hold'
 type CheckMode = 'echo' | 'wrong' | 'fail' | 'hold'
 
 const servers: Array<{ close(): Promise<void> }> = []
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(servers.splice(0).map(s => s.close()))
 })
 

@@ -8,13 +8,13 @@ import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
 import { basic, newKey } from '../helpers.js'
 
-// The web UI in a real browser: Debian's chromium (`apt-get install chromium`; .ci/run installs it),
-// driven by playwright-core, against a sandbox listening on a loopback port. One browser and one
+// The web UI in a real browser: Chromium or Chrome at CHROMIUM_PATH, by default Debian's chromium
+// (`apt-get install chromium`; .ci/run installs it), driven by playwright-core, against a sandbox listening on a loopback port. One browser and one
 // sandbox per test file; each test signs in as an app of its own, so tests never see each other's
 // texts, clocks or resets. The sandbox's clock is a ManualClock: app time moves only when a test
 // (or the UI) moves it; real-time waits are only for the browser, with generous bounds.
 
-export const CHROMIUM = '/usr/bin/chromium'
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 /** A page reacting to the API: well under a second alone, but the machine is shared. */
 export const LIVE_MS = 15_000
 /** A browser test takes several steps of up to LIVE_MS each: on a loaded machine 20 s is not enough. */
@@ -28,6 +28,15 @@ const SHOTS =
   process.env.UI_SCREENSHOTS === '1'
     ? resolve(import.meta.dirname, '..', '..', 'docs', 'ui')
     : mkdtempSync(join(tmpdir(), 'jiguang-ui-'))
+
+/** The one line a run without a browser fails with: how to get one. */
+function noBrowser(): Error {
+  const err = new Error(
+    `no browser at ${CHROMIUM} for the web UI's tests: install one (Debian: apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome executable`,
+  )
+  err.stack = err.message // the line says it all: no stack under it
+  return err
+}
 
 export interface Tenant {
   appKey: string
@@ -45,8 +54,7 @@ export function newTenant(prefix: string): Tenant {
 export function uiHarness() {
   const h = {} as { browser: Browser; app: SandboxApp; clock: ManualClock; url: string }
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`)
+    if (!existsSync(CHROMIUM)) throw noBrowser()
     h.clock = new ManualClock()
     h.app = await buildApp(testConfig(), { clock: h.clock })
     h.url = await h.app.listen({ port: 0, host: '127.0.0.1' })

@@ -10,13 +10,13 @@ import {
 } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { StartRefusal } from '../../errors.js'
+import { PACKAGE_DIR } from '../../package.js'
 
 export type Db = Database.Database
 
-export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'migrations')
+export const MIGRATIONS_DIR = join(PACKAGE_DIR, 'migrations')
 
 // Opening the database file: the folder, the lock that keeps it to one process, the pragmas, the
 // migrations, and what the operator can get wrong on the way, each said in one line.

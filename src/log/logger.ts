@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs'
 import pino, { type DestinationStream, type Logger } from 'pino'
+import { prettyDestination } from './pretty.js'
 
 /**
  * Everywhere a credential could sit in a log record. Fastify's request serializer logs method,
@@ -22,9 +23,15 @@ const REDACTED_PATHS = [
  * instead of one per request (under load the request log was one of the largest per-request costs,
  * docs/performance.md), and an idle server still shows each line at once. Pending lines are
  * written when the process exits; only a SIGKILL can lose the last turn's lines (never data).
+ * `pretty`: each line made readable for a person on its way out (pretty.ts), `colour` for a terminal.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const out = destination ?? batchedStdout()
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  { pretty = false, colour = false } = {},
+): Logger {
+  const json = destination ?? batchedStdout()
+  const out = pretty ? prettyDestination(json, { colour }) : json
   const logger = pino(
     {
       level,

@@ -1,0 +1,67 @@
+import { join } from 'node:path'
+import { build, type Metafile, type Plugin } from 'esbuild'
+
+// The server as one bundle (npm run build: scripts/build.ts; the tests' copy of it:
+// test/process-build.ts). Loading ≈ 700 files through Node's ES module loader was most of a fresh
+// start (docs/performance.md, "Fast start"): one file loads in a fraction of that. Everything is
+// bundled but better-sqlite3 (a native addon) and what the code finds in node_modules at run time
+// itself: swagger-ui-dist's files, and the CommonJS packages loaded on first use (src/lazy.ts),
+// which stay installed dependencies. What is reached only through `import()` is split into chunks
+// of its own (`chunks/`), so it is still loaded only when used.
+
+/**
+ * zod's error messages in English only. `zod` exports its 40-odd locales as one namespace, which a
+ * bundler cannot leave out: 360 KiB of the bundle, parsed at every start, that the sandbox never
+ * uses (its refusals are its own words; zod's default locale is English).
+ */
+const zodEnglishOnly = (root: string): Plugin => ({
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: "export { default as en } from './en.js'",
+      resolveDir: join(root, 'node_modules', 'zod', 'v4', 'locales'),
+    }))
+  },
+})
+
+/**
+ * Fastify's default schema compilers (ajv, fast-json-stringify: 500 KiB) are never loaded from the
+ * bundle: Fastify requires them only when it is given no compilers, and http/lazy-compilers.ts
+ * always gives its own, which load them from node_modules on first use.
+ */
+const NEVER_FROM_THE_BUNDLE = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']
+
+/**
+ * Bundles src/server.ts of the checkout at `root` into `outdir` (server.js, chunks/); `entryPoints`,
+ * other modules of it the same way (bench/start-stages.ts times the start module by module).
+ */
+export async function bundleServer(
+  root: string,
+  outdir: string,
+  entryPoints: Record<string, string> = { server: 'src/server.ts' },
+): Promise<Metafile> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'swagger-ui-dist', ...NEVER_FROM_THE_BUNDLE],
+    plugins: [zodEnglishOnly(root)],
+    // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // The bundled CommonJS packages call require(): an ES module has none of its own.
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  })
+  return result.metafile
+}

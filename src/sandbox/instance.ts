@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { Config } from '../config.js'
+import { SETTINGS, type Setting, type SettingName } from '../config.js'
+import type { RouteSpec } from '../http/routes.js'
+import { schemaRoute } from '../http/schema.js'
+import { EXPOSITION_TYPE } from '../metrics/exposition.js'
+import type { Metrics } from '../metrics/metrics.js'
+import { databaseSize } from '../metrics/metrics.js'
+import { NAME, VERSION } from '../package.js'
+import type { Store } from '../store/index.js'
+
+// The instance seen from outside, like Mailpit's /api/v1/info and a Prometheus endpoint: what runs
+// (GET /info) and how it is doing (GET /metrics). Neither says anything of one app.
+
+const info = z.object({
+  name: z.string(),
+  version: z.string(),
+  node: z.string(),
+  started_at: z.string(),
+  uptime_s: z.number(),
+  /** The settings whose row says `public` (config.ts), by environment variable. */
+  settings: z.record(z.string(), z.unknown()),
+  database: z.object({ in_memory: z.boolean(), bytes: z.number(), wal_bytes: z.number() }),
+  apps: z.number(),
+})
+
+/**
+ * Who may read the metrics on the API's port: the one check to change when the sandbox gets
+ * operator credentials. Until then, anyone, like /health and /ready: the figures hold no app's data
+ * (no label per app) and no credential. Refusing is throwing the control plane's error. On
+ * METRICS_PORT (process/run.ts) they are always open: that port is the operator's to expose or not.
+ */
+export function checkMetricsAccess(_req: FastifyRequest): void {}
+
+export function instanceRoutes(deps: {
+  config: Config
+  store: Store
+  metrics: Metrics
+  startedAt: number
+}): RouteSpec[] {
+  const shown = (Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>).filter(
+    ([, s]) => s.public,
+  )
+  return [
+    schemaRoute({
+      method: 'GET',
+      url: '/info',
+      config: { public: true },
+      docs: { summary: 'What runs: version, start, settings that shape answers, database size, apps' },
+      schema: { response: { 200: info } },
+      handler: async () => {
+        const size = databaseSize(deps.store.db, deps.config.database)
+        return {
+          name: NAME,
+          version: VERSION,
+          node: process.versions.node,
+          started_at: new Date(deps.startedAt).toISOString(),
+          uptime_s: Math.floor((Date.now() - deps.startedAt) / 1000),
+          settings: Object.fromEntries(shown.map(([name, s]) => [s.env, deps.config[name] ?? null])),
+          database: {
+            in_memory: deps.config.database === ':memory:',
+            bytes: size.bytes,
+            wal_bytes: size.walBytes,
+          },
+          apps: deps.store.apps.count(),
+        }
+      },
+    }),
+    // Prometheus text, not JSON: no answer schema.
+    {
+      method: 'GET',
+      url: '/metrics',
+      config: { public: true },
+      docs: {
+        summary: 'Metrics in the Prometheus text format (requests, latency, held streams, database…)',
+        answers: { 200: { description: 'The exposition, version 0.0.4.', media: 'text/plain' } },
+      },
+      handler: async (req, reply) => {
+        checkMetricsAccess(req)
+        return reply.type(EXPOSITION_TYPE).header('cache-control', 'no-store').send(deps.metrics.render())
+      },
+    },
+  ]
+}

@@ -1,0 +1,83 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import {
+  cleanUp,
+  consumer,
+  localPrebuild,
+  pack,
+  REPO,
+  run,
+  SERVED,
+  servedBy,
+  startInstalled,
+  tempDir,
+} from './packing.js'
+
+// `npm run test:package` (CI runs it after `npm test`): the server's package installed by npm into
+// an empty project, with its dependencies from the registry, then started by npx — from the packed
+// tarball, and from a git URL (prepare builds it). Apart from `npm test`: npm fetches packages.
+
+const work = tempDir('package-install-')
+afterAll(() => cleanUp(work))
+mkdirSync(join(work, 'prebuilds'))
+const prebuild = localPrebuild(join(work, 'prebuilds'))
+const npmInstall = (what: string, project: string) =>
+  run('npm', ['install', what, '--no-audit', '--no-fund', '--prefer-offline'], project, prebuild.env, 600_000)
+
+/** The project's own view of the installed package: what `import` finds. */
+async function clientImports(project: string): Promise<string> {
+  return (
+    await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const c = await import('jiguang-sandbox/client'); console.log(typeof c.createApp)",
+      ],
+      project,
+    )
+  ).trim()
+}
+
+describe('the packed tarball, installed into an empty project', () => {
+  it('npx jiguang-sandbox serves the API, the web UI and the docs page', { timeout: 600_000 }, async () => {
+    const { file } = await pack(work)
+    const project = consumer(join(work, 'from-tarball'), prebuild.version)
+    await npmInstall(file, project)
+    expect(await run('npx', ['--offline', 'jiguang-sandbox', '--version'], project)).toBe(
+      `${SERVED.version}\n`,
+    )
+    expect(await clientImports(project)).toBe('function')
+    const server = await startInstalled(project)
+    try {
+      expect(await servedBy(server.url)).toEqual(SERVED)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('a git URL, installed into an empty project', () => {
+  it('is built by its prepare script, then serves like the tarball', { timeout: 900_000 }, async () => {
+    // The repository as a git host holds it: a bare clone, at the commit under test.
+    const bare = join(work, 'jiguang-sandbox.git')
+    await run('git', ['clone', '--bare', '--quiet', REPO, bare], work)
+    const commit = (await run('git', ['rev-parse', 'HEAD'], REPO)).trim()
+    const project = consumer(join(work, 'from-git'), prebuild.version)
+    await npmInstall(`git+file://${bare}#${commit}`, project)
+    const installed = join(project, 'node_modules', 'jiguang-sandbox')
+    for (const built of ['dist/server.js', 'client/dist/index.js', 'client/dist/index.d.ts'])
+      expect(existsSync(join(installed, built)), built).toBe(true)
+    // Packed as the tarball is: no sources, no dev dependencies.
+    expect(existsSync(join(installed, 'src', 'app.ts'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules', 'vitest'))).toBe(false)
+    expect(await clientImports(project)).toBe('function')
+    const server = await startInstalled(project)
+    try {
+      expect(await servedBy(server.url)).toEqual(SERVED)
+    } finally {
+      await server.stop()
+    }
+  })
+})

@@ -1,3 +1,4 @@
+import { readTemplateDefinition } from '../push/templates/render.js'
 import { nationalMobile } from '../sms/fields.js'
 import type { Store } from '../store/index.js'
 import {
@@ -98,7 +99,25 @@ export function provisionApp(
     store.sequences.skipPast('sign_id', Math.max(0, ...signs.map(s => s.signId)))
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
     provisionDevices(store, app.appKey, now)
+    provisionPushResources(store, app.appKey, seed, now)
   })
+}
+
+/** The seed file's push templates and push plans of the app (the console's, send_source 1). */
+function provisionPushResources(store: Store, appKey: string, seed: SeedApp | undefined, now: number): void {
+  for (const t of seed?.push_templates ?? []) {
+    const read = readTemplateDefinition(t, appKey)
+    if ('problem' in read) continue // refused when the file was read (seed-file.ts)
+    store.pushTemplates.save({ appKey, templateId: t.id, ...read, createdAt: now, updatedAt: now })
+  }
+  for (const p of seed?.push_plans ?? [])
+    store.pushPlans.insert({
+      appKey,
+      name: p.name,
+      description: p.description,
+      sendSource: 1,
+      createdAt: now,
+    })
 }
 
 /**

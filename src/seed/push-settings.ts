@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { readTemplateDefinition, TEMPLATE_ID, TEMPLATE_LIMITS } from '../push/templates/render.js'
 
 // The per-app settings of the push variants (jpush-api.md §5.14), in the seed file's `settings`
 // and wherever the control plane sets an app's settings: one schema for both.
@@ -47,4 +48,45 @@ export function groupConflicts(apps: ReadonlyArray<{ settings: { group?: GroupSe
     else if (known !== g.master_secret) conflicts.push(i)
   })
   return conflicts
+}
+
+/**
+ * A push template of the seed file (the vendor's console makes them; docs/jpush-wire.md "Push
+ * templates"): its id, a name, and a push without audience whose strings hold `{{name}}` variables.
+ */
+export const pushTemplateSchema = z
+  .object({
+    id: z.string().regex(TEMPLATE_ID, 'must be 1 to 32 letters or digits'),
+    name: z.string().min(1).max(TEMPLATE_LIMITS.nameChars),
+    push: z.record(z.string(), z.unknown()),
+    params: z.array(z.string()).optional(),
+  })
+  .strict()
+
+/** A push plan of the seed file: made as the console makes them (send_source 1). */
+export const pushPlanSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_]{0,49}$/, 'letters, digits and _, not starting with _, at most 50'),
+    description: z.string().max(1000).default(''),
+  })
+  .strict()
+
+export type SeedPushTemplate = z.infer<typeof pushTemplateSchema>
+
+/** What is wrong with an app's templates: each must make a valid push once filled in; ids are unique. */
+export function templateProblems(
+  appKey: string,
+  templates: readonly SeedPushTemplate[],
+): Array<{ path: (string | number)[]; message: string }> {
+  const out: Array<{ path: (string | number)[]; message: string }> = []
+  const ids = new Set<string>()
+  templates.forEach((t, i) => {
+    if (ids.has(t.id)) out.push({ path: [i, 'id'], message: 'is given twice' })
+    ids.add(t.id)
+    const read = readTemplateDefinition(t, appKey)
+    if ('problem' in read) out.push({ path: [i, ...read.field.split('.')], message: read.problem })
+  })
+  return out
 }

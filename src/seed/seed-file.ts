@@ -4,7 +4,13 @@ import { z } from 'zod'
 import { StartRefusal } from '../errors.js'
 import { lazy } from '../lazy.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
-import { groupConflicts, pushVariantSettings } from './push-settings.js'
+import {
+  groupConflicts,
+  pushPlanSchema,
+  pushTemplateSchema,
+  pushVariantSettings,
+  templateProblems,
+} from './push-settings.js'
 
 const yaml = lazy<typeof Yaml>('yaml')
 
@@ -71,6 +77,9 @@ const app = z
     balances: balances.optional(),
     templates: z.array(template).optional(),
     signs: z.array(sign).optional(),
+    /** JPush push templates (POST /v3/push/template) and push plans (options.business_operation_code). */
+    push_templates: z.array(pushTemplateSchema).optional(),
+    push_plans: z.array(pushPlanSchema).optional(),
   })
   .strict()
 
@@ -96,6 +105,19 @@ const seedFileSchema = z
       if (a.dev_key && !devs.has(a.dev_key)) {
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
       }
+    })
+    seed.apps.forEach((a, i) => {
+      for (const p of templateProblems(a.app_key, a.push_templates ?? []))
+        ctx.addIssue({ code: 'custom', path: ['apps', i, 'push_templates', ...p.path], message: p.message })
+      const plans = (a.push_plans ?? []).map(p => p.name)
+      plans.forEach((name, j) => {
+        if (plans.indexOf(name) !== j)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['apps', i, 'push_plans', j, 'name'],
+            message: 'is given twice',
+          })
+      })
     })
     for (const i of groupConflicts(seed.apps)) {
       const path = ['apps', i, 'settings', 'group', 'master_secret']
@@ -125,7 +147,15 @@ function patchOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<PatchShape<S>, 
 
 /** What PATCH /_sandbox/app may change: an app's settings and balances, its developer's standing. */
 export const appPatchSchema = patchOf(
-  app.omit({ app_key: true, master_secret: true, dev_key: true, templates: true, signs: true }).shape,
+  app.omit({
+    app_key: true,
+    master_secret: true,
+    dev_key: true,
+    templates: true,
+    signs: true,
+    push_templates: true,
+    push_plans: true,
+  }).shape,
 ).extend({ developer: patchOf(developer.pick({ frozen: true, balances: true }).shape).optional() })
 
 export type AppPatch = z.output<typeof appPatchSchema>

@@ -139,7 +139,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
         '(`is_new_created: false`). A `group_name` joins the developer’s group of that name (group push).',
       config: { auth: 'dev' },
       reads: { body: createBody },
-      checks: [e.invalid('app_name (the sandbox already holds 10000 apps)')],
+      checks: [e.appRefused('the sandbox already holds 10000 apps, its limit (AUTO_PROVISION_MAX_APPS)')],
       answer: z.object({
         app_key: z.string(),
         is_new_created: z.boolean(),
@@ -171,7 +171,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
               () => provisionApp(store, { appKey, masterSecret, devKey }, now),
             )
           } catch (err) {
-            if (err instanceof ProvisioningRefused) throw e.invalid(`app_name (${err.reason})`)
+            if (err instanceof ProvisioningRefused) throw e.appRefused(err.reason)
             throw err
           }
           const made = store.apps.get(appKey)!

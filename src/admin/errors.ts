@@ -16,6 +16,8 @@ export const adminErrors = {
   onlyPost: e(405, 4001, 'Only support HTTP POST method'),
   missing: (param: string) => new ApiError(400, 4002, `Request parameter ${param} is null or empty`),
   invalid: (param: string) => new ApiError(400, 4003, `Request parameter ${param} is invalid`),
+  /** The sandbox's own bound on apps (AUTO_PROVISION_MAX_APPS…) refuses a new one: why. */
+  appRefused: (reason: string) => new ApiError(400, 4003, `Request refused: ${reason}`),
   devKeyUnknown: e(401, 4004, 'Authentication failed: dev_key does not exist'),
   devSecretWrong: e(401, 4005, 'Authentication failed: dev_key and dev_secret are not matched'),
   badAuthorization: e(401, 4006, 'Authentication failed: it is not a valid authorization string'),

@@ -55,7 +55,8 @@ export const reportErrors = {
   invalid: (message = 'Parameter is invalid') => new ApiError(400, 3002, message),
   notJson: e(400, 3002, 'Parameter is invalid, not a valid JSON format'),
   timeUnitMismatch: e(400, 3004, 'time_unit and start do not match'),
-  tooFarBack: e(400, 3005, 'Only the statistics of the last 60 days can be queried'),
+  tooFarBack: (days = 60) =>
+    new ApiError(400, 3005, `Only the statistics of the last ${days} days can be queried`),
 } as const
 
 export const deviceErrors = {

@@ -96,7 +96,7 @@ export function testDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
       description: `A push with \`options.test_model: true\` reaches the test devices of its audience only. ${VIP}`,
       reads: { body: testDevice },
       checks: [
-        e.invalid("registration_id '1a0018970a8b0fd6c0e' is invalid"),
+        e.invalid("registration_id '1a0018970a8b0fd6c0d' is invalid"),
         e.testDeviceTaken('1a0018970a8b0fd6c0e'),
         e.invalid(`an app has at most ${TEST_DEVICE_LIMITS.perApp} test devices`),
       ],

@@ -80,7 +80,8 @@ const urlErrors = (create: boolean) => [
   e.invalid('huawei_image_url must be a string'),
   e.invalid(`image_url is longer than ${IMAGE_LIMITS.urlChars} characters`),
   e.missing('image_url or a channel image url'),
-  wrongForm('huawei', 2),
+  // A PUT knows the image's type, and so what its channels take, once it has found the image.
+  ...(create ? [wrongForm('huawei', 2)] : []),
 ]
 
 const urlSchema = (create: boolean) =>
@@ -298,7 +299,7 @@ export function imageRoutes(deps: PipelineDeps): RouteSpec[] {
         'A channel not named keeps its address; one that does not take the image’s type keeps it too. ' +
         'image_url (the old Java client sends it) becomes the common address only.',
       reads: { params: mediaParams, body: urlBody(false) },
-      checks: [unknown],
+      checks: [unknown, wrongForm('huawei', 2)],
       answer: imageAnswer,
       handler: async (req, { params, body }) => {
         const { appKey } = req.tenant.app

@@ -115,7 +115,7 @@ function readUsersQuery(
   if (!/^\d{1,9}$/.test(durationText) || Number(durationText) < 1)
     throw reportErrors.invalid('duration must be a whole number of at least 1')
   const requested = Number(durationText)
-  if (unit !== 'HOUR' && requested > limits[unit]) throw reportErrors.tooFarBack()
+  if (unit !== 'HOUR' && requested > limits[unit]) throw reportErrors.tooFarBack(limits.lookbackDays)
   const duration = Math.min(requested, limits[unit])
   // HOUR: the hours left in the start's day, at most.
   const count = unit === 'HOUR' ? Math.min(duration, 24 - start.getUTCHours()) : duration
@@ -126,7 +126,7 @@ function readUsersQuery(
     to: instant(bounds[i + 1]!, timeZone),
   }))
   const earliest = parseLocal(`${dayKey(now - limits.lookbackDays * DAY_MS, timeZone)} 00:00:00`, timeZone)
-  if (earliest !== undefined && periods[0]!.to <= earliest) throw reportErrors.tooFarBack()
+  if (earliest !== undefined && periods[0]!.to <= earliest) throw reportErrors.tooFarBack(limits.lookbackDays)
   return { timeUnit: unit, start: periods[0]!.time, duration, periods }
 }
 
@@ -204,7 +204,7 @@ export const usersQueryOf = (limits: UsersLimits) =>
       reportErrors.invalid('start is required'),
       reportErrors.timeUnitMismatch(),
       reportErrors.invalid('duration must be a whole number of at least 1'),
-      reportErrors.tooFarBack(),
+      reportErrors.tooFarBack(limits.lookbackDays),
     ],
   })
 

@@ -20,7 +20,7 @@ const file = z.object({
   url: z.string().describe('Where GET answers the bytes as uploaded.'),
 })
 
-const image = z.object({
+export const pushImageSchema = z.object({
   media_id: z.string(),
   image_type: z.int().describe('1 big picture, 2 large icon, 3 small icon.'),
   source: z.enum(['url', 'file']).describe('How it was last given.'),
@@ -40,7 +40,7 @@ const mediaParams = z.object({ media_id: z.string() })
 
 export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
-  const view = (i: PushImage): z.input<typeof image> => ({
+  const view = (i: PushImage): z.input<typeof pushImageSchema> => ({
     media_id: i.mediaId,
     image_type: i.imageType,
     source: i.source,
@@ -69,7 +69,7 @@ export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/images',
-      schema: { response: { 200: z.object({ images: z.array(image) }) } },
+      schema: { response: { 200: z.object({ images: z.array(pushImageSchema) }) } },
       handler: async req => ({
         images: store.pushImages.list(req.tenant.app.appKey, req.tenant.now()).map(view),
       }),
@@ -77,7 +77,7 @@ export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/images/:media_id',
-      schema: { params: mediaParams, response: { 200: image } },
+      schema: { params: mediaParams, response: { 200: pushImageSchema } },
       handler: async req => view(found(req.tenant.app.appKey, req.params.media_id, req.tenant.now())),
     }),
     schemaRoute({

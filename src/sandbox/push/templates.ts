@@ -24,7 +24,7 @@ const definition = z
   })
   .strict()
 
-const template = z.object({
+export const pushTemplateSchema = z.object({
   id: z.string(),
   name: z.string(),
   params: z.array(z.string()).describe('The variables each template push gives in `keys`.'),
@@ -35,7 +35,7 @@ const template = z.object({
 
 const idParams = z.object({ template_id: z.string().regex(TEMPLATE_ID, 'letters and digits, at most 32') })
 
-const view = (t: PushTemplate): z.input<typeof template> => ({
+const view = (t: PushTemplate): z.input<typeof pushTemplateSchema> => ({
   id: t.templateId,
   name: t.name,
   params: t.params,
@@ -69,21 +69,21 @@ export function pushTemplateRoutes(deps: { store: Store }): RouteSpec[] {
       method: 'GET',
       url: '/push/templates',
       docs: { summary: "The app's push templates (POST /v3/push/template pushes them)" },
-      schema: { response: { 200: z.object({ templates: z.array(template) }) } },
+      schema: { response: { 200: z.object({ templates: z.array(pushTemplateSchema) }) } },
       handler: async req => ({ templates: store.pushTemplates.list(req.tenant.app.appKey).map(view) }),
     }),
     schemaRoute({
       method: 'POST',
       url: '/push/templates',
       docs: { summary: 'Make a push template, with an id of 12 hex digits as the console gives' },
-      schema: { body: definition, response: { 200: template } },
+      schema: { body: definition, response: { 200: pushTemplateSchema } },
       handler: async req =>
         save(req.tenant.app.appKey, randomBytes(6).toString('hex'), req.body, req.tenant.now()),
     }),
     schemaRoute({
       method: 'GET',
       url: '/push/templates/:template_id',
-      schema: { params: idParams, response: { 200: template } },
+      schema: { params: idParams, response: { 200: pushTemplateSchema } },
       handler: async req => {
         const t = store.pushTemplates.get(req.tenant.app.appKey, req.params.template_id)
         if (!t) throw sandboxErrors.unknownPushTemplate()
@@ -94,7 +94,7 @@ export function pushTemplateRoutes(deps: { store: Store }): RouteSpec[] {
       method: 'PUT',
       url: '/push/templates/:template_id',
       docs: { summary: 'Make or replace the push template of this id' },
-      schema: { params: idParams, body: definition, response: { 200: template } },
+      schema: { params: idParams, body: definition, response: { 200: pushTemplateSchema } },
       handler: async req => save(req.tenant.app.appKey, req.params.template_id, req.body, req.tenant.now()),
     }),
     schemaRoute({

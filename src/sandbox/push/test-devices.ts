@@ -10,14 +10,14 @@ import { invalidField, sandboxErrors } from '../errors.js'
 // The app's test devices (POST /v3/test/model/add…, docs/jpush-wire.md "Test devices"), which a
 // push with options.test_model reaches alone: listed, and set, as a test steers them.
 
-const testDevice = z.object({
+export const testDeviceSchema = z.object({
   registration_id: z.string(),
   device_name: z.string(),
   platform: z.string(),
   created_at: z.string(),
 })
 
-const view = (d: TestDevice): z.input<typeof testDevice> => ({
+const view = (d: TestDevice): z.input<typeof testDeviceSchema> => ({
   registration_id: d.registrationId,
   device_name: d.deviceName,
   platform: d.platform,
@@ -33,7 +33,7 @@ export function pushTestDeviceRoutes(deps: { store: Store }): RouteSpec[] {
       method: 'GET',
       url: '/push/test-devices',
       docs: { summary: "The app's test devices: a push with options.test_model reaches only these" },
-      schema: { response: { 200: z.object({ test_devices: z.array(testDevice) }) } },
+      schema: { response: { 200: z.object({ test_devices: z.array(testDeviceSchema) }) } },
       handler: async req => ({ test_devices: store.pushTestDevices.list(req.tenant.app.appKey).map(view) }),
     }),
     schemaRoute({
@@ -43,7 +43,7 @@ export function pushTestDeviceRoutes(deps: { store: Store }): RouteSpec[] {
       schema: {
         params: ridParams,
         body: z.object({ device_name: z.string().min(1).max(TEST_DEVICE_LIMITS.deviceNameChars) }).strict(),
-        response: { 200: testDevice },
+        response: { 200: testDeviceSchema },
       },
       handler: async req => {
         const { appKey } = req.tenant.app

@@ -92,7 +92,7 @@ export function groupOfName(devKey: string, devSecret: string, name: string) {
   }
 }
 
-const appKeyParams = params({ appKey: { read: v => v as string, schema: z.string(), errors: [] } })
+const appKeyParams = params({ app_key: { read: v => v as string, schema: z.string(), errors: [] } })
 
 export function adminRoutes(deps: Deps): RouteSpec[] {
   const { store, clock } = deps
@@ -113,7 +113,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
   const deleteRoute = (method: 'POST' | 'DELETE') =>
     vendorRoute({
       method,
-      url: '/v1/app/:appKey/delete',
+      url: '/v1/app/:app_key/delete',
       summary:
         method === 'POST'
           ? 'Delete one of the developer\'s apps (docs/jpush-wire.md "Admin API")'
@@ -125,7 +125,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
       reads: { params: appKeyParams },
       checks: [e.appKeyInvalid()],
       answer: done,
-      handler: async (req, { params }) => remove(req.devKey!, params.appKey),
+      handler: async (req, { params }) => remove(req.devKey!, params.app_key),
     })
 
   return [
@@ -203,7 +203,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
     deleteRoute('DELETE'),
     vendorRoute({
       method: 'POST',
-      url: '/v1/app/:appKey/certificate',
+      url: '/v1/app/:app_key/certificate',
       summary: 'Upload an app\'s APNs certificates (docs/jpush-wire.md "Admin API")',
       description:
         'A form of `devCertificateFile`/`devCertificatePassword` and/or `proCertificateFile`/`proCertificatePassword`: ' +
@@ -220,7 +220,7 @@ export function adminRoutes(deps: Deps): RouteSpec[] {
       ],
       answer: done,
       handler: async (req, { params }) => {
-        const app = ownApp(req.devKey!, params.appKey)
+        const app = ownApp(req.devKey!, params.app_key)
         const uploads = await certificateForm.read(req)
         const now = appNow(clock, app)
         const checked = uploads.map(c => ({ ...c, info: checkCertificate(c, now) }))

@@ -10,14 +10,14 @@ export const ADMIN_HOST = 'admin.jpush.cn'
 export const ADMIN_PREFIX = '/admin'
 
 /**
- * Fastify's `rewriteUrl`: the URL to route. Only a request whose Host (or HTTP/2 :authority) is the
- * admin host, port aside, is moved under ADMIN_PREFIX; every other request keeps its URL byte for
- * byte (JSMS's /v1 among them).
+ * Fastify's `rewriteUrl`: the URL to route. Only a request to the Admin API's paths (`/v1…`) whose
+ * Host (or HTTP/2 :authority) is the admin host, port aside, is moved under ADMIN_PREFIX; every other
+ * request keeps its URL byte for byte (JSMS's /v1 on every other host; the control plane on this one).
  */
 export function routeAdminHost(req: IncomingMessage): string {
   const url = req.url ?? '/'
+  if (!/^\/+v1(\/|\?|$)/i.test(url)) return url
   const host = req.headers.host ?? (req.headers[':authority'] as string | undefined)
   if (host === undefined) return url
-  const name = host.replace(/:\d+$/, '').toLowerCase()
-  return name === ADMIN_HOST && !url.startsWith(`${ADMIN_PREFIX}/`) ? `${ADMIN_PREFIX}${url}` : url
+  return host.replace(/:\d+$/, '').toLowerCase() === ADMIN_HOST ? `${ADMIN_PREFIX}${url}` : url
 }

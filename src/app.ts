@@ -44,6 +44,7 @@ import { duePushSchedules } from './push/schedules/due.js'
 import { pushScheduleRoutes } from './push/schedules/schedules.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
+import { seedTemplateProblems } from './push/templates/render.js'
 import { templatePushRoutes } from './push/templates/templates.js'
 import { certificateRoutes } from './sandbox/app/certificates.js'
 import { appRoutes } from './sandbox/app/routes.js'
@@ -127,7 +128,7 @@ export async function buildApp(
   // State: one SQLite database behind the store, seeded from the seed file.
   const db = openDatabase(config.database)
   const store = createStore(db, { log: app.log.child({ component: 'store' }) })
-  const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
+  const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
   // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app

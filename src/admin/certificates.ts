@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type Forge from 'node-forge'
 import { z } from 'zod'
-import { type Form, isMultipart, MultipartError, parseMultipart } from '../http/body/multipart.js'
+import { readForm } from '../http/body/multipart.js'
 import { part } from '../http/reads.js'
 import { lazy } from '../lazy.js'
 import type { CertificateEnvironment } from '../store/apps/admin.js'
@@ -37,21 +37,15 @@ export interface CertificateInfo {
 
 /** The form's certificates: each file with its password (an absent password is the empty one). */
 export async function readCertificateForm(req: FastifyRequest): Promise<UploadedCertificate[]> {
-  const raw = req.body as Buffer | undefined
-  const contentType = req.headers['content-type']
-  if (!raw || raw.length === 0) throw e.noCertificateFile()
-  if (!isMultipart(contentType)) throw e.invalid('body (a multipart/form-data form)')
-  let form: Form
-  try {
-    form = await parseMultipart(contentType ?? '', raw, {
-      maxFileBytes: CERTIFICATE_LIMITS.fileBytes,
-      maxFiles: 2,
-      maxFields: 4,
-    })
-  } catch (err) {
-    if (err instanceof MultipartError) throw e.invalid(`body (${err.message})`)
-    throw err
-  }
+  const form = await readForm(
+    req,
+    { maxFileBytes: CERTIFICATE_LIMITS.fileBytes, maxFiles: 2, maxFields: 4 },
+    {
+      empty: () => e.noCertificateFile(),
+      notMultipart: () => e.invalid('body (a multipart/form-data form)'),
+      unreadable: reason => e.invalid(`body (${reason})`),
+    },
+  )
   const out: UploadedCertificate[] = []
   for (const environment of ['dev', 'pro'] as const) {
     const file = form.files.find(f => f.field === `${environment}CertificateFile`)

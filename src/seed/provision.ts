@@ -1,4 +1,3 @@
-import { readTemplateDefinition } from '../push/templates/render.js'
 import { nationalMobile } from '../sms/fields.js'
 import type { Store } from '../store/index.js'
 import {
@@ -13,6 +12,7 @@ import {
   DEFAULT_TEMPLATES,
 } from './fixtures.js'
 import { provisionDevices } from './push-fixtures.js'
+import { variablesOf } from './push-settings.js'
 import type { SeedApp, SeedFile } from './seed-file.js'
 
 // Sends look mobiles up in national form (sms/fields.ts), so the seed's are stored that way.
@@ -105,11 +105,17 @@ export function provisionApp(
 
 /** The seed file's push templates and push plans of the app (the console's, send_source 1). */
 function provisionPushResources(store: Store, appKey: string, seed: SeedApp | undefined, now: number): void {
-  for (const t of seed?.push_templates ?? []) {
-    const read = readTemplateDefinition(t, appKey)
-    if ('problem' in read) continue // refused when the file was read (seed-file.ts)
-    store.pushTemplates.save({ appKey, templateId: t.id, ...read, createdAt: now, updatedAt: now })
-  }
+  // Each was checked when the file was read (seedTemplateProblems in push/templates/render.ts).
+  for (const t of seed?.push_templates ?? [])
+    store.pushTemplates.save({
+      appKey,
+      templateId: t.id,
+      name: t.name,
+      params: [...variablesOf(t.push)],
+      push: t.push,
+      createdAt: now,
+      updatedAt: now,
+    })
   for (const p of seed?.push_plans ?? [])
     store.pushPlans.insert({
       appKey,

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { readTemplateDefinition, TEMPLATE_ID, TEMPLATE_LIMITS } from '../push/templates/render.js'
 
 // The per-app settings of the push variants (jpush-api.md §5.14), in the seed file's `settings`
 // and wherever the control plane sets an app's settings: one schema for both.
@@ -50,10 +49,34 @@ export function groupConflicts(apps: ReadonlyArray<{ settings: { group?: GroupSe
   return conflicts
 }
 
-/**
- * A push template of the seed file (the vendor's console makes them; docs/jpush-wire.md "Push
- * templates"): its id, a name, and a push without audience whose strings hold `{{name}}` variables.
- */
+// Push templates (docs/jpush-wire.md "Push templates") are defined where the vendor's console
+// would define them: the seed file and the control plane. What a definition is written as lives
+// here; whether its push is valid once filled in is the push surface's to say (render.ts).
+
+/** A variable of a template's push: `{{name}}`, in any string, keys included. */
+export const TEMPLATE_VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g
+/** A template id, as the vendor's read (`c65b34b96512`): letters and digits. */
+export const TEMPLATE_ID = /^[A-Za-z0-9]{1,32}$/
+
+export const TEMPLATE_LIMITS = {
+  /** The sandbox's bound per app (docs/reliability.md); the vendor documents none. */
+  perApp: 200,
+  nameChars: 100,
+} as const
+
+/** Every variable a push names, in the order they first appear. */
+export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') for (const m of value.matchAll(TEMPLATE_VARIABLE)) into.add(m[1]!)
+  else if (Array.isArray(value)) for (const v of value) variablesOf(v, into)
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) {
+      variablesOf(k, into)
+      variablesOf(v, into)
+    }
+  return into
+}
+
+/** A push template of the seed file: its id, a name, and a push without audience. */
 export const pushTemplateSchema = z
   .object({
     id: z.string().regex(TEMPLATE_ID, 'must be 1 to 32 letters or digits'),
@@ -75,18 +98,7 @@ export const pushPlanSchema = z
 
 export type SeedPushTemplate = z.infer<typeof pushTemplateSchema>
 
-/** What is wrong with an app's templates: each must make a valid push once filled in; ids are unique. */
-export function templateProblems(
-  appKey: string,
-  templates: readonly SeedPushTemplate[],
-): Array<{ path: (string | number)[]; message: string }> {
-  const out: Array<{ path: (string | number)[]; message: string }> = []
-  const ids = new Set<string>()
-  templates.forEach((t, i) => {
-    if (ids.has(t.id)) out.push({ path: [i, 'id'], message: 'is given twice' })
-    ids.add(t.id)
-    const read = readTemplateDefinition(t, appKey)
-    if ('problem' in read) out.push({ path: [i, ...read.field.split('.')], message: read.problem })
-  })
-  return out
+/** The template ids an app's list gives twice, by index (the push in each is render.ts's to judge). */
+export function repeatedTemplateIds(templates: readonly SeedPushTemplate[]): number[] {
+  return templates.flatMap((t, i) => (templates.findIndex(o => o.id === t.id) !== i ? [i] : []))
 }

@@ -9,7 +9,7 @@ import {
   pushPlanSchema,
   pushTemplateSchema,
   pushVariantSettings,
-  templateProblems,
+  repeatedTemplateIds,
 } from './push-settings.js'
 
 const yaml = lazy<typeof Yaml>('yaml')
@@ -107,8 +107,12 @@ const seedFileSchema = z
       }
     })
     seed.apps.forEach((a, i) => {
-      for (const p of templateProblems(a.app_key, a.push_templates ?? []))
-        ctx.addIssue({ code: 'custom', path: ['apps', i, 'push_templates', ...p.path], message: p.message })
+      for (const j of repeatedTemplateIds(a.push_templates ?? []))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apps', i, 'push_templates', j, 'id'],
+          message: 'is given twice',
+        })
       const plans = (a.push_plans ?? []).map(p => p.name)
       plans.forEach((name, j) => {
         if (plans.indexOf(name) !== j)
@@ -160,12 +164,21 @@ export const appPatchSchema = patchOf(
 
 export type AppPatch = z.output<typeof appPatchSchema>
 
-export function readSeedFile(path: string): SeedFile {
-  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
+/**
+ * A check of the whole file by a surface's own rules (the surfaces stand above the seed, which
+ * knows only how the file is written): what it finds refuses the start as the schema's issues do.
+ */
+export type SeedCheck = (seed: SeedFile) => Array<{ path: (string | number)[]; message: string }>
+
+export function readSeedFile(path: string, checks: readonly SeedCheck[] = []): SeedFile {
+  const refuse = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => {
+    const lines = issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`)
+    return new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
   }
+  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
+  if (!parsed.success) throw refuse(parsed.error.issues)
+  const issues = checks.flatMap(check => check(parsed.data))
+  if (issues.length > 0) throw refuse(issues)
   return parsed.data
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_APP_KEY } from '../../src/seed/fixtures.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import { feignMultipart, png } from '../push/image-forms.js'
 import type { Script, Tools } from './failure-scripts.js'
+import { badTriggers, LATER, NEVER } from './failure-scripts-schedules.js'
 
 // The documented failures of the push host's newer APIs (docs/jpush-wire.md): images, push
 // templates, push plans, test devices. The bounds (images, plans, test devices per app) are filled
@@ -64,41 +65,6 @@ function form(text: Record<string, string>, bytes: Buffer | null = png()): [stri
   const f = feignMultipart(text, bytes ? [{ field: 'oppo_file', name: 'a.png', bytes }] : [])
   return [f.contentType, f.body]
 }
-
-// The test clock starts at 2026-01-01 08:00:00, Beijing time (failure-scripts-schedules.ts).
-const LATER = '2026-02-01 10:00:00'
-/** Tuesday to Wednesday, firing on Mondays: never. */
-const NEVER = {
-  start: '2026-01-06 00:00:00',
-  end: '2026-01-07 00:00:00',
-  time: '10:00:00',
-  time_unit: 'week',
-  frequency: 1,
-  point: ['MON'],
-}
-/** The trigger sections written wrong, in the order they are checked. */
-const badTriggers = [
-  {},
-  { single: { time: '2026-2-1 10:00' } },
-  {
-    periodical: {
-      start: LATER,
-      end: '2026-03-01 10:00:00',
-      time: '10:00:00',
-      time_unit: 'hour',
-      frequency: 1,
-    },
-  },
-  {
-    periodical: {
-      start: LATER,
-      end: '2026-03-01 10:00:00',
-      time: '10:00:00',
-      time_unit: 'day',
-      frequency: 0,
-    },
-  },
-]
 
 async function templateChecks(t: Tools, url: string) {
   const ids = Array.from({ length: 1001 }, (_, i) => `1a0018970a8b${String(i).padStart(7, '0')}`)
@@ -206,7 +172,7 @@ export const resourceScripts: Record<string, Script> = {
             frequency: 1,
           },
         }),
-        await task({ periodical: NEVER }),
+        await task({ periodical: { frequency: 1, ...NEVER } }),
         await task(later),
       )
       return answers

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import { readSeedFile } from '../../src/seed/seed-file.js'
 import { basic, call, createTestApp } from '../helpers.js'
 import { ANDROID_1, ANDROID_2, IOS_1, received } from './helpers.js'
 
@@ -278,9 +277,20 @@ describe('push templates in the seed file', () => {
     expect(plans.body.data.detail).toEqual([expect.objectContaining({ name: 'welcome', send_source: 1 })])
   })
 
-  it('refuse a template that would make no valid push, naming it', () => {
-    expect(() => readSeedFile(file(app([{ id: ID, name: 'x', push: { platform: 'all' } }])))).toThrow(
+  it('refuse the start over a template that would make no valid push, naming it', async () => {
+    const seedFile = file(app([{ id: ID, name: 'x', push: { platform: 'all' } }]))
+    await expect(createTestApp({ seedFile })).rejects.toThrow(
       'apps.0.push_templates.0.push: is not a valid push once filled in: 1002 Missing parameter: notification or message',
     )
+  })
+
+  it('refuse the start over one template id given twice', async () => {
+    const seedFile = file(
+      app([
+        { id: ID, ...TEMPLATE },
+        { id: ID, ...TEMPLATE },
+      ]),
+    )
+    await expect(createTestApp({ seedFile })).rejects.toThrow('apps.0.push_templates.1.id: is given twice')
   })
 })

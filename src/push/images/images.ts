@@ -2,10 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
-import { type Form, isMultipart, MultipartError, parseMultipart } from '../../http/body/multipart.js'
+import { readForm } from '../../http/body/multipart.js'
 import { params, part, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { Store } from '../../store/index.js'
 import type { ChannelImage, ImageType, PushImage, PushImageFile } from '../../store/push/images.js'
 import { pushErrors as e } from '../errors.js'
 import { isObject } from '../values.js'
@@ -147,21 +146,15 @@ interface FileBody {
  * and OPPO's, so those are not processed.
  */
 async function readFileBody(req: FastifyRequest, create: boolean): Promise<FileBody> {
-  const contentType = req.headers['content-type']
-  const raw = req.body as Buffer | undefined
-  if (!raw || raw.length === 0) throw create ? e.missing('image_type') : e.missing('xiaomi_file or oppo_file')
-  if (!isMultipart(contentType)) throw e.invalid('the images must be sent as multipart/form-data')
-  let form: Form
-  try {
-    form = await parseMultipart(contentType ?? '', raw, {
-      maxFileBytes: IMAGE_LIMITS.fileBytes,
-      maxFiles: 5,
-      maxFields: 8,
-    })
-  } catch (err) {
-    if (err instanceof MultipartError) throw e.invalid(`the form cannot be read: ${err.message}`)
-    throw err
-  }
+  const form = await readForm(
+    req,
+    { maxFileBytes: IMAGE_LIMITS.fileBytes, maxFiles: 5, maxFields: 8 },
+    {
+      empty: () => (create ? e.missing('image_type') : e.missing('xiaomi_file or oppo_file')),
+      notMultipart: () => e.invalid('the images must be sent as multipart/form-data'),
+      unreadable: reason => e.invalid(`the form cannot be read: ${reason}`),
+    },
+  )
   const imageType = create ? readImageType(form.fields.get('image_type')?.[0]) : undefined
   const files: FileBody['files'] = []
   for (const channel of FILE_CHANNELS) {
@@ -257,10 +250,18 @@ export function imageRoutes(deps: PipelineDeps): RouteSpec[] {
     store.pushImages.insert(row)
     return row
   }
-  const existing = (s: Store, appKey: string, mediaId: string, now: number) => {
-    const image = s.pushImages.get(appKey, mediaId, now)
-    if (!image) throw e.unknownMedia(mediaId)
-    return image
+  /** An image changed by `edit`, kept 30 days from now; inside a write job. */
+  const change = (
+    appKey: string,
+    mediaId: string,
+    now: number,
+    edit: (had: PushImage) => Pick<PushImage, 'source' | 'imageUrl' | 'channels'>,
+  ): PushImage => {
+    const had = store.pushImages.get(appKey, mediaId, now)
+    if (!had) throw e.unknownMedia(mediaId)
+    const changed = { ...had, ...edit(had), updatedAt: now, expiresAt: now + IMAGE_LIMITS.keptMs }
+    store.pushImages.update(changed)
+    return changed
   }
   const KINDS = Object.entries(IMAGE_TYPES)
     .map(([n, name]) => `${n} ${name}`)
@@ -304,19 +305,13 @@ export function imageRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params, body }) => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const image = await store.write(() => {
-          const had = existing(store, appKey, params.media_id, now)
-          const changed: PushImage = {
-            ...had,
+        const image = await store.write(() =>
+          change(appKey, params.media_id, now, had => ({
             source: 'url',
             imageUrl: body.imageUrl ?? had.imageUrl,
             channels: adopt(had.imageType, body, false, had.channels),
-            updatedAt: now,
-            expiresAt: now + IMAGE_LIMITS.keptMs,
-          }
-          store.pushImages.update(changed)
-          return changed
-        })
+          })),
+        )
         return answerOf(image)
       },
     }),
@@ -359,17 +354,13 @@ export function imageRoutes(deps: PipelineDeps): RouteSpec[] {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
         const image = await store.write(() => {
-          const had = existing(store, appKey, params.media_id, now)
-          const changed: PushImage = {
-            ...had,
+          const changed = change(appKey, params.media_id, now, had => ({
             source: 'file',
+            imageUrl: had.imageUrl,
             channels: adoptFiles(had.imageType, body.files, had.channels),
-            updatedAt: now,
-            expiresAt: now + IMAGE_LIMITS.keptMs,
-          }
-          store.pushImages.update(changed)
+          }))
           for (const f of body.files)
-            store.pushImages.saveFile({ ...f, mediaId: had.mediaId, uploadedAt: now })
+            store.pushImages.saveFile({ ...f, mediaId: changed.mediaId, uploadedAt: now })
           return changed
         })
         return answerOf(image)

@@ -5,6 +5,7 @@ import { field, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { reportErrors as e } from '../errors.js'
 import { countPushes, type PlatformCounts, type PushCounts } from './counts.js'
+import { readMsgIdList } from './report.js'
 import { tallyUsers, type UsersLimits, usersAnswer, usersQueryOf, usersView } from './users.js'
 
 // Group statistics (docs/jpush-wire.md "Group statistics"; cav greport/*.go, the old Java
@@ -24,16 +25,7 @@ const GROUP_LIMITS = {
 const GROUP_USERS_LIMITS: UsersLimits = { HOUR: 24, DAY: 30, MONTH: 1, lookbackDays: 30 }
 
 const groupMsgIds = field({
-  read(value): string[] {
-    const ids = [value as QueryValue]
-      .flat()
-      .filter(v => v !== undefined)
-      .flatMap(v => v.split(/[,\s]+/))
-      .filter(v => v !== '')
-    if (ids.length === 0 || ids.length > GROUP_LIMITS.groupMsgIds) throw e.invalid('group_msgids is invalid')
-    if (ids.some(id => !/^\d{1,20}$/.test(id))) throw e.invalid('group_msgids is invalid')
-    return [...new Set(ids)]
-  },
+  read: value => readMsgIdList(value as QueryValue, 'group_msgids', GROUP_LIMITS.groupMsgIds),
   schema: z
     .string()
     .describe(`Comma-separated group_msgids of /v3/grouppush, at most ${GROUP_LIMITS.groupMsgIds}.`),

@@ -1,4 +1,6 @@
 import { isApiError } from '../../errors.js'
+import { TEMPLATE_VARIABLE, variablesOf } from '../../seed/push-settings.js'
+import type { SeedCheck } from '../../seed/seed-file.js'
 import { parsePush } from '../send/payload.js'
 import { isObject, type Json } from '../values.js'
 
@@ -8,31 +10,9 @@ import { isObject, type Json } from '../values.js'
 // syntax is not public: here a variable is `{{name}}` (as in JSMS templates), in any string of the
 // push, keys included.
 
-const VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g
-/** A template id, as the vendor's read (`c65b34b96512`): letters and digits. */
-export const TEMPLATE_ID = /^[A-Za-z0-9]{1,32}$/
-
-export const TEMPLATE_LIMITS = {
-  /** The sandbox's bound per app (docs/reliability.md); the vendor documents none. */
-  perApp: 200,
-  nameChars: 100,
-} as const
-
-/** Every variable a push names, in the order they first appear. */
-export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
-  if (typeof value === 'string') for (const m of value.matchAll(VARIABLE)) into.add(m[1]!)
-  else if (Array.isArray(value)) for (const v of value) variablesOf(v, into)
-  else if (isObject(value))
-    for (const [k, v] of Object.entries(value)) {
-      variablesOf(k, into)
-      variablesOf(v, into)
-    }
-  return into
-}
-
 /** The push with each `{{name}}` replaced by its value (a copy; the template is left as it is). */
 export function render(value: unknown, keys: Readonly<Record<string, string>>): unknown {
-  const fill = (text: string) => text.replace(VARIABLE, (whole, name: string) => keys[name] ?? whole)
+  const fill = (text: string) => text.replace(TEMPLATE_VARIABLE, (whole, name: string) => keys[name] ?? whole)
   if (typeof value === 'string') return fill(value)
   if (Array.isArray(value)) return value.map(v => render(v, keys))
   if (isObject(value))
@@ -75,3 +55,18 @@ export function readTemplateDefinition(
   }
   return { name: value.name, params, push }
 }
+
+/**
+ * The seed file's templates that make no valid push once filled in: the seed file states its own
+ * shape (seed/push-settings.ts), the push rules are this surface's, so app.ts hands this check to
+ * readSeedFile and a bad template refuses the start like any other mistake of the file.
+ */
+export const seedTemplateProblems: SeedCheck = seed =>
+  seed.apps.flatMap((a, i) =>
+    (a.push_templates ?? []).flatMap((t, j) => {
+      const read = readTemplateDefinition(t, a.app_key)
+      return 'problem' in read
+        ? [{ path: ['apps', i, 'push_templates', j, ...read.field.split('.')], message: read.problem }]
+        : []
+    }),
+  )

@@ -63,10 +63,10 @@ export const testDevicesOf = (http: Transport) => ({
     http.json<S.TestDevice>('PUT', `/_sandbox/push/test-devices/${id(registrationId)}`, {
       body: { device_name: deviceName },
     }),
-  /** Answers whether it was one. */
-  remove: async (registrationId: string) =>
-    (await http.json<{ deleted: boolean }>('DELETE', `/_sandbox/push/test-devices/${id(registrationId)}`))
-      .deleted,
+  /** Makes a test device an ordinary one again (404 90043 if it was none). */
+  remove: async (registrationId: string) => {
+    await http.json('DELETE', `/_sandbox/push/test-devices/${id(registrationId)}`)
+  },
 })
 
 /** Push templates, as the vendor's console makes them (POST /v3/push/template pushes them). */

@@ -226,8 +226,12 @@ describe('images, test devices and push templates', () => {
     expect(pushed.status).toBe(200)
     const got = await sb.pushes({ msg_id: pushed.body.msg_id })
     expect(got.messages.map(p => p.registration_id)).toEqual(['1a0018970a8b0fd6c0e'])
-    expect(await sb.testDevices.remove('1a0018970a8b0fd6c0e')).toBe(true)
+    await sb.testDevices.remove('1a0018970a8b0fd6c0e')
     expect(await sb.testDevices.list()).toEqual([])
+    await expect(sb.testDevices.remove('1a0018970a8b0fd6c0e')).rejects.toMatchObject({
+      code: 90043,
+      status: 404,
+    })
   })
 
   it('makes push templates that POST /v3/push/template pushes', async () => {

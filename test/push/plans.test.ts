@@ -136,5 +136,13 @@ describe('/v3/push_plan', () => {
       pushBody({ audience: { registration_id: [ANDROID_1] }, options: { business_operation_code: 7 } }),
     )
     expect(bad.body.error).toEqual({ code: 1003, message: "'business_operation_code' value is invalid." })
+    // Deleting it in the console: the plan is gone, and a second time there is none to delete.
+    expect((await call(app, 'DELETE', '/_sandbox/push/plans/summer')).body).toEqual({
+      name: 'summer',
+      deleted: true,
+    })
+    const again = await call(app, 'DELETE', '/_sandbox/push/plans/summer')
+    expect([again.status, again.body.error.code]).toEqual([404, 90047])
+    expect((await call(app, 'GET', '/v3/push_plan/list')).body.data.detail).toEqual([])
   })
 })

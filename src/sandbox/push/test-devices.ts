@@ -74,13 +74,14 @@ export function pushTestDeviceRoutes(deps: { store: Store }): RouteSpec[] {
       url: '/push/test-devices/:registration_id',
       schema: {
         params: ridParams,
-        response: { 200: z.object({ registration_id: z.string(), deleted: z.boolean() }) },
+        response: { 200: z.object({ registration_id: z.string(), deleted: z.literal(true) }) },
       },
       handler: async req => {
         const { appKey } = req.tenant.app
         const rid = req.params.registration_id
-        const deleted = await store.write(() => store.pushTestDevices.remove(appKey, rid))
-        return { registration_id: rid, deleted }
+        const gone = await store.write(() => store.pushTestDevices.remove(appKey, rid))
+        if (!gone) throw sandboxErrors.unknownRegistrationId('no test device with this registration_id')
+        return { registration_id: rid, deleted: true as const }
       },
     }),
   ]

@@ -1,6 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino from 'pino'
 import type { Dispatcher } from 'undici'
+import { adminRoutes } from './admin/apps.js'
+import { adminDialect } from './admin/dialect.js'
+import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { type Clock, systemClock } from './clock.js'
@@ -24,6 +27,7 @@ import { duePushes } from './push/delivery/delivery.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
 import { tagRoutes } from './push/device/tags.js'
+import { testDeviceRoutes } from './push/device/test-devices.js'
 import {
   BEIJING_PATHS,
   deviceDialect,
@@ -33,13 +37,19 @@ import {
   scheduleDialect,
 } from './push/dialect.js'
 import { fileRoutes } from './push/files/files.js'
+import { imageRoutes } from './push/images/images.js'
+import { planRoutes } from './push/plans/plans.js'
 import { usePushRateLimit } from './push/rate-limit.js'
+import { groupReportRoutes } from './push/report/group.js'
 import { pushReportRoutes } from './push/report/report.js'
 import { pushUserRoutes } from './push/report/users.js'
 import { duePushSchedules } from './push/schedules/due.js'
 import { pushScheduleRoutes } from './push/schedules/schedules.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
+import { seedTemplateProblems } from './push/templates/render.js'
+import { templatePushRoutes } from './push/templates/templates.js'
+import { certificateRoutes } from './sandbox/app/certificates.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
@@ -54,7 +64,11 @@ import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
+import { pushImageRoutes } from './sandbox/push/images.js'
+import { pushPlanRoutes } from './sandbox/push/plans.js'
 import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
+import { pushTemplateRoutes } from './sandbox/push/templates.js'
+import { pushTestDeviceRoutes } from './sandbox/push/test-devices.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
@@ -104,6 +118,9 @@ export async function buildApp(
     loggerInstance: logger ?? pino({ level: 'silent' }),
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A request to the Admin API's host (admin.jpush.cn) is routed under ADMIN_PREFIX (its paths
+    // are /v1/app…, JSMS's prefix here); every other URL is routed as it came (admin/host.ts).
+    rewriteUrl: routeAdminHost,
     bodyLimit: 1024 * 1024,
     logController: requestLog,
     childLoggerFactory: lazyRequestLogger,
@@ -118,7 +135,7 @@ export async function buildApp(
   // State: one SQLite database behind the store, seeded from the seed file.
   const db = openDatabase(config.database)
   const store = createStore(db, { log: app.log.child({ component: 'store' }) })
-  const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
+  const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
   // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app
@@ -212,25 +229,32 @@ export async function buildApp(
   )
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount('/v3', pushDialect, [pushRoutes, batchRoutes, fileRoutes], {
-    groups: [
-      {
-        dialect: deviceDialect,
-        paths: HOST_PATHS.device,
-        aliases: BEIJING_PATHS.device,
-        routes: [deviceRoutes, tagRoutes, aliasRoutes],
-      },
-      {
-        dialect: reportDialect,
-        paths: HOST_PATHS.report,
-        aliases: BEIJING_PATHS.report,
-        routes: [pushReportRoutes, pushUserRoutes],
-      },
-      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
-    ],
-    hooks: usePushRateLimit,
-    beforeHandler: faults,
-  })
+  await mount(
+    '/v3',
+    pushDialect,
+    [pushRoutes, batchRoutes, fileRoutes, imageRoutes, templatePushRoutes, planRoutes],
+    {
+      groups: [
+        {
+          dialect: deviceDialect,
+          paths: HOST_PATHS.device,
+          aliases: BEIJING_PATHS.device,
+          routes: [deviceRoutes, tagRoutes, aliasRoutes, testDeviceRoutes],
+        },
+        {
+          dialect: reportDialect,
+          paths: HOST_PATHS.report,
+          aliases: BEIJING_PATHS.report,
+          routes: [pushReportRoutes, pushUserRoutes, groupReportRoutes],
+        },
+        { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
+      ],
+      hooks: usePushRateLimit,
+      beforeHandler: faults,
+    },
+  )
+  // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
+  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], { standing: false })
   // Same credentials, so one app only ever sees and steers itself; blacklisted or frozen apps
   // may still look inside, and faults are for the vendor surfaces.
   await mount(
@@ -251,6 +275,11 @@ export async function buildApp(
       pushClickRoutes,
       pushScheduleInspectRoutes,
       pushGroupRoutes,
+      pushImageRoutes,
+      pushTemplateRoutes,
+      pushTestDeviceRoutes,
+      pushPlanRoutes,
+      certificateRoutes,
       opsRoutes,
       instanceRoutes,
       faultRoutes,

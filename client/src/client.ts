@@ -3,7 +3,7 @@ import { type EventOptions, type EventStream, openEvents } from './events.js'
 import { basicAuthorization, createTransport, type Fetch, type Transport } from './http.js'
 import type * as L from './list-types.js'
 import { createCursors, LISTS, type NextOptions, readList } from './lists.js'
-import { devicesOf, faultsOf, smsOf } from './steering.js'
+import { devicesOf, faultsOf, imagesOf, pushTemplatesOf, smsOf, testDevicesOf } from './steering.js'
 
 /** The default app of every sandbox (README "Credentials and fixtures"). */
 export const DEFAULT_APP = { appKey: '7d431e42dfa6a6d693ac2d04', masterSecret: '5e987ac6d2e04d95a9d8f0d1' }
@@ -40,6 +40,12 @@ export class SandboxClient {
   readonly devices: ReturnType<typeof devicesOf>
   /** The carrier's reports, the handsets' replies, the reviewer's decisions. */
   readonly sms: ReturnType<typeof smsOf>
+  /** The images of the image API (POST /v3/images/…): what each channel adopted, the files. */
+  readonly images: ReturnType<typeof imagesOf>
+  /** The app's test devices, which a push with options.test_model reaches alone. */
+  readonly testDevices: ReturnType<typeof testDevicesOf>
+  /** Push templates, as the vendor's console makes them, for POST /v3/push/template. */
+  readonly pushTemplates: ReturnType<typeof pushTemplatesOf>
 
   constructor(options: ClientOptions = {}) {
     this.appKey = options.appKey ?? DEFAULT_APP.appKey
@@ -54,6 +60,9 @@ export class SandboxClient {
     this.faults = faultsOf(this.#http)
     this.devices = devicesOf(this.#http)
     this.sms = smsOf(this.#http)
+    this.images = imagesOf(this.#http)
+    this.testDevices = testDevicesOf(this.#http)
+    this.pushTemplates = pushTemplatesOf(this.#http)
   }
 
   /** The app's settings, balances, developer and clock. */

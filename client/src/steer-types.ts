@@ -74,3 +74,54 @@ export interface DecidedSign {
   use_status: number
   refuse_reason: string | null
 }
+
+/** An image of the image API (POST /v3/images/…), as GET /_sandbox/push/images shows it. */
+export interface PushImage {
+  media_id: string
+  /** 1 big picture, 2 large icon, 3 small icon. */
+  image_type: number
+  source: 'url' | 'file'
+  image_url: string | null
+  /** What each vendor channel adopted (`value`, as the API answered) and from what. */
+  channels: Record<string, { value: string; from: string }>
+  files: Array<{
+    channel: string
+    file_name: string
+    content_type: string
+    width: number | null
+    height: number | null
+    size: number
+    uploaded_at: string
+    /** Where the control plane answers the bytes as uploaded. */
+    url: string
+  }>
+  created_at: string
+  updated_at: string
+  expires_at: string
+}
+
+/** A test device: a push with options.test_model reaches only these. */
+export interface TestDevice {
+  registration_id: string
+  device_name: string
+  platform: string
+  created_at: string
+}
+
+/** What a push template is made of: a push without audience, its variables `{{name}}`. */
+export interface PushTemplateInput {
+  name: string
+  push: Record<string, unknown>
+  /** Optional: the variables, which must be the push's. */
+  params?: string[]
+}
+
+export interface PushTemplate {
+  id: string
+  name: string
+  /** The variables each template push gives in `keys`. */
+  params: string[]
+  push: Record<string, unknown>
+  created_at: string
+  updated_at: string
+}

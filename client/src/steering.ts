@@ -3,7 +3,8 @@ import type { Transport } from './http.js'
 import type * as S from './steer-types.js'
 
 // What a test decides in place of the real service: faults, devices, the carrier, handsets and
-// the reviewer. Grouped on the client as `faults`, `devices` and `sms`.
+// the reviewer, and what the vendor's console makes (push templates, test devices). Grouped on the
+// client as `faults`, `devices`, `sms`, `images`, `testDevices` and `pushTemplates`.
 
 const id = (value: string | number) => encodeURIComponent(String(value))
 
@@ -45,4 +46,40 @@ export const smsOf = (http: Transport) => ({
     http.json<S.DecidedSign>('POST', `/_sandbox/sms/signs/${id(signId)}/review`, {
       body: { status, refuse_reason: refuseReason },
     }),
+})
+
+/** Images of the image API, as the vendor never shows them: what each channel adopted, the files. */
+export const imagesOf = (http: Transport) => ({
+  list: async () => (await http.json<{ images: S.PushImage[] }>('GET', '/_sandbox/push/images')).images,
+  get: (mediaId: string) => http.json<S.PushImage>('GET', `/_sandbox/push/images/${id(mediaId)}`),
+})
+
+/** The app's test devices: a push with options.test_model reaches only these. */
+export const testDevicesOf = (http: Transport) => ({
+  list: async () =>
+    (await http.json<{ test_devices: S.TestDevice[] }>('GET', '/_sandbox/push/test-devices')).test_devices,
+  /** Makes a device of the app a test device, or renames it. */
+  set: (registrationId: string, deviceName: string) =>
+    http.json<S.TestDevice>('PUT', `/_sandbox/push/test-devices/${id(registrationId)}`, {
+      body: { device_name: deviceName },
+    }),
+  /** Makes a test device an ordinary one again (404 90043 if it was none). */
+  remove: async (registrationId: string) => {
+    await http.json('DELETE', `/_sandbox/push/test-devices/${id(registrationId)}`)
+  },
+})
+
+/** Push templates, as the vendor's console makes them (POST /v3/push/template pushes them). */
+export const pushTemplatesOf = (http: Transport) => ({
+  list: async () =>
+    (await http.json<{ templates: S.PushTemplate[] }>('GET', '/_sandbox/push/templates')).templates,
+  /** A new template, with an id of 12 hex digits. */
+  create: (template: S.PushTemplateInput) =>
+    http.json<S.PushTemplate>('POST', '/_sandbox/push/templates', { body: template }),
+  /** Makes or replaces the template of this id. */
+  save: (templateId: string, template: S.PushTemplateInput) =>
+    http.json<S.PushTemplate>('PUT', `/_sandbox/push/templates/${id(templateId)}`, { body: template }),
+  remove: async (templateId: string) => {
+    await http.json('DELETE', `/_sandbox/push/templates/${id(templateId)}`)
+  },
 })

@@ -15,6 +15,8 @@ export interface Dialect {
   missingAuth(): ApiError
   /** Wrong credentials; also a refused auto-provisioning, its reason added to the message. */
   authFailed(): ApiError
+  /** A devKey no developer has, where the vendor tells it from a wrong devSecret (the Admin API). */
+  unknownDeveloper?(): ApiError
   /** An appKey that is not even well-formed (JPush 1008 / 7008); JSMS says authFailed. */
   malformedKey(): ApiError
   /** A body that cannot be read; `reason` words the message where the vendor fixes none. */

@@ -59,10 +59,16 @@ export function vendorCodeOf(reply: FastifyReply): number | undefined {
 /** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
 export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const extra = routeConfig(req)?.errorExtra
+    const config = routeConfig(req)
+    const extra = config?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
     // A refusal while shutting down is the close working, not a failure.
     if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
+    if (config?.errorShape === 'flat')
+      return reply
+        .code(apiError.status)
+        .type('application/json; charset=utf-8')
+        .send({ code: apiError.code, message: apiError.message })
     return sendApiError(reply, apiError)
   }
 }

@@ -49,5 +49,10 @@ declare module 'fastify' {
      * parsing, handler): the JSMS verify route answers `"is_valid": false` (jsms-api.md §1.5).
      */
     errorExtra?: Record<string, unknown>
+    /**
+     * `flat`: failures answer `{"code","message"}` at the top level, as the success does, instead of
+     * the `error` envelope (the JPush push plan API: docs/jpush-wire.md "Push plans").
+     */
+    errorShape?: 'flat'
   }
 }

@@ -218,12 +218,15 @@ export function defineRoutes(
   const surface: RouteSurface = { dialect, standing }
   // Per path, the methods it answers, and those no 405 is derived for (answered or unknown).
   const byUrl = new Map<string, Set<string>>()
+  // A path whose routes answer failures flat answers its 405 (and what comes before it) flat too.
+  const flatUrls = new Set<string>()
   for (const { unknownMethods = [], ...r } of routes) {
     const documented = { ...r, [SURFACE]: surface }
     app.route(documented)
     const methods = byUrl.get(r.url) ?? new Set()
     for (const m of [r.method, ...unknownMethods].flat()) methods.add(m)
     byUrl.set(r.url, methods)
+    if (r.config?.errorShape === 'flat') flatUrls.add(r.url)
   }
   for (const [url, methods] of byUrl) {
     const others = METHODS.filter(m => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')))
@@ -231,7 +234,7 @@ export function defineRoutes(
     const derived = {
       method: others,
       url,
-      config: { public: true },
+      config: { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) },
       [SURFACE]: { ...surface, methodNotAllowed: true },
       handler: async () => {
         throw dialect.methodNotAllowed()

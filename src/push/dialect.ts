@@ -80,8 +80,9 @@ export const pushDialects: Record<PushGroup, Dialect> = {
  * §1.1; the schedules also under the Beijing data centre's `/v3/push/schedules`); the rest is push.
  */
 export const HOST_PATHS = {
-  device: ['devices', 'tags', 'aliases'],
-  report: ['received', 'status', 'messages', 'users'],
+  // `test`: the test devices (/v3/test/model/…, docs/jpush-wire.md); `group`: group statistics.
+  device: ['devices', 'tags', 'aliases', 'test'],
+  report: ['received', 'status', 'messages', 'users', 'group'],
   schedule: ['schedules', 'push/schedules'],
 } as const
 

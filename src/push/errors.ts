@@ -17,11 +17,36 @@ export const pushErrors = {
     new ApiError(400, 1011, 'cannot find user by this audience or has been inactive for more than 255 days', {
       msg_id: msgId,
     }),
+  /** Never the sandbox's own answer: a fault may arm it, to test a client's retry and back-off. */
+  timeout: e(503, 1030, 'Internal service timeout'),
   rateLimited: e(429, 2002, 'Rate limit exceeded'),
   blacklisted: e(403, 2003, 'The appKey is in black list.'),
   illegalIp: e(403, 2004, 'The request ip is not in the ip whitelist of this app'),
+  /** docs2019's push table; only a fault answers it here. */
+  tooMuchVolume: e(403, 2005, 'Message volume beyond a reasonable range'),
+  /** VIP-only APIs (docs2019); the sandbox lets every app use them, so only a fault answers it. */
+  notVip: e(403, 2006, 'This API is only available to VIP apps'),
   noPermission: e(403, 2007, 'No permission to use this API'),
   broadcastLimit: e(403, 2008, 'Broadcast push times exceed the limit of today'),
+  // What the push host's newer APIs refuse (docs/jpush-wire.md), in the codes of its table.
+  /** A media_id the app does not have (never uploaded, another app's, or past its 30 days). */
+  unknownMedia: (mediaId: string) =>
+    new ApiError(400, 1003, `media_id ${mediaId.slice(0, 80)} does not exist`),
+  /** A field that names an image of another type (1 big picture, 2 large icon, 3 small icon). */
+  wrongMediaType: (field: string, wanted: number, given: number) =>
+    new ApiError(400, 1003, `${field} takes an image of image_type ${wanted}, not ${given}`),
+  imageTooBig: (part: string, limit: number) =>
+    new ApiError(400, 1005, `Message is too long: ${part} is over ${limit} bytes`),
+  /** A push naming a plan the app does not have (business_operation_code). */
+  unknownPlan: (name: string) =>
+    new ApiError(400, 1003, `business_operation_code ${name} is not a push plan of this app`),
+  tooManyImages: (limit: number) =>
+    new ApiError(
+      400,
+      1012,
+      `an app keeps at most ${limit} images at once: they go 30 days after their last change`,
+    ),
+  unknownTemplate: (id: string) => new ApiError(400, 1003, `template id ${id.slice(0, 80)} does not exist`),
 } as const
 
 export const reportErrors = {
@@ -30,7 +55,8 @@ export const reportErrors = {
   invalid: (message = 'Parameter is invalid') => new ApiError(400, 3002, message),
   notJson: e(400, 3002, 'Parameter is invalid, not a valid JSON format'),
   timeUnitMismatch: e(400, 3004, 'time_unit and start do not match'),
-  tooFarBack: e(400, 3005, 'Only the statistics of the last 60 days can be queried'),
+  tooFarBack: (days = 60) =>
+    new ApiError(400, 3005, `Only the statistics of the last ${days} days can be queried`),
 } as const
 
 export const deviceErrors = {
@@ -42,4 +68,11 @@ export const deviceErrors = {
   someInvalid: (rids: string[]) =>
     new ApiError(400, 7013, `Some registration_ids are invalid: ${rids.join(',')}`),
   aliasFull: e(400, 7015, 'The alias is already bound to 10 devices'),
+  /** A test device operation on a device that is no test device of the app. */
+  notATestDevice: (rid: string) =>
+    new ApiError(400, 7002, `registration_id ${rid.slice(0, 64)} is not a test device`),
+  testDeviceTaken: (rid: string) =>
+    new ApiError(400, 7002, `registration_id ${rid.slice(0, 64)} is already a test device`),
+  /** docs2019's device table (503); only a fault answers it here. */
+  busy: e(503, 7030, 'System busy, please retry later'),
 } as const

@@ -34,6 +34,9 @@ export const sandboxErrors = {
   unknownRegistrationId: (message = 'no device with this registration_id') =>
     new ApiError(404, 90043, message),
   noCode: e(404, 90044, 'no verification code for this mobile'),
+  unknownMediaId: e(404, 90045, 'no image with this media_id (or it is past its 30 days)'),
+  unknownPushTemplate: e(404, 90046, 'no push template with this id'),
+  unknownPushPlan: e(404, 90047, 'no push plan with this name'),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),
   notSentYet: why(409, 90052),

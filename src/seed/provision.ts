@@ -12,6 +12,7 @@ import {
   DEFAULT_TEMPLATES,
 } from './fixtures.js'
 import { provisionDevices } from './push-fixtures.js'
+import { variablesOf } from './push-settings.js'
 import type { SeedApp, SeedFile } from './seed-file.js'
 
 // Sends look mobiles up in national form (sms/fields.ts), so the seed's are stored that way.
@@ -98,7 +99,31 @@ export function provisionApp(
     store.sequences.skipPast('sign_id', Math.max(0, ...signs.map(s => s.signId)))
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
     provisionDevices(store, app.appKey, now)
+    provisionPushResources(store, app.appKey, seed, now)
   })
+}
+
+/** The seed file's push templates and push plans of the app (the console's, send_source 1). */
+function provisionPushResources(store: Store, appKey: string, seed: SeedApp | undefined, now: number): void {
+  // Each was checked when the file was read (seedTemplateProblems in push/templates/render.ts).
+  for (const t of seed?.push_templates ?? [])
+    store.pushTemplates.save({
+      appKey,
+      templateId: t.id,
+      name: t.name,
+      params: [...variablesOf(t.push)],
+      push: t.push,
+      createdAt: now,
+      updatedAt: now,
+    })
+  for (const p of seed?.push_plans ?? [])
+    store.pushPlans.insert({
+      appKey,
+      name: p.name,
+      description: p.description,
+      sendSource: 1,
+      createdAt: now,
+    })
 }
 
 /**

@@ -48,3 +48,57 @@ export function groupConflicts(apps: ReadonlyArray<{ settings: { group?: GroupSe
   })
   return conflicts
 }
+
+// Push templates (docs/jpush-wire.md "Push templates") are defined where the vendor's console
+// would define them: the seed file and the control plane. What a definition is written as lives
+// here; whether its push is valid once filled in is the push surface's to say (render.ts).
+
+/** A variable of a template's push: `{{name}}`, in any string, keys included. */
+export const TEMPLATE_VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g
+/** A template id, as the vendor's read (`c65b34b96512`): letters and digits. */
+export const TEMPLATE_ID = /^[A-Za-z0-9]{1,32}$/
+
+export const TEMPLATE_LIMITS = {
+  /** The sandbox's bound per app (docs/reliability.md); the vendor documents none. */
+  perApp: 200,
+  nameChars: 100,
+} as const
+
+/** Every variable a push names, in the order they first appear. */
+export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') for (const m of value.matchAll(TEMPLATE_VARIABLE)) into.add(m[1]!)
+  else if (Array.isArray(value)) for (const v of value) variablesOf(v, into)
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) {
+      variablesOf(k, into)
+      variablesOf(v, into)
+    }
+  return into
+}
+
+/** A push template of the seed file: its id, a name, and a push without audience. */
+export const pushTemplateSchema = z
+  .object({
+    id: z.string().regex(TEMPLATE_ID, 'must be 1 to 32 letters or digits'),
+    name: z.string().min(1).max(TEMPLATE_LIMITS.nameChars),
+    push: z.record(z.string(), z.unknown()),
+    params: z.array(z.string()).optional(),
+  })
+  .strict()
+
+/** A push plan of the seed file: made as the console makes them (send_source 1). */
+export const pushPlanSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_]{0,49}$/, 'letters, digits and _, not starting with _, at most 50'),
+    description: z.string().max(1000).default(''),
+  })
+  .strict()
+
+export type SeedPushTemplate = z.infer<typeof pushTemplateSchema>
+
+/** The template ids an app's list gives twice, by index (the push in each is render.ts's to judge). */
+export function repeatedTemplateIds(templates: readonly SeedPushTemplate[]): number[] {
+  return templates.flatMap((t, i) => (templates.findIndex(o => o.id === t.id) !== i ? [i] : []))
+}

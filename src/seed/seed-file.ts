@@ -4,7 +4,13 @@ import { z } from 'zod'
 import { StartRefusal } from '../errors.js'
 import { lazy } from '../lazy.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
-import { groupConflicts, pushVariantSettings } from './push-settings.js'
+import {
+  groupConflicts,
+  pushPlanSchema,
+  pushTemplateSchema,
+  pushVariantSettings,
+  repeatedTemplateIds,
+} from './push-settings.js'
 
 const yaml = lazy<typeof Yaml>('yaml')
 
@@ -71,6 +77,9 @@ const app = z
     balances: balances.optional(),
     templates: z.array(template).optional(),
     signs: z.array(sign).optional(),
+    /** JPush push templates (POST /v3/push/template) and push plans (options.business_operation_code). */
+    push_templates: z.array(pushTemplateSchema).optional(),
+    push_plans: z.array(pushPlanSchema).optional(),
   })
   .strict()
 
@@ -96,6 +105,23 @@ const seedFileSchema = z
       if (a.dev_key && !devs.has(a.dev_key)) {
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
       }
+    })
+    seed.apps.forEach((a, i) => {
+      for (const j of repeatedTemplateIds(a.push_templates ?? []))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apps', i, 'push_templates', j, 'id'],
+          message: 'is given twice',
+        })
+      const plans = (a.push_plans ?? []).map(p => p.name)
+      plans.forEach((name, j) => {
+        if (plans.indexOf(name) !== j)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['apps', i, 'push_plans', j, 'name'],
+            message: 'is given twice',
+          })
+      })
     })
     for (const i of groupConflicts(seed.apps)) {
       const path = ['apps', i, 'settings', 'group', 'master_secret']
@@ -125,17 +151,34 @@ function patchOf<S extends z.ZodRawShape>(shape: S): z.ZodObject<PatchShape<S>, 
 
 /** What PATCH /_sandbox/app may change: an app's settings and balances, its developer's standing. */
 export const appPatchSchema = patchOf(
-  app.omit({ app_key: true, master_secret: true, dev_key: true, templates: true, signs: true }).shape,
+  app.omit({
+    app_key: true,
+    master_secret: true,
+    dev_key: true,
+    templates: true,
+    signs: true,
+    push_templates: true,
+    push_plans: true,
+  }).shape,
 ).extend({ developer: patchOf(developer.pick({ frozen: true, balances: true }).shape).optional() })
 
 export type AppPatch = z.output<typeof appPatchSchema>
 
-export function readSeedFile(path: string): SeedFile {
-  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
+/**
+ * A check of the whole file by a surface's own rules (the surfaces stand above the seed, which
+ * knows only how the file is written): what it finds refuses the start as the schema's issues do.
+ */
+export type SeedCheck = (seed: SeedFile) => Array<{ path: (string | number)[]; message: string }>
+
+export function readSeedFile(path: string, checks: readonly SeedCheck[] = []): SeedFile {
+  const refuse = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) => {
+    const lines = issues.map(i => `${i.path.map(String).join('.')}: ${i.message}`)
+    return new StartRefusal(`invalid SANDBOX_CONFIG ${path}: ${lines.join('; ')}`)
   }
+  const parsed = seedFileSchema.safeParse(parseSeedText(path) ?? {})
+  if (!parsed.success) throw refuse(parsed.error.issues)
+  const issues = checks.flatMap(check => check(parsed.data))
+  if (issues.length > 0) throw refuse(issues)
   return parsed.data
 }
 

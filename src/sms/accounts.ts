@@ -39,10 +39,18 @@ export function accountRoutes(deps: PipelineDeps): RouteSpec[] {
       method: 'GET',
       url: '/accounts/app',
       summary: "The app's balances (jsms-api.md §2.7)",
+      description:
+        "An app with no quota in any bucket (all four null: the seed file's `balances`, or PATCH /_sandbox/app) " +
+        'has none assigned: 403 50033, as the docs list it for this call.',
+      checks: [smsErrors.appQuotaNotAssigned()],
       answer: appBalances,
       handler: async req => {
         const b = store.apps.balances(req.tenant.app.appKey)
         if (!b) throw smsErrors.authFailed()
+        // "app quota not assigned" (jsms-api.md §2.7): no bucket has a quota; one null bucket among
+        // others is that bucket's "no quota allocated", answered as null.
+        if (b.balance === null && b.voice === null && b.industry === null && b.market === null)
+          throw smsErrors.appQuotaNotAssigned()
         return { app_balance: b.balance, app_voice: b.voice, app_industry: b.industry, app_market: b.market }
       },
     }),

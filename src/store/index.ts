@@ -1,3 +1,4 @@
+import { createAdminStore } from './apps/admin.js'
 import { createAppRows } from './apps/app-rows.js'
 import { createAppStore } from './apps/apps.js'
 import { createBalanceStore } from './apps/balances.js'
@@ -15,8 +16,12 @@ import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushFileStore } from './push/files.js'
 import { createPushGroupStore } from './push/groups.js'
+import { createPushImageStore } from './push/images.js'
+import { createPushPlanStore } from './push/plans.js'
 import { createPushStore } from './push/pushes.js'
 import { createPushScheduleStore } from './push/schedules.js'
+import { createPushTemplateStore } from './push/templates.js'
+import { createPushTestDeviceStore } from './push/test-devices.js'
 import { createPushWithdrawalStore } from './push/withdrawals.js'
 import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
@@ -70,6 +75,13 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
     pushFiles: createPushFileStore(engine),
     pushGroups: createPushGroupStore(engine),
     pushWithdrawals: createPushWithdrawalStore(engine),
+    // What the current SDKs call beyond the push itself (issue 22, docs/jpush-wire.md).
+    pushImages: createPushImageStore(engine),
+    pushTestDevices: createPushTestDeviceStore(engine),
+    pushPlans: createPushPlanStore(engine),
+    pushTemplates: createPushTemplateStore(engine),
+    /** The Admin API's records: how an app was created, its APNs certificates. */
+    admin: createAdminStore(engine),
     schedules: createScheduleStore(engine),
     reports,
     replies: createReplyStore(engine),

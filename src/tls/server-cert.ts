@@ -16,6 +16,8 @@ export const VENDOR_HOSTS = [
   'device.jpush.cn',
   'report.jpush.cn',
   'bjapi.push.jiguang.cn',
+  // The JPush Admin API (py core.py and the Java JPushConfig hard-code it): routed by Host (admin/host.ts).
+  'admin.jpush.cn',
 ] as const
 
 export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '::1'] as const

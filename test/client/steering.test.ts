@@ -190,3 +190,68 @@ describe('the carrier, handsets and the reviewer', () => {
     await expect(sb.sms.reviewTemplate(99, 1)).rejects.toMatchObject({ status: 404, code: 90041 })
   })
 })
+
+describe('images, test devices and push templates', () => {
+  it('shows the images the app made, with what each channel adopted', async () => {
+    const sb = await s.newApp()
+    const made = await s.vendor(sb, 'POST', '/v3/images/byurls', {
+      image_type: 2,
+      image_url: 'https://cdn.example.com/icon.png',
+    })
+    const images = await sb.images.list()
+    expect(images.map(i => i.media_id)).toEqual([made.body.media_id])
+    const one = await sb.images.get(made.body.media_id)
+    expect(one.channels.jiguang).toEqual({
+      value: 'https://cdn.example.com/icon.png',
+      from: 'https://cdn.example.com/icon.png',
+    })
+    await expect(sb.images.get('jgmedia-2-nope')).rejects.toMatchObject({ code: 90045, status: 404 })
+  })
+
+  it('sets the test devices a test-mode push reaches', async () => {
+    const sb = await s.newApp()
+    const set = await sb.testDevices.set('1a0018970a8b0fd6c0e', 'QA phone')
+    expect(set).toMatchObject({
+      registration_id: '1a0018970a8b0fd6c0e',
+      device_name: 'QA phone',
+      platform: 'android',
+    })
+    expect((await sb.testDevices.list()).map(d => d.device_name)).toEqual(['QA phone'])
+    const pushed = await s.vendor(sb, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: 'all',
+      notification: { alert: 'qa' },
+      options: { test_model: true },
+    })
+    expect(pushed.status).toBe(200)
+    const got = await sb.pushes({ msg_id: pushed.body.msg_id })
+    expect(got.messages.map(p => p.registration_id)).toEqual(['1a0018970a8b0fd6c0e'])
+    await sb.testDevices.remove('1a0018970a8b0fd6c0e')
+    expect(await sb.testDevices.list()).toEqual([])
+    await expect(sb.testDevices.remove('1a0018970a8b0fd6c0e')).rejects.toMatchObject({
+      code: 90043,
+      status: 404,
+    })
+  })
+
+  it('makes push templates that POST /v3/push/template pushes', async () => {
+    const sb = await s.newApp()
+    const made = await sb.pushTemplates.create({
+      name: 'Hello',
+      push: { platform: 'all', notification: { alert: 'Hello {{name}}' } },
+    })
+    expect(made).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{12}$/), params: ['name'] })
+    const saved = await sb.pushTemplates.save('welcome1', {
+      name: 'Welcome',
+      push: { platform: 'all', message: { msg_content: 'hi {{who}}' } },
+    })
+    expect(saved.params).toEqual(['who'])
+    const pushed = await s.vendor(sb, 'POST', '/v3/push/template', {
+      id: made.id,
+      params: [{ audience: { alias: ['alias2'] }, keys: { name: 'Ann' } }],
+    })
+    expect(pushed.body.data.push_list[0].code).toBe(0)
+    await sb.pushTemplates.remove(made.id)
+    expect((await sb.pushTemplates.list()).map(t => t.id)).toEqual(['welcome1'])
+  })
+})

@@ -11,10 +11,13 @@ import type {
   Reply,
   Report,
 } from '../../client/src/list-types.js'
-import type { Device } from '../../client/src/steer-types.js'
+import type { Device, PushImage, PushTemplate, TestDevice } from '../../client/src/steer-types.js'
 import type { items } from '../../src/items/items.js'
 import type { appView } from '../../src/sandbox/app/view.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
+import type { pushImageSchema } from '../../src/sandbox/push/images.js'
+import type { pushTemplateSchema } from '../../src/sandbox/push/templates.js'
+import type { testDeviceSchema } from '../../src/sandbox/push/test-devices.js'
 import type { appPatchSchema } from '../../src/seed/seed-file.js'
 import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callbacks/outbox.js'
 import type { EVENT_TYPES as SERVER_EVENT_TYPES } from '../../src/store/events/log.js'
@@ -31,6 +34,9 @@ export type Checks = [
   Expect<Equal<App, z.output<typeof appView>>>,
   Expect<Equal<AppPatch, z.input<typeof appPatchSchema>>>,
   Expect<Equal<Device, z.output<typeof pushDeviceSchemas.device>>>,
+  Expect<Equal<PushImage, z.output<typeof pushImageSchema>>>,
+  Expect<Equal<TestDevice, z.output<typeof testDeviceSchema>>>,
+  Expect<Equal<PushTemplate, z.output<typeof pushTemplateSchema>>>,
   Expect<Equal<Message, z.output<typeof items.message>>>,
   Expect<Equal<Code, z.output<typeof items.code>>>,
   Expect<Equal<Push, z.output<typeof items.push>>>,

@@ -15,7 +15,14 @@ const latest = await call('GET', `https://api.sms.jpush.cn/_sandbox/sms/codes/la
 const valid = await call('POST', `https://api.sms.jpush.cn/v1/codes/${sent.body.msg_id}/valid`, {
   code: latest.body.code,
 })
-const hosts = ['api.jpush.cn', 'device.jpush.cn', 'report.jpush.cn', 'bjapi.push.jiguang.cn', 'sandbox']
+const hosts = [
+  'api.jpush.cn',
+  'device.jpush.cn',
+  'report.jpush.cn',
+  'bjapi.push.jiguang.cn',
+  'admin.jpush.cn',
+  'sandbox',
+]
 const health = await Promise.all(hosts.map(h => fetch(`https://${h}/_sandbox/health`).then(r => r.status)))
 console.log(JSON.stringify({ sent, valid, health }))
 process.exit(valid.body.is_valid === true && health.every(s => s === 200) ? 0 : 1)

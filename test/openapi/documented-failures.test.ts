@@ -3,6 +3,7 @@ import { createTestApp } from '../helpers.js'
 import { described, type Script, toolsFor } from './failure-scripts.js'
 import { fileScripts } from './failure-scripts-files.js'
 import { pushScripts } from './failure-scripts-push.js'
+import { resourceScripts } from './failure-scripts-resources.js'
 import { scheduleScripts } from './failure-scripts-schedules.js'
 
 // The failures the OpenAPI document lists for the push host and the Schedule API are ones the
@@ -12,7 +13,12 @@ import { scheduleScripts } from './failure-scripts-schedules.js'
 // answered but not documented, fails here. The failures every route of a surface shares
 // (credentials, rate window, body) are its dialect's, tested with the dialect.
 
-const scripts: Record<string, Script> = { ...pushScripts, ...fileScripts, ...scheduleScripts }
+const scripts: Record<string, Script> = {
+  ...pushScripts,
+  ...fileScripts,
+  ...scheduleScripts,
+  ...resourceScripts,
+}
 
 type Failure = { status: number; code: number; message: string }
 

@@ -46,6 +46,7 @@ export async function contentChecks(fail: Fail, audience: unknown, { cid = true 
     await fail(to(audience, { sms_message: 'x' })),
     await fail(to(audience, { sms_message: {} })),
     await fail(to(audience, { options: { time_to_live: -1 } })),
+    await fail(to(audience, { options: { business_operation_code: '_nope' } })),
     await fail(to(audience, { callback: { url: 'ftp://example.com/' } })),
     ...(cid ? [await fail(to(audience, { cid: 'nope' }))] : []),
     await fail({ platform: ['ios'], audience, notification: { ios: { alert: 'x'.repeat(2000) } } }),
@@ -65,9 +66,30 @@ async function pushChecks(t: Tools, path: string, headers: Record<string, string
 
 const overrideUnknown = { options: { override_msg_id: '18100000000000099' } }
 
+/**
+ * What is refused once a push is read, after the override: a media_id the app does not have, one
+ * of another image type than its field takes, a push plan the app does not have.
+ */
+export async function resourceChecks(t: Tools, fail: Fail, audience: unknown) {
+  const { media_id } = await t.ok('POST', '/v3/images/byurls', {
+    image_type: 2,
+    image_url: 'https://example.com/icon.png',
+  })
+  const android = (fields: Record<string, unknown>) => ({
+    notification: { android: { alert: 'hi', ...fields } },
+  })
+  return [
+    await fail(to(audience, android({ large_icon: 'jgmedia-2-00000000-0000-0000-0000-000000000000' }))),
+    await fail(to(audience, android({ big_pic_path: media_id }))),
+    await fail(to(audience, { options: { business_operation_code: 'spring_sale' } })),
+  ]
+}
+
 async function pushScript(t: Tools, path: string) {
+  const fail = (body: unknown) => t.fail('POST', path, body)
   const answers = await pushChecks(t, path)
   answers.push(await t.fail('POST', path, to({ registration_id: [ANDROID_1] }, overrideUnknown)))
+  answers.push(...(await resourceChecks(t, fail, { registration_id: [ANDROID_1] })))
   answers.push(await t.fail('POST', path, to({ tag: ['nobody'] })))
   await t.ok('PATCH', '/_sandbox/app', { settings: { broadcasts_per_day: 1 } })
   if (path === '/v3/push') await t.ok('POST', path, to('all'))

@@ -5,9 +5,9 @@ import type { Script } from './failure-scripts.js'
 // The Schedule API's and GET /v3/users' documented failures (src/push/schedules/input.ts,
 // schedules.ts, src/push/report/users.ts), each made to happen. The test clock starts at 2026-01-01 08:00:00, Beijing time.
 
-const LATER = '2026-02-01 10:00:00'
+export const LATER = '2026-02-01 10:00:00'
 /** Tuesday to Wednesday, firing on Mondays: never. */
-const NEVER = {
+export const NEVER = {
   start: '2026-01-06 00:00:00',
   end: '2026-01-07 00:00:00',
   time: '10:00:00',
@@ -16,7 +16,7 @@ const NEVER = {
 }
 
 /** The trigger sections written wrong, in the order they are checked (`section.trigger.shape`). */
-const badTriggers = [
+export const badTriggers = [
   {},
   { single: { time: '2026-2-1 10:00' } },
   {

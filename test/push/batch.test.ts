@@ -195,7 +195,8 @@ describe('batch single push', () => {
     const [a, b] = await cids(app, 2)
     // PushClient.batchSendPush: {"pushlist":{cid: PushPayload.toJSON()}}, gson's compact JSON.
     const javaEntry = (audience: string) =>
-      `{"platform":"all","audience":${audience},"notification":{"android":{"alert":"java","ai_opportunity":false}},"options":{"sendno":1234567,"apns_production":false,"classification":0}}`
+      // Notification.toJSON puts ai_opportunity beside the platform objects, not in one.
+      `{"platform":"all","audience":${audience},"notification":{"ai_opportunity":false,"android":{"alert":"java"}},"options":{"sendno":1234567,"apns_production":false,"classification":0}}`
     const raw = `{"pushlist":{"${a}":${javaEntry(`{"registration_id":["${ANDROID_2}"]}`)},"${b}":${javaEntry(`{"registration_id":["${ANDROID_1}","${ANDROID_2}"]}`)}}}`
     const res = await call(app, 'POST', REGID, raw)
     expect(res.body[a!]).toEqual({ msg_id: expect.stringMatching(/^\d{17}$/) })

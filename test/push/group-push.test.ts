@@ -208,7 +208,7 @@ describe('group membership through the control plane', () => {
     const alone = await pushAs(app, body(), { authorization: basic(`group-${key}`, other) })
     expect(Object.keys(alone.body)).toHaveLength(2)
     const left = await call(app, 'DELETE', '/_sandbox/push/group', undefined, two)
-    expect(left.body).toEqual({ group_key: null, members: [] })
+    expect(left.body).toEqual({ group_key: null, master_secret: null, members: [] })
     const after = await pushAs(app, body(), { authorization: basic(`group-${key}`, secret) })
     expect(Object.keys(after.body)).toHaveLength(2) // group_msgid and the one member left
     const bad = await call(

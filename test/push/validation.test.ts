@@ -59,6 +59,14 @@ const rows: Array<[string, unknown, number]> = [
     pushBody({ notification: { android: { alert: 'a', build_id: 1 } } }),
     1009,
   ],
+  // docs2019's 1009 row: "除文档中指定的字段外，还需传递自定义的 key 请在 extras 中填写".
+  [
+    'a custom key in a platform object (custom keys go in extras)',
+    pushBody({ notification: { android: { alert: 'a', my_custom: 'x' } } }),
+    1009,
+  ],
+  ['a custom key in ios', pushBody({ notification: { ios: { alert: 'a', deeplink: 'x' } } }), 1009],
+  ['a custom key in hmos', pushBody({ notification: { hmos: { alert: 'a', category: 'IM', x: 1 } } }), 1009],
   [
     'android notification over 4000 bytes',
     pushBody({ notification: { android: { alert: 'x'.repeat(4001) } } }),
@@ -97,7 +105,7 @@ describe.each(['/v3/push', '/v3/push/validate'])('%s validation (§5.11)', path 
 })
 
 describe('what the clients add is tolerated', () => {
-  it('unknown top-level, options and platform keys; py ios defaults; node sendno above int32', async () => {
+  it('unknown top-level and options keys; android.sound; py ios defaults; node sendno above int32', async () => {
     const { app } = await createTestApp()
     const res = await call(app, 'POST', '/v3/push', {
       platform: ['android', 'ios'],
@@ -106,7 +114,8 @@ describe('what the clients add is tolerated', () => {
         alert: 'hi',
         ai_opportunity: false,
         ios: { alert: { title: 't', body: 'b' }, badge: '+1', sound: 'default', 'content-available': 1 },
-        android: { alert: 'a', builder_id: 1, my_custom: 'x' },
+        // docs2019 said Android takes no sound; today's docs list it and both Java SDKs send it.
+        android: { alert: 'a', builder_id: 1, sound: 'ding', extras: { my_custom: 'x' } },
       },
       options: { sendno: 4_294_967_294, apns_production: false, classification: 0, custom_flag: true },
       custom_top: 1,

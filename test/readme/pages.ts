@@ -16,6 +16,7 @@ export const PAGES: readonly Page[] = [
   { path: 'docs/README.md', noRun: 0 },
   { path: 'docs/sms.md', noRun: 0 },
   { path: 'docs/push.md', noRun: 0 },
+  { path: 'docs/jpush-wire.md', noRun: 0 },
   { path: 'docs/control-plane.md', noRun: 1 },
   { path: 'docs/web-ui.md', noRun: 0 },
   { path: 'docs/docker-and-tls.md', noRun: 4 },

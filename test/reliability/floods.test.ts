@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { basic, createTestApp, newKey } from '../helpers.js'
+import { errorOf } from './answers.js'
 import { newTenant, SCALE, type Tenant } from './http.js'
 import { listRoutes, type RouteInfo } from './routes.js'
 import { documentedCodes } from './vendor-codes.js'
@@ -17,13 +18,15 @@ const VICTIM_ADDRESS = '10.1.0.1'
 const FLOOD = { push: 600, device: 600, report: 2400, schedule: 100 }
 const EXTRA = 100 * SCALE
 
-// The Beijing data centre's shapes (/v3/device/…, /v3/report/…) are the same groups (§1.1).
+// The Beijing data centre's shapes (/v3/device/…, /v3/report/…) are the same groups (§1.1); the
+// test devices (/v3/test/model/…) are the device host's, group statistics (/v3/group/…) the report
+// host's (docs/jpush-wire.md).
 const groupOf = (url: string) =>
   /^\/v3\/(push\/)?schedules/.test(url)
     ? 'schedule'
-    : /^\/v3\/(devices|tags|aliases|device)\b/.test(url)
+    : /^\/v3\/(devices|tags|aliases|device|test)\b/.test(url)
       ? 'device'
-      : /^\/v3\/(received|status|messages|users|report)\b/.test(url)
+      : /^\/v3\/(received|status|messages|users|report|group)\b/.test(url)
         ? 'report'
         : 'push'
 
@@ -57,8 +60,8 @@ async function flood(app: SandboxApp, routes: RouteInfo[], victim: Tenant, calls
     expect(res.statusCode, where).toBeLessThan(500)
     // The operations endpoints (health, ready, ca.pem) take no credentials and answer 200.
     const failed = method !== 'HEAD' && res.statusCode >= 400
-    const code = failed ? res.json().error?.code : undefined
-    if (failed) expect(documentedCodes(url)?.has(code), where).toBe(true)
+    const code = failed ? (errorOf(url, res.json())?.code as number | undefined) : undefined
+    if (failed) expect(documentedCodes(url)?.has(code as number), where).toBe(true)
     if (url.startsWith('/v3')) expect(res.headers['x-rate-limit-limit'], where).toBeDefined()
     answers.push({ status: res.statusCode, code, limited: res.statusCode === 429 })
   }

@@ -44,6 +44,30 @@ describe('TLS listener', () => {
     }
   })
 
+  it('routes admin.jpush.cn/v1/app to the Admin API, and api.sms.jpush.cn/v1/… to JSMS, on one port', async () => {
+    const { app, tls } = await startSandbox(await tempDir())
+    const ca = app.tls.ca().certPem
+    const dev = `Basic ${Buffer.from('sandboxdevkey00000000001:sandboxdevsecret00000001').toString('base64')}`
+    // The Python client's create_app: its URL is hard-coded, https://admin.jpush.cn/v1/app.
+    const made = await httpsCall(`https://admin.jpush.cn:${tls.port}/v1/app`, {
+      ca,
+      method: 'POST',
+      auth: dev,
+      body: { app_name: 'tls', android_package: 'cn.tls.app', group_name: null },
+    })
+    expect([made.status, JSON.parse(made.body).is_new_created]).toEqual([200, true])
+    const jsms = await httpsCall(`https://api.sms.jpush.cn:${tls.port}/v1/app`, {
+      ca,
+      method: 'POST',
+      auth: dev,
+      body: {},
+    })
+    expect([jsms.status, JSON.parse(jsms.body)]).toEqual([
+      404,
+      { error: { code: 50016, message: 'api not found' } },
+    ])
+  })
+
   it('sends and validates a verification code over TLS as api.sms.jpush.cn', async () => {
     const { app, tls } = await startSandbox(await tempDir())
     const ca = app.tls.ca().certPem

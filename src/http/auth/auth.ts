@@ -127,7 +127,8 @@ function developerLogin(
 ) {
   const dev = deps.store.apps.developer(devKey)
   const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
-  if (!dev || !ok) throw dialect.authFailed()
+  if (!dev) throw (dialect.unknownDeveloper ?? dialect.authFailed)()
+  if (!ok) throw dialect.authFailed()
   if (dev.frozen) throw dialect.frozenDeveloper()
   req.devKey = dev.devKey
 }

@@ -50,6 +50,34 @@ export interface FormLimits {
   maxFields: number
 }
 
+/** What a surface answers, in its own envelope, for a form it cannot read. */
+export interface FormRefusals {
+  /** No body at all. */
+  empty: () => Error
+  /** A body that is not multipart/form-data. */
+  notMultipart: () => Error
+  /** A multipart body that cannot be read to its end (no boundary, cut short, too many parts). */
+  unreadable: (reason: string) => Error
+}
+
+/** The request's multipart form (a raw body held in memory), or the surface's refusal. */
+export async function readForm(
+  req: { headers: { 'content-type'?: string }; body: unknown },
+  limits: FormLimits,
+  refuse: FormRefusals,
+): Promise<Form> {
+  const contentType = req.headers['content-type']
+  const body = req.body as Buffer | undefined
+  if (!body || body.length === 0) throw refuse.empty()
+  if (!isMultipart(contentType)) throw refuse.notMultipart()
+  try {
+    return await parseMultipart(contentType ?? '', body, limits)
+  } catch (err) {
+    if (err instanceof MultipartError) throw refuse.unreadable(err.message)
+    throw err
+  }
+}
+
 /** Parses a whole multipart body held in memory. Rejects with MultipartError when it is malformed. */
 export function parseMultipart(contentType: string, body: Buffer, limits: FormLimits): Promise<Form> {
   const boundary = boundaryOf(contentType)

@@ -3,12 +3,18 @@ import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
 import { dayKey } from '../../time.js'
 import { pushErrors } from '../errors.js'
+import { checkMedia } from '../images/media.js'
 import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
 import type { PushRequest } from '../send/payload.js'
 import { pushAccepted } from './callbacks.js'
 import { planFanOut } from './fan-out.js'
 
 export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
+
+/** What a push belongs to besides its app: the group push it is one member's part of. */
+export interface PushOrigin {
+  groupMsgId?: string
+}
 
 /** A new 17-digit push msg_id (migration 003); also a group push's group_msgid. */
 export function newPushMsgId(store: Store): string {
@@ -25,6 +31,7 @@ export function dispatchPush(
   tenant: Tenant,
   req: PushRequest,
   validateOnly: boolean,
+  origin: PushOrigin = {},
 ): PushOutcome {
   const { store, config } = deps
   const { app } = tenant
@@ -39,7 +46,12 @@ export function dispatchPush(
       throw pushErrors.invalid("'override_msg_id' value is invalid.")
     }
   }
-  const broadcast = req.audience === 'all'
+  // The images and the plan it names are the app's, as they are now (docs/jpush-wire.md).
+  checkMedia(req.body, id => store.pushImages.get(app.appKey, id, now)?.imageType)
+  if (req.options.plan !== undefined && !store.pushPlans.exists(app.appKey, req.options.plan))
+    throw pushErrors.unknownPlan(req.options.plan)
+  // A test-mode push reaches the test devices only: not a broadcast, whatever its audience.
+  const broadcast = req.audience === 'all' && !req.options.testModel
   const day = dayKey(now, config.timeZone)
   if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
     throw pushErrors.broadcastLimit()
@@ -60,6 +72,8 @@ export function dispatchPush(
     dayKey: day,
     timeToLive: ttl,
     createdAt: now,
+    groupMsgId: origin.groupMsgId ?? null,
+    plan: req.options.plan ?? null,
   })
   const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)

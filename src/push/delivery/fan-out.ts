@@ -13,7 +13,8 @@ import { sendSmsFallback } from './sms-fallback.js'
 //   audience that is the whole registry, 100 000 devices and more (issue 11: ≤ 1 s).
 // - row by row, for every other audience (they name devices through indexes: an alias is a few
 //   rows of 100 000), and for a push with `sms_message`: its fallback needs each device's mobile,
-//   and with delay_time 0 sends each text at once (sendSmsFallback), which SQL cannot do.
+//   and with delay_time 0 sends each text at once (sendSmsFallback), which SQL cannot do; and for a
+//   test-mode push (options.test_model), whose test devices filter the audience as resolved.
 
 /** The devices a push reaches, known before its msg_id is stored; their deliveries written after. */
 export interface FanOut {
@@ -25,7 +26,7 @@ export interface FanOut {
 
 /** Call inside the write job that stores the push: the count and the rows must see the same registry. */
 export function planFanOut(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut {
-  return req.audience === 'all' && req.sms === undefined
+  return req.audience === 'all' && req.sms === undefined && !req.options.testModel
     ? setBased(deps, tenant, req)
     : rowByRow(deps, tenant, req)
 }
@@ -60,8 +61,10 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
     byAlias: alias => devices.byAlias(app.appKey, alias),
     byTag: tag => devices.byTag(app.appKey, tag),
   }
-  const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(d =>
-    reaches(req, d.platform),
+  // options.test_model: the audience as resolved, then only the app's test devices (docs/jpush-wire.md).
+  const tests = req.options.testModel ? deps.store.pushTestDevices.ids(app.appKey) : undefined
+  const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(
+    d => reaches(req, d.platform) && (tests === undefined || tests.has(d.registrationId)),
   )
   return {
     targets: targets.length,

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { ApiError } from '../../errors.js'
-import { type Form, isMultipart, MultipartError, parseMultipart } from '../../http/body/multipart.js'
+import { readForm } from '../../http/body/multipart.js'
 import { part } from '../../http/reads.js'
 import type { PushFileType } from '../../store/push/files.js'
 import { pushErrors } from '../errors.js'
@@ -43,21 +43,15 @@ export interface FileUpload {
  * and an optional `ttl` part in hours. What is wrong is 1002 (no file) or 1003, 1005 too big.
  */
 async function readFileUpload(req: FastifyRequest, type: PushFileType): Promise<FileUpload> {
-  const contentType = req.headers['content-type']
-  const body = req.body as Buffer | undefined
-  if (!body || body.length === 0) throw pushErrors.missing('filename')
-  if (!isMultipart(contentType)) throw pushErrors.invalid('the file must be sent as multipart/form-data')
-  let form: Form
-  try {
-    form = await parseMultipart(contentType ?? '', body, {
-      maxFileBytes: FILE_LIMITS.fileBytes,
-      maxFiles: 4,
-      maxFields: 8,
-    })
-  } catch (err) {
-    if (err instanceof MultipartError) throw pushErrors.invalid(`the form cannot be read: ${err.message}`)
-    throw err
-  }
+  const form = await readForm(
+    req,
+    { maxFileBytes: FILE_LIMITS.fileBytes, maxFiles: 4, maxFields: 8 },
+    {
+      empty: () => pushErrors.missing('filename'),
+      notMultipart: () => pushErrors.invalid('the file must be sent as multipart/form-data'),
+      unreadable: reason => pushErrors.invalid(`the form cannot be read: ${reason}`),
+    },
+  )
   const file = form.files.find(f => f.field === 'filename')
   if (!file) throw pushErrors.missing('filename')
   if (file.truncated) throw pushErrors.tooBig(`file over ${FILE_LIMITS.fileBytes} bytes`)

@@ -27,17 +27,25 @@ import {
  * else 3002. Absent (undefined): the app's latest push, because jpush-async sends no query string
  * at all (sdk-wire-capture.md §4.3) and would otherwise never get an answer it can use.
  */
+/**
+ * A query's list of message ids: comma- or space-separated, in one key or repeated ones, each
+ * 1 to 20 digits, at most `max`; repeats dropped. Anything else is 3001 `<name> is invalid`.
+ */
+export function readMsgIdList(raw: QueryValue, name: string, max: number): string[] {
+  const ids = [raw]
+    .flat()
+    .filter(v => v !== undefined)
+    .flatMap(v => v.split(/[,\s]+/))
+    .filter(v => v !== '')
+  if (ids.length === 0 || ids.length > max || ids.some(id => !/^\d{1,20}$/.test(id)))
+    throw e.invalid(`${name} is invalid`)
+  return [...new Set(ids)]
+}
+
 const msgIds = field({
   read(value): string[] | undefined {
     const raw = value as QueryValue
-    if (raw === undefined) return undefined
-    const ids = [raw]
-      .flat()
-      .flatMap(v => v.split(/[,\s]+/))
-      .filter(v => v !== '')
-    if (ids.length === 0 || ids.length > PUSH_LIMITS.reportMsgIds) throw e.invalid('msg_ids is invalid')
-    if (ids.some(id => !/^\d{1,20}$/.test(id))) throw e.invalid('msg_ids is invalid')
-    return [...new Set(ids)]
+    return raw === undefined ? undefined : readMsgIdList(raw, 'msg_ids', PUSH_LIMITS.reportMsgIds)
   },
   schema: z
     .string()

@@ -49,7 +49,15 @@ const FORMATS: Record<TimeUnit, RegExp> = {
   DAY: /^(\d{4})-(\d{2})-(\d{2})$/,
   MONTH: /^(\d{4})-(\d{2})$/,
 }
-const USERS_LIMITS = { HOUR: 24, DAY: 60, MONTH: 2, lookbackDays: 60 } as const
+export interface UsersLimits {
+  HOUR: number
+  DAY: number
+  MONTH: number
+  /** How far back the start may be, in days. */
+  lookbackDays: number
+}
+
+const USERS_LIMITS: UsersLimits = { HOUR: 24, DAY: 60, MONTH: 2, lookbackDays: 60 }
 
 const DAY_MS = 86_400_000
 const pad = (n: number) => String(n).padStart(2, '0')
@@ -90,7 +98,12 @@ function instant(at: Date, timeZone: string): number {
  * format 3004), duration (not a whole number ≥ 1: 3002; over DAY's 60 or MONTH's 2: 3005), and
  * a start more than 60 days before today (3005).
  */
-function readUsersQuery(query: UsersQueryString, now: number, timeZone: string): UsersQuery {
+function readUsersQuery(
+  query: UsersQueryString,
+  now: number,
+  timeZone: string,
+  limits: UsersLimits,
+): UsersQuery {
   const unit = firstValue(query.time_unit)?.trim().toUpperCase()
   if (unit !== 'HOUR' && unit !== 'DAY' && unit !== 'MONTH')
     throw reportErrors.invalid('time_unit must be HOUR, DAY or MONTH')
@@ -102,8 +115,8 @@ function readUsersQuery(query: UsersQueryString, now: number, timeZone: string):
   if (!/^\d{1,9}$/.test(durationText) || Number(durationText) < 1)
     throw reportErrors.invalid('duration must be a whole number of at least 1')
   const requested = Number(durationText)
-  if (unit !== 'HOUR' && requested > USERS_LIMITS[unit]) throw reportErrors.tooFarBack()
-  const duration = Math.min(requested, USERS_LIMITS[unit])
+  if (unit !== 'HOUR' && requested > limits[unit]) throw reportErrors.tooFarBack(limits.lookbackDays)
+  const duration = Math.min(requested, limits[unit])
   // HOUR: the hours left in the start's day, at most.
   const count = unit === 'HOUR' ? Math.min(duration, 24 - start.getUTCHours()) : duration
   const bounds = Array.from({ length: count + 1 }, (_, i) => step(unit, start, i))
@@ -112,11 +125,8 @@ function readUsersQuery(query: UsersQueryString, now: number, timeZone: string):
     from: instant(at, timeZone),
     to: instant(bounds[i + 1]!, timeZone),
   }))
-  const earliest = parseLocal(
-    `${dayKey(now - USERS_LIMITS.lookbackDays * DAY_MS, timeZone)} 00:00:00`,
-    timeZone,
-  )
-  if (earliest !== undefined && periods[0]!.to <= earliest) throw reportErrors.tooFarBack()
+  const earliest = parseLocal(`${dayKey(now - limits.lookbackDays * DAY_MS, timeZone)} 00:00:00`, timeZone)
+  if (earliest !== undefined && periods[0]!.to <= earliest) throw reportErrors.tooFarBack(limits.lookbackDays)
   return { timeUnit: unit, start: periods[0]!.time, duration, periods }
 }
 
@@ -133,7 +143,7 @@ function periodOf(periods: Period[], at: number): number {
   return -1
 }
 
-function tallyUsers(store: Store, appKey: string, periods: Period[], now: number): Tally[] {
+export function tallyUsers(store: Store, appKey: string, periods: Period[], now: number): Tally[] {
   const tallies: Tally[] = periods.map(() => new Map())
   const count = (i: number, platform: PushPlatform, counter: Counter) => {
     if (i < 0) return
@@ -166,35 +176,80 @@ function tallyUsers(store: Store, appKey: string, periods: Period[], now: number
   return tallies
 }
 
-/** The query, read at the app's `now` in the sandbox's time zone. */
-const usersQuery = part({
-  in: 'query',
-  read(req, now: number, timeZone: string): UsersQuery {
-    const q = req.query as UsersQueryString
-    // jpush-async sends no query string at all (sdk-wire-capture.md §4.3): today, by day.
-    const given = q.time_unit ?? q.start ?? q.duration
-    const asked = given === undefined ? { time_unit: 'DAY', start: dayKey(now, timeZone), duration: '1' } : q
-    return readUsersQuery(asked, now, timeZone)
-  },
-  schema: z.object({
-    time_unit: z.string().describe('`HOUR`, `DAY` or `MONTH`, in any case.'),
-    start: z.string().describe('`yyyy-MM-dd HH`, `yyyy-MM-dd` or `yyyy-MM`, as the unit says; Beijing time.'),
-    duration: z
-      .string()
-      .describe(
-        `Periods: HOUR at most ${USERS_LIMITS.HOUR} and within the start's day, DAY at most ${USERS_LIMITS.DAY}, MONTH at most ${USERS_LIMITS.MONTH}.`,
-      ),
-  }),
-  errors: [
-    reportErrors.invalid('time_unit must be HOUR, DAY or MONTH'),
-    reportErrors.invalid('start is required'),
-    reportErrors.timeUnitMismatch(),
-    reportErrors.invalid('duration must be a whole number of at least 1'),
-    reportErrors.tooFarBack(),
-  ],
-})
+/** The query, read at the app's `now` in the sandbox's time zone, within `limits`. */
+export const usersQueryOf = (limits: UsersLimits) =>
+  part({
+    in: 'query',
+    read(req, now: number, timeZone: string): UsersQuery {
+      const q = req.query as UsersQueryString
+      // jpush-async sends no query string at all (sdk-wire-capture.md §4.3): today, by day.
+      const given = q.time_unit ?? q.start ?? q.duration
+      const asked =
+        given === undefined ? { time_unit: 'DAY', start: dayKey(now, timeZone), duration: '1' } : q
+      return readUsersQuery(asked, now, timeZone, limits)
+    },
+    schema: z.object({
+      time_unit: z.string().describe('`HOUR`, `DAY` or `MONTH`, in any case.'),
+      start: z
+        .string()
+        .describe('`yyyy-MM-dd HH`, `yyyy-MM-dd` or `yyyy-MM`, as the unit says; Beijing time.'),
+      duration: z
+        .string()
+        .describe(
+          `Periods: HOUR at most ${limits.HOUR} and within the start's day, DAY at most ${limits.DAY}, MONTH at most ${limits.MONTH}.`,
+        ),
+    }),
+    errors: [
+      reportErrors.invalid('time_unit must be HOUR, DAY or MONTH'),
+      reportErrors.invalid('start is required'),
+      reportErrors.timeUnitMismatch(),
+      reportErrors.invalid('duration must be a whole number of at least 1'),
+      reportErrors.tooFarBack(limits.lookbackDays),
+    ],
+  })
+
+const usersQuery = usersQueryOf(USERS_LIMITS)
 
 const users = z.object({ new: z.int(), online: z.int(), active: z.int() }).partial()
+
+export const usersAnswer = z.object({
+  time_unit: z.enum(['HOUR', 'DAY', 'MONTH']),
+  start: z.string(),
+  duration: z.int().describe("As asked; HOUR's capped at 24."),
+  items: z.array(
+    z.object({
+      time: z.string(),
+      android: users.optional(),
+      ios: users.optional(),
+      quickapp: users.optional(),
+      hmos: users.optional(),
+    }),
+  ),
+})
+
+/** The answer of the query from its tallies, one per period; several apps' are summed (a group's). */
+export function usersView(query: UsersQuery, tallies: Tally[][]): z.input<typeof usersAnswer> {
+  return {
+    time_unit: query.timeUnit,
+    start: query.start,
+    duration: query.duration,
+    items: query.periods.map((p, i) => {
+      const item: { time: string } & Partial<Record<PushPlatform, Partial<Record<Counter, number>>>> = {
+        time: p.time,
+      }
+      for (const platform of PLATFORMS) {
+        for (const own of tallies.map(t => t[i]!.get(platform))) {
+          if (!own) continue
+          const sum = item[platform] ?? {}
+          for (const [counter, n] of Object.entries(own) as Array<[Counter, number]>)
+            sum[counter] = (sum[counter] ?? 0) + n
+          item[platform] = sum
+        }
+      }
+      return item
+    }),
+  }
+}
 
 export function pushUserRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
@@ -210,39 +265,11 @@ export function pushUserRoutes(deps: PipelineDeps): RouteSpec[] {
         '`/v3/report/users` (the Beijing data centre, jpush-api.md §1.1).',
       // Read with the now its periods are counted to.
       checks: [usersQuery],
-      answer: z.object({
-        time_unit: z.enum(['HOUR', 'DAY', 'MONTH']),
-        start: z.string(),
-        duration: z.int().describe("As asked; HOUR's capped at 24."),
-        items: z.array(
-          z.object({
-            time: z.string(),
-            android: users.optional(),
-            ios: users.optional(),
-            quickapp: users.optional(),
-            hmos: users.optional(),
-          }),
-        ),
-      }),
+      answer: usersAnswer,
       handler: async req => {
         const now = req.tenant.now()
         const query = usersQuery.read(req, now, config.timeZone)
-        const tallies = tallyUsers(store, req.tenant.app.appKey, query.periods, now)
-        return {
-          time_unit: query.timeUnit,
-          start: query.start,
-          duration: query.duration,
-          items: query.periods.map((p, i) => {
-            const item: { time: string } & Partial<Record<PushPlatform, Partial<Record<Counter, number>>>> = {
-              time: p.time,
-            }
-            for (const platform of PLATFORMS) {
-              const own = tallies[i]!.get(platform)
-              if (own) item[platform] = own
-            }
-            return item
-          }),
-        }
+        return usersView(query, [tallyUsers(store, req.tenant.app.appKey, query.periods, now)])
       },
     }),
   ]

@@ -72,7 +72,18 @@ export function receivedDetailItem(c: PushCounts) {
   }
 }
 
+/**
+ * A msg_id with no statistics (unknown, another app's, older than 30 days): every counter null, as
+ * /v3/received answers it ("如果无此项数据则为 null"; the docs' /v3/messages example has null counters).
+ */
+const NO_DATA = {
+  android: { received: null, target: null, online_push: null, click: null, msg_click: null },
+  ios: { apns_sent: null, apns_target: null, apns_received: null, click: null, target: null, received: null },
+  winphone: { mpns_target: null, mpns_sent: null, click: null },
+}
+
 export function messagesItem(c: PushCounts) {
+  if (!c.known) return { msg_id: c.msgId, ...NO_DATA }
   const { android, ios, winphone } = c.platforms
   const apns = ios.notification ? ios : { target: 0, received: 0 }
   const msg = c.message ? ios : { target: 0, received: 0 }

@@ -33,7 +33,7 @@ export interface NewSchedule extends Required<ScheduleSections> {
   cid: string | undefined
 }
 
-function readName(value: unknown): string {
+export function readName(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw invalid('name must be a non-empty string')
   if (byteLength(value) > SCHEDULE_LIMITS.nameBytes)
     throw invalid(`name is longer than ${SCHEDULE_LIMITS.nameBytes} bytes`)
@@ -47,7 +47,7 @@ function readEnabled(value: unknown): boolean {
 }
 
 /** `kind`: what a PUT's trigger must stay (docs2019: no switching single ↔ periodical). */
-function readTrigger(value: unknown, now: number, kind?: Trigger['kind']): TriggerSection {
+export function readTrigger(value: unknown, now: number, kind?: Trigger['kind']): TriggerSection {
   const parsed = parseTrigger(value)
   if (kind !== undefined && parsed.kind !== kind)
     throw invalid(`trigger of a ${kind} task cannot be ${parsed.kind}`)
@@ -60,7 +60,7 @@ function readTrigger(value: unknown, now: number, kind?: Trigger['kind']): Trigg
  * (docs2019: the task's cid is at the top level), so it is dropped. A refusal is 8100 naming the
  * push API's code and message.
  */
-function readPush(value: unknown, appKey: string): Json {
+export function readPush(value: unknown, appKey: string): Json {
   if (!isObject(value)) throw invalid('push section is invalid')
   const { cid: _ignored, ...push } = value
   try {
@@ -118,7 +118,7 @@ function readScheduleUpdate(
 // What the document shows of each section, beside what it refuses, in the order it is checked.
 
 const taskPush = payload({ cid: false })
-const section = {
+export const taskSections = {
   cid: {
     schema: z.string().describe('`<appKey>-<uuid>` from GET /v3/push/cid?type=schedule.').optional(),
     errors: [invalid('cid is invalid')],
@@ -153,22 +153,22 @@ export const newTask = part({
   in: 'body',
   read: (req, now: number) => readNewSchedule(req.body, req.tenant.app.appKey, now),
   schema: z.object({
-    cid: section.cid.schema,
-    name: section.name.schema,
+    cid: taskSections.cid.schema,
+    name: taskSections.name.schema,
     enabled: z.literal(true).describe('A new task must be enabled.'),
-    trigger: section.trigger.schema,
-    push: section.push.schema,
+    trigger: taskSections.trigger.schema,
+    push: taskSections.push.schema,
   }),
   errors: [
     notObject,
-    ...section.cid.errors,
+    ...taskSections.cid.errors,
     invalid('trigger is required'),
-    ...section.name.errors,
-    ...section.enabled.errors,
+    ...taskSections.name.errors,
+    ...taskSections.enabled.errors,
     invalid('a new task must be enabled'),
-    ...section.trigger.shape,
-    ...section.trigger.times,
-    ...section.push.errors,
+    ...taskSections.trigger.shape,
+    ...taskSections.trigger.times,
+    ...taskSections.push.errors,
   ],
   exactIntegers,
 })
@@ -180,20 +180,20 @@ export const taskChanges = part({
     readScheduleUpdate(req.body, req.tenant.app.appKey, now, kind),
   schema: z
     .object({
-      name: section.name.schema,
-      enabled: section.enabled.schema,
-      trigger: section.trigger.schema,
-      push: section.push.schema,
+      name: taskSections.name.schema,
+      enabled: taskSections.enabled.schema,
+      trigger: taskSections.trigger.schema,
+      push: taskSections.push.schema,
     })
     .partial(),
   errors: [
     notObject,
-    ...section.name.errors,
-    ...section.enabled.errors,
-    ...section.trigger.shape,
+    ...taskSections.name.errors,
+    ...taskSections.enabled.errors,
+    ...taskSections.trigger.shape,
     invalid('trigger of a single task cannot be periodical'),
-    ...section.trigger.times,
-    ...section.push.errors,
+    ...taskSections.trigger.times,
+    ...taskSections.push.errors,
     invalid('give at least one of name, enabled, trigger, push'),
   ],
   exactIntegers,

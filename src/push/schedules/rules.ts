@@ -16,6 +16,8 @@ export const scheduleErrors = {
   authFailed: e(401, 8101, 'Basic authentication failed.'),
   notFound: e(404, 8104, "Request schedule operation doesn't exist"),
   internal: e(500, 8200, 'Server internal error.'),
+  /** §8's 503; only a fault answers it here. */
+  timeout: e(503, 8203, 'Server timeout, please retry later.'),
 } as const
 
 export const SCHEDULE_LIMITS = {

@@ -54,7 +54,7 @@ const msgIdEntry = (f: Firing) =>
  * tasks not yet over (100, `settings.schedules_limit`) the creation fails with 8100. The answer has
  * exactly `schedule_id` and `name` (jsdk SchedulePushResult; rb counts two keys).
  */
-function createTask(store: Store, app: App, input: NewSchedule, now: number) {
+export function createTask(store: Store, app: App, input: NewSchedule, now: number) {
   const { appKey } = app
   if (input.cid !== undefined) {
     const first = store.pushSchedules.byCid(appKey, input.cid, now - SCHEDULE_LIMITS.cidLifetimeMs)

@@ -1,13 +1,17 @@
 import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
+import type { GroupMember } from '../../http/auth/group-auth.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
-import { dispatchPush, newPushMsgId } from '../delivery/dispatch.js'
+import { dispatchPush, newPushMsgId, type PushOrigin } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
+import { fileAudience, readFileAudience } from '../files/form.js'
 import { BATCH_LIMITS } from '../limits.js'
 import { isObject, type Json, scalarText } from '../values.js'
+import type { Audience } from './audience.js'
 import { type PushRequest, parsePush, payload, sent } from './payload.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
@@ -38,9 +42,10 @@ function pushOne<Success>(
   tenant: Tenant,
   push: PushRequest,
   success: (outcome: { msgId: string; sendno: string }) => Success,
+  origin: PushOrigin = {},
 ): Success | Refusal {
   try {
-    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false))
+    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false, origin))
     return outcome.noTarget ? entryOf(e.noTarget(outcome.msgId)) : success(outcome)
   } catch (err) {
     if (isApiError(err)) return entryOf(err)
@@ -143,21 +148,61 @@ function withoutCid(body: Json): Json {
   return rest
 }
 
+/**
+ * A group push body, read once for every member (what is wrong with it is wrong for all: the
+ * request's own error). "override_msg_id is not supported" by group push (docs2019): refused, not
+ * ignored.
+ */
+function readGroupPush(
+  raw: unknown,
+  appKey: string,
+  readAudience?: (value: unknown) => Audience,
+): PushRequest {
+  if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
+    throw e.invalid('override_msg_id is not supported by group push')
+  return parsePush(isObject(raw) ? withoutCid(raw) : raw, appKey, readAudience)
+}
+
 const groupPayload = payload({ cid: false })
 const groupBody = part({
   in: 'body',
-  read(req) {
-    const raw = req.body
-    // "override_msg_id is not supported" by group push (docs2019): refused, not ignored.
-    if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
-      throw e.invalid('override_msg_id is not supported by group push')
-    // What is wrong with the body is wrong for every member: the request's own error.
-    return parsePush(isObject(raw) ? withoutCid(raw) : raw, req.group!.members[0]!.tenant.app.appKey)
-  },
+  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app.appKey),
   schema: groupPayload.schema,
   errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors],
   // Refused whatever its value: no override_msg_id needs reading exactly.
 })
+
+/**
+ * Group file push, POST /v3/grouppush/file (cav gpush/v3_send_by_file.go): a group push whose
+ * audience is `{"file":{"file_id"}}`, a file one of the member apps uploaded (its file_id begins
+ * with that app's appKey). Its aliases go to every member as they are; its registration_ids to
+ * each member are those that member has. Read inside the write that pushes, at the file owner's now.
+ */
+const groupFilePayload = payload({ audience: fileAudience, cid: false })
+const groupFileBody = part({
+  in: 'body',
+  read: (req, store: Store) => {
+    const members = req.group!.members
+    return readGroupPush(req.body, members[0]!.tenant.app.appKey, value =>
+      readFileAudience(value, id => {
+        const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
+        const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())
+        if (!file) return undefined
+        return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
+      }),
+    )
+  },
+  schema: groupFilePayload.schema,
+  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupFilePayload.errors],
+})
+
+/** The push as one member makes it: a file's registration_ids are narrowed to the member's devices. */
+function forMember(push: PushRequest, store: Store, appKey: string): PushRequest {
+  const { audience } = push
+  if (audience === 'all' || audience.registration_id === undefined) return push
+  const mine = audience.registration_id.filter(rid => store.pushDevices.get(appKey, rid))
+  return { ...push, audience: { ...audience, registration_id: mine } }
+}
 
 const batchAnswer = z
   .record(z.string(), z.union([z.object({ msg_id: z.string() }), nobody, refused]))
@@ -207,21 +252,45 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       config: { auth: 'group' },
       reads: { body: groupBody },
       answer: groupAnswer,
-      handler: async (req, { body: push }) => {
-        const { members } = req.group!
-        return deps.store.write(() => {
-          const groupMsgId = newPushMsgId(deps.store)
-          const entries: Record<string, z.input<typeof sent> | Refusal> = {}
-          for (const { tenant, refusal } of members) {
-            entries[tenant.app.appKey] = refusal
-              ? entryOf(refusal)
-              : pushOne(deps, tenant, push, ({ msgId, sendno }) => ({ msg_id: msgId, sendno }))
-          }
-          // Its own id first, as the service answers. (A zod catchall beside a property of another
-          // type is more than TypeScript's index signatures say.)
-          return { group_msgid: groupMsgId, ...entries } as z.input<typeof groupAnswer>
-        })
-      },
+      handler: async (req, { body: push }) =>
+        deps.store.write(() => groupPush(req.group!.members, () => push)),
+    }),
+    vendorRoute({
+      method: 'POST',
+      url: '/grouppush/file',
+      summary:
+        'Push to the aliases or registration_ids of a file, through every app of a group (docs/jpush-wire.md)',
+      description:
+        'A /v3/grouppush whose audience is `{"file":{"file_id"}}`: a file one member app uploaded ' +
+        '(POST /v3/files/…). Its aliases go to every member; its registration_ids to each member are those it has. ' +
+        'The answer is the group push’s.',
+      config: { auth: 'group' },
+      checks: [groupFileBody],
+      answer: groupAnswer,
+      handler: async req =>
+        deps.store.write(() => {
+          const push = groupFileBody.read(req, deps.store)
+          return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
+        }),
     }),
   ]
+
+  /**
+   * Inside a write job: the group's msg_id, then each member's push (`pushOf` its appKey) on its
+   * own, recorded as that group push's part. Its own id first, as the service answers.
+   */
+  function groupPush(members: GroupMember[], pushOf: (appKey: string) => PushRequest) {
+    const groupMsgId = newPushMsgId(deps.store)
+    const entries: Record<string, z.input<typeof sent> | Refusal> = {}
+    for (const { tenant, refusal } of members) {
+      const { appKey } = tenant.app
+      entries[appKey] = refusal
+        ? entryOf(refusal)
+        : pushOne(deps, tenant, pushOf(appKey), ({ msgId, sendno }) => ({ msg_id: msgId, sendno }), {
+            groupMsgId,
+          })
+    }
+    // (A zod catchall beside a property of another type is more than TypeScript's index signatures say.)
+    return { group_msgid: groupMsgId, ...entries } as z.input<typeof groupAnswer>
+  }
 }

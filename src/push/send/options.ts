@@ -12,6 +12,10 @@ export interface PushOptions {
   sendno: string
   timeToLive: number
   overrideMsgId: string | undefined
+  /** `test_model: true`: only the app's test devices (POST /v3/test/model/add) are reached. */
+  testModel: boolean
+  /** `business_operation_code`: the push plan it is counted under (POST /v3/push_plan/create). */
+  plan: string | undefined
 }
 
 export interface SmsFallback {
@@ -27,7 +31,13 @@ const absent = (v: unknown) => v === undefined || v === null
 
 export function parseOptions(value: unknown): PushOptions {
   if (absent(value))
-    return { sendno: '0', timeToLive: PUSH_LIMITS.defaultTimeToLive, overrideMsgId: undefined }
+    return {
+      sendno: '0',
+      timeToLive: PUSH_LIMITS.defaultTimeToLive,
+      overrideMsgId: undefined,
+      testModel: false,
+      plan: undefined,
+    }
   if (!isObject(value)) throw pushErrors.invalid('options must be an object')
   const o = value
   let sendno = '0'
@@ -70,7 +80,27 @@ export function parseOptions(value: unknown): PushOptions {
   if (!absent(o.classification) && o.classification !== 0 && o.classification !== 1) {
     throw pushErrors.invalid("'classification' value is invalid.")
   }
-  return { sendno, timeToLive, overrideMsgId }
+  if (!absent(o.test_model) && typeof o.test_model !== 'boolean')
+    throw pushErrors.invalid("'test_model' value is invalid.")
+  // A plan's name, as POST /v3/push_plan/create takes it; whether the app has it is checked when
+  // the push is made (delivery/dispatch.ts).
+  if (!absent(o.business_operation_code) && !isPlanName(o.business_operation_code))
+    throw pushErrors.invalid("'business_operation_code' value is invalid.")
+  return {
+    sendno,
+    timeToLive,
+    overrideMsgId,
+    testModel: o.test_model === true,
+    plan: absent(o.business_operation_code) ? undefined : (o.business_operation_code as string),
+  }
+}
+
+/**
+ * A push plan's name: letters, digits and `_`, not starting with `_`, at most 50 characters (the
+ * vendor's international twin documents these rules for the same API: jpush-wire.md "Push plans").
+ */
+export function isPlanName(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9][A-Za-z0-9_]{0,49}$/.test(value)
 }
 
 export function parseSmsMessage(value: unknown): SmsFallback {
@@ -123,12 +153,19 @@ export const options = field({
       apns_collapse_id: z.string().max(64),
       big_push_duration: z.int().max(1400),
       classification: z.int(),
+      test_model: z.boolean().describe('Only the app’s test devices are reached (POST /v3/test/model/add).'),
+      business_operation_code: z
+        .string()
+        .describe('A push plan of the app (POST /v3/push_plan/create): the push is counted under it.'),
     })
     .partial()
     .catchall(z.unknown())
     .describe('§5.7; other keys the clients send are accepted.')
     .optional(),
-  errors: [pushErrors.invalid("'time_to_live' value is invalid.")],
+  errors: [
+    pushErrors.invalid("'time_to_live' value is invalid."),
+    pushErrors.invalid("'business_operation_code' value is invalid."),
+  ],
   // override_msg_id is a long (§5.7): Java and Ruby send it as a bare number.
   exactIntegers: ['override_msg_id'],
 })

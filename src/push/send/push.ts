@@ -6,6 +6,7 @@ import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { dispatchPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
+import { mediaErrors } from '../images/media.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject } from '../values.js'
 import { type PushRequest, pushBody, sent } from './payload.js'
@@ -15,7 +16,11 @@ import { type PushRequest, pushBody, sent } from './payload.js'
 // rejects any other key).
 
 /** What a push is refused for once it is read, in the write that makes it (delivery/dispatch.ts). */
-export const accepted = [e.invalid("'override_msg_id' value is invalid.")]
+export const accepted = [
+  e.invalid("'override_msg_id' value is invalid."),
+  ...mediaErrors,
+  e.unknownPlan('spring_sale'),
+]
 /** An example msg_id of a push nobody received: 1011 carries it. */
 export const NOBODY = '18100000000000001'
 /** After its body: the override, nobody matched, the day's broadcasts used up. */

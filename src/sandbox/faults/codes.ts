@@ -29,11 +29,13 @@ function codesOf(tables: Table[]): Map<number, ApiError> {
   return codes
 }
 
-// The standing and rate codes every /v3 host answers (push/dialect.ts).
+// The standing and rate codes every /v3 host answers (push/dialect.ts), and 2006: the VIP-only
+// APIs are on every host (device status, the report host's statistics, test devices…).
 const SHARED_V3 = {
   rateLimited: pushErrors.rateLimited,
   blacklisted: pushErrors.blacklisted,
   illegalIp: pushErrors.illegalIp,
+  notVip: pushErrors.notVip,
   noPermission: pushErrors.noPermission,
 }
 

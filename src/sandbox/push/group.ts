@@ -12,6 +12,8 @@ import type { Store } from '../../store/index.js'
 const schemas = {
   group: z.object({
     group_key: z.string().nullable(),
+    /** The group's master secret: the second half of `group-<group_key>:<master_secret>`. */
+    master_secret: z.string().nullable(),
     /** The apps of the group (the caller included), in appKey order. */
     members: z.array(z.string()),
   }),
@@ -26,11 +28,11 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
   const show = (appKey: string): z.input<typeof schemas.group> => {
     const group = groupOf(store.apps.get(appKey)!)
-    if (!group) return { group_key: null, members: [] }
+    if (!group) return { group_key: null, master_secret: null, members: [] }
     const members = store.pushGroups
       .members(group.group_key)
       .filter(key => groupOf(store.apps.get(key)!)?.master_secret === group.master_secret)
-    return { group_key: group.group_key, members }
+    return { group_key: group.group_key, master_secret: group.master_secret, members }
   }
   const setGroup = (app: App, group: GroupSetting | undefined) => {
     const { group: _, ...settings } = app.settings

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { type Form, isMultipart, MultipartError, parseMultipart } from '../../http/body/multipart.js'
+import { type Form, readForm } from '../../http/body/multipart.js'
 import { part } from '../../http/reads.js'
 import { smsErrors } from '../errors.js'
 
@@ -57,24 +57,22 @@ export const signChanges = { ...signForm, schema: formSchema.partial() }
 
 /** Reads the multipart body (415 50017 for anything else). */
 async function readSignForm(req: FastifyRequest): Promise<SignForm> {
-  const contentType = req.headers['content-type']
-  const body = req.body as Buffer | undefined
-  if (!body || body.length === 0) throw smsErrors.missingBody()
-  if (!isMultipart(contentType)) throw smsErrors.mediaNotSupported()
-  let form: Form
-  try {
-    form = await parseMultipart(contentType ?? '', body, {
+  const form = await readForm(
+    req,
+    {
       maxFileBytes: SIGN_LIMITS.maxImageBytes,
       maxFiles: SIGN_LIMITS.maxParts,
       maxFields: SIGN_LIMITS.maxParts,
-    })
-  } catch (err) {
-    // A form that cannot be read to its end (no closing boundary, even inside an image part) is
-    // 50007 "invalid body" (sms-service.md §7: body invalid; jsms-api.md §4: unparsable body), not
-    // 50101 "invalid image": 50101 judges an image that arrived whole, and here nothing did.
-    if (err instanceof MultipartError) throw smsErrors.invalidBody()
-    throw err
-  }
+    },
+    {
+      empty: () => smsErrors.missingBody(),
+      notMultipart: () => smsErrors.mediaNotSupported(),
+      // A form that cannot be read to its end (no closing boundary, even inside an image part) is
+      // 50007 "invalid body" (sms-service.md §7: body invalid; jsms-api.md §4: unparsable body), not
+      // 50101 "invalid image": 50101 judges an image that arrived whole, and here nothing did.
+      unreadable: () => smsErrors.invalidBody(),
+    },
+  )
   return checkSignForm(form)
 }
 

@@ -12,6 +12,10 @@ export interface Push {
   createdAt: number
   /** When it was withdrawn (DELETE /v3/push/{msg_id}); null while it stands. */
   withdrawnAt?: number | null
+  /** The group push it is one app's part of (its group_msgid); null for the app's own pushes. */
+  groupMsgId?: string | null
+  /** The push plan it named (options.business_operation_code). */
+  plan?: string | null
 }
 
 interface PushRow {
@@ -25,6 +29,8 @@ interface PushRow {
   time_to_live: number
   created_at: number
   withdrawn_at: number | null
+  group_msgid: string | null
+  plan: string | null
 }
 
 const toPush = (r: PushRow): Push => ({
@@ -38,13 +44,21 @@ const toPush = (r: PushRow): Push => ({
   timeToLive: r.time_to_live,
   createdAt: r.created_at,
   withdrawnAt: r.withdrawn_at,
+  groupMsgId: r.group_msgid,
+  plan: r.plan,
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
 export function createPushStore({ db }: Engine) {
   const insertPush = db.prepare(
-    `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at)
-     VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt)`,
+    `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
+       group_msgid, plan)
+     VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt,
+       @groupMsgId, @plan)`,
+  )
+  // Through the partial index of migration 015: only group pushes' parts are in it.
+  const ofGroup = db.prepare<[string], PushRow>(
+    'SELECT * FROM pushes WHERE group_msgid = ? ORDER BY app_key, msg_id',
   )
   const getPush = db.prepare<{ appKey: string; msgId: string }, PushRow>(
     'SELECT * FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
@@ -65,7 +79,17 @@ export function createPushStore({ db }: Engine) {
 
   return {
     insert(p: Push): void {
-      insertPush.run({ ...p, payload: JSON.stringify(p.payload), broadcast: p.broadcast ? 1 : 0 })
+      insertPush.run({
+        ...p,
+        payload: JSON.stringify(p.payload),
+        broadcast: p.broadcast ? 1 : 0,
+        groupMsgId: p.groupMsgId ?? null,
+        plan: p.plan ?? null,
+      })
+    },
+    /** The pushes a group push made, one per member app that accepted it (every app's). */
+    ofGroup(groupMsgId: string): Push[] {
+      return ofGroup.all(groupMsgId).map(toPush)
     },
     get(appKey: string, msgId: string): Push | undefined {
       const row = getPush.get({ appKey, msgId })

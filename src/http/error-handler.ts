@@ -42,18 +42,26 @@ export function toApiError(err: unknown, dialect: Dialect): ApiError {
   return dialect.serverError()
 }
 
-/** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
+/**
+ * Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. The
+ * request keeps it (`refusal`): its code and reason go to the log line and the request journal.
+ */
 export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
+  reply.request.refusal = e
   return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
 }
 
-/** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
+/**
+ * An error handler answering in one vendor's envelope; server errors are logged, not shown. A
+ * 5xx the sandbox answers on purpose (an armed fault, the close refusing a late request) is no
+ * failure: its one request line says its code and reason (request-log.ts), without a stack.
+ */
 export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const extra = routeConfig(req)?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
-    // A refusal while shutting down is the close working, not a failure.
-    if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
+    if (apiError.status >= 500 && !(err instanceof ApiError) && !(err instanceof ShuttingDown))
+      req.log.error({ err }, 'request failed')
     return sendApiError(reply, apiError)
   }
 }

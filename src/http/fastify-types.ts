@@ -1,3 +1,4 @@
+import type { ApiError } from '../errors.js'
 import type { WindowState } from '../limits/fixed-window.js'
 import type { Tenant } from '../tenancy.js'
 import type { GroupLogin } from './auth/group-auth.js'
@@ -22,6 +23,8 @@ declare module 'fastify' {
     group?: GroupLogin
     /** The /v3 rate window the request counted in (push/rate-limit.ts). */
     pushRate?: WindowState
+    /** What the request was answered with, when refused (error-handler.ts): the log's, the journal's. */
+    refusal?: ApiError
   }
 
   interface FastifyContextConfig {

@@ -17,11 +17,16 @@ import { createKnownCredentials } from './known-credentials.js'
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: { store: Store }, tenant: Tenant, ip: string, dialect: Dialect): void {
   const { app } = tenant
-  if (app.blacklisted) throw dialect.blacklisted()
-  if (deps.store.apps.developer(app.devKey)?.frozen) throw dialect.frozenDeveloper()
+  if (app.blacklisted)
+    throw dialect.blacklisted().because(`app ${app.appKey} is blacklisted (its setting \`blacklisted\`)`)
+  if (deps.store.apps.developer(app.devKey)?.frozen)
+    throw dialect.frozenDeveloper().because(`the app's developer ${app.devKey} is frozen`)
   if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip)))
-    throw dialect.ipNotWhitelisted()
-  if (dialect.serviceNotEnabled && !app.smsEnabled) throw dialect.serviceNotEnabled()
+    throw dialect
+      .ipNotWhitelisted()
+      .because(`${normalizeIp(ip)} is not in the app's ip_whitelist (${app.ipWhitelist.join(', ')})`)
+  if (dialect.serviceNotEnabled && !app.smsEnabled)
+    throw dialect.serviceNotEnabled().because('the app has SMS turned off (its setting `sms_enabled`)')
 }
 
 /** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
@@ -127,8 +132,9 @@ function developerLogin(
 ) {
   const dev = deps.store.apps.developer(devKey)
   const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
-  if (!dev || !ok) throw dialect.authFailed()
-  if (dev.frozen) throw dialect.frozenDeveloper()
+  if (!dev) throw dialect.authFailed().because(`no developer with devKey ${devKey}`)
+  if (!ok) throw dialect.authFailed().because(`the devSecret does not match developer ${devKey}'s`)
+  if (dev.frozen) throw dialect.frozenDeveloper().because(`developer ${devKey} is frozen`)
   req.devKey = dev.devKey
 }
 
@@ -147,10 +153,24 @@ function appLogin(
     if (!(err instanceof ProvisioningRefused)) throw err
     if (err.log) req.log.warn({ appKey, client: req.ip }, err.message)
     const failed = dialect.authFailed()
-    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`)
+    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`, {}, err.message)
   }
   if (tenant) return tenant
-  throw isWellFormedCredential(appKey) ? dialect.authFailed() : dialect.malformedKey()
+  if (!isWellFormedCredential(appKey))
+    throw dialect.malformedKey().because(`the appKey ${JSON.stringify(appKey)} is not 24 letters or digits`)
+  throw dialect.authFailed().because(whyNotAuthenticated(deps, appKey, secret))
+}
+
+/** Which part of appKey:masterSecret is wrong, for the journal and the log (never the answer). */
+function whyNotAuthenticated(deps: AuthDeps, appKey: string, secret: string): string {
+  if (deps.store.apps.get(appKey)) return `the secret does not match app ${appKey}'s masterSecret`
+  if (deps.store.apps.developer(appKey))
+    return `${appKey} is a devKey: an app's routes take appKey:masterSecret`
+  if (!deps.config.autoProvision)
+    return `no app ${appKey}, and auto-provisioning is off (AUTO_PROVISION=false)`
+  if (!isWellFormedCredential(secret))
+    return `no app ${appKey}; one is auto-provisioned only with a secret of 24 letters or digits`
+  return `no app ${appKey}: auto-provisioning it would take an existing developer's credentials`
 }
 
 /**

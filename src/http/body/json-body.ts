@@ -29,7 +29,11 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
       const media = String(req.headers['content-type'] ?? '').trim()
       const foreign = dialect.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
-      return done(foreign && dialect.mediaNotSupported ? dialect.mediaNotSupported() : dialect.invalidBody())
+      const refusal =
+        foreign && dialect.mediaNotSupported
+          ? dialect.mediaNotSupported().because(`a ${media} body on an endpoint that takes JSON`)
+          : dialect.invalidBody().because(`the body is not JSON: ${(err as Error).message}`)
+      return done(refusal)
     }
     done(null, value)
   })

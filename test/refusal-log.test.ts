@@ -35,7 +35,7 @@ describe('the log line of a refused call', () => {
       headers: { authorization: basic(key, 'x'.repeat(24)) },
     })
     expect(res.json()).toEqual({ error: { code: 50002, message: 'auth failed' } })
-    await app.inject({ method: 'GET', url: '/v3/push', headers: { authorization: basic('short', 's') } })
+    await app.inject({ method: 'POST', url: '/v3/push', headers: { authorization: basic('short', 's') } })
     const [, mismatch, malformed] = completed(lines())
     expect(mismatch).toMatchObject({
       code: 50002,

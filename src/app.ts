@@ -7,6 +7,7 @@ import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { useDrain } from './http/drain.js'
+import { journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
@@ -51,6 +52,7 @@ import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
 import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
+import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
@@ -110,7 +112,10 @@ export async function buildApp(
 
   // State: one SQLite database behind the store, seeded from the seed file.
   const db = openDatabase(config.database)
-  const store = createStore(db, { log: app.log.child({ component: 'store' }) })
+  const store = createStore(db, {
+    log: app.log.child({ component: 'store' }),
+    journalMaxPerApp: config.journalMaxPerApp,
+  })
   const seed = config.seedFile ? readSeedFile(config.seedFile) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
@@ -168,6 +173,8 @@ export async function buildApp(
     store.health.observe(err)
     done()
   })
+  // The request journal: each answered request that names an app, recorded as it is answered.
+  if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
   envelopes.clientErrors.watch(app.server)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
@@ -228,6 +235,7 @@ export async function buildApp(
       opsRoutes,
       faultRoutes,
       eventRoutes,
+      requestRoutes,
       docsRoutes,
     ],
     { standing: false },
@@ -245,6 +253,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await scheduler.stop()
     await courier.close()
+    store.requests.close()
     store.flush()
     store.close()
     closeDatabase(db)

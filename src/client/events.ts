@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'clock.moved',
   'app.reset',
   'app.changed',
+  'request.completed',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

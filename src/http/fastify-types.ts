@@ -25,6 +25,10 @@ declare module 'fastify' {
     pushRate?: WindowState
     /** What the request was answered with, when refused (error-handler.ts): the log's, the journal's. */
     refusal?: ApiError
+    /** The body's text as the JSON body parser read it (body/json-body.ts), for the journal. */
+    bodyText?: string
+    /** The operator's credentials act for `tenant` (X-Sandbox-App), or for no app (auth/operator.ts). */
+    operator?: boolean
   }
 
   interface FastifyContextConfig {
@@ -52,5 +56,7 @@ declare module 'fastify' {
      * parsing, handler): the JSMS verify route answers `"is_valid": false` (jsms-api.md §1.5).
      */
     errorExtra?: Record<string, unknown>
+    /** false: the request journal does not keep this route's requests (the import replaces it). */
+    journal?: false
   }
 }

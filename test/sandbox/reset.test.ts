@@ -20,7 +20,9 @@ const tenant = () => {
 }
 
 /** The app's rows in every table that has an app_key (the store finds them in the schema). */
-function rowsOf(app: SandboxApp, appKey: string): Record<string, number> {
+/** The app's rows in every table, once the journal's entries of the requests answered are written. */
+async function rowsOf(app: SandboxApp, appKey: string): Promise<Record<string, number>> {
+  await app.store.requests.settled()
   return Object.fromEntries(
     app.store.appRows.tables.map(t => [
       t,
@@ -81,9 +83,9 @@ describe('POST /_sandbox/reset', () => {
     const { app } = await createTestApp()
     const { appKey, auth } = tenant()
     const fresh = (await call(app, 'GET', '/_sandbox/app', undefined, auth)).body
-    const firstRows = rowsOf(app, appKey)
+    const firstRows = await rowsOf(app, appKey)
     await useEverything(app, auth)
-    const busy = rowsOf(app, appKey)
+    const busy = await rowsOf(app, appKey)
     // Every table the app can write to has more rows than at first use (so the check means something).
     for (const t of [
       'messages',
@@ -94,6 +96,7 @@ describe('POST /_sandbox/reset', () => {
       'callbacks',
       'templates',
       'signs',
+      'requests',
     ])
       expect(busy[t], t).toBeGreaterThan(firstRows[t]!)
     for (const t of ['unsubscribed', 'pushes', 'push_deliveries', 'push_devices', 'push_device_tags'])
@@ -102,8 +105,9 @@ describe('POST /_sandbox/reset', () => {
     const reset = await call(app, 'POST', '/_sandbox/reset', undefined, auth)
     expect(reset.status).toBe(200)
     expect(reset.body).toEqual(fresh)
-    // Nothing is left but the reset's own event (app.reset: docs/control-plane.md "Waiting and events").
-    expect(rowsOf(app, appKey)).toEqual({ ...firstRows, events: 1 })
+    // Nothing is left but the reset's own event (app.reset: docs/control-plane.md "Waiting and events")
+    // and the journal's entry of the reset itself (the request journal).
+    expect(await rowsOf(app, appKey)).toEqual({ ...firstRows, events: 1, requests: 1 })
     // Cascaded rows are gone with their parents.
     const orphans = app.store.db
       .prepare(
@@ -156,12 +160,12 @@ describe('POST /_sandbox/reset', () => {
     const b = tenant()
     await useEverything(app, b.auth)
     const before = {
-      rows: rowsOf(app, b.appKey),
+      rows: await rowsOf(app, b.appKey),
       view: (await call(app, 'GET', '/_sandbox/app', undefined, b.auth)).body,
     }
     await useEverything(app, a.auth)
     await call(app, 'POST', '/_sandbox/reset', undefined, a.auth)
-    expect(rowsOf(app, b.appKey)).toEqual(before.rows)
+    expect(await rowsOf(app, b.appKey)).toEqual(before.rows)
     expect((await call(app, 'GET', '/_sandbox/app', undefined, b.auth)).body).toEqual(before.view)
     expect((await call(app, 'GET', '/_sandbox/faults', undefined, b.auth)).body.faults).toHaveLength(1)
   })

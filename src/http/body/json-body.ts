@@ -19,6 +19,7 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
     if (routeConfig(req)?.body === 'multipart') return done(null, body)
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    req.bodyText = text
     if (text.trim() === '') return done(null, undefined)
     let value: unknown
     try {

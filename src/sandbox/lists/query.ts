@@ -36,6 +36,12 @@ const oneOf = (name: string, values: readonly string[]) => (v: unknown) => {
   return t
 }
 
+const pathPrefix = (v: unknown) => {
+  const t = text(v)
+  if (t !== undefined && !t.startsWith('/')) throw invalidField('path', 'must start with /')
+  return t
+}
+
 // Mobiles are stored in national form (sms/fields.ts); `+` in a query string arrives as a space.
 const mobile = (v: unknown) => {
   const t = text(v)
@@ -60,6 +66,19 @@ const FILTERS = {
     readBy(oneOf('kind', values), doc('string', 'Of this kind.', { enum: values })),
   state: (values: readonly string[]) =>
     readBy(oneOf('state', values), doc('string', 'In this state.', { enum: values })),
+  // The request journal's (GET /_sandbox/requests).
+  method: () => readBy(v => text(v)?.toUpperCase(), doc('string', 'Requests of this HTTP method.')),
+  path: () => readBy(pathPrefix, doc('string', 'Requests whose path starts with this (`/v1/messages`).')),
+  status: () =>
+    readBy(
+      whole('status', 100, 599, 'an HTTP status (100 to 599)'),
+      doc('integer', 'Answered with this status.'),
+    ),
+  code: () =>
+    readBy(
+      whole('code', 0, 99_999_999, 'a whole number'),
+      doc('integer', "Refused with this code (the vendor's, or the control plane's 900xx)."),
+    ),
 }
 export type FilterName = keyof typeof FILTERS
 
@@ -104,7 +123,9 @@ export function onlyKnown(known: readonly string[]) {
 }
 
 /** What a list's handler gets: its filters as text (the mobile in national form), times in ms. */
-export type ListQuery<F extends FilterName> = { [K in F]?: string | undefined } & {
+export type ListQuery<F extends FilterName> = {
+  [K in F]?: K extends 'status' | 'code' ? number | undefined : string | undefined
+} & {
   since?: number | undefined
   until?: number | undefined
   after?: number | undefined

@@ -1,0 +1,235 @@
+import type { ActivityStore } from '../apps/activity.js'
+import type { Engine } from '../engine/index.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
+
+/**
+ * The pseudo-app the operator's waits listen to (GET /_sandbox/apps?wait=): every commit of the
+ * journal marks it, so the hub wakes them (events/hub.ts) as it wakes an app's own waiters. No
+ * appKey can be it (appKeys are 24 letters or digits).
+ */
+export const ALL_APPS = '*'
+
+/** One request as the journal keeps it (migration 014). Times: `at` the app's, `realAt` real. */
+export interface JournalEntry {
+  appKey: string
+  at: number
+  realAt: number
+  method: string
+  path: string
+  query: string | null
+  surface: string
+  status: number
+  code: number | null
+  message: string | null
+  reason: string | null
+  /** Ids created (from the answer) or named in the path, by their vendor name. */
+  ids: Record<string, string[]> | null
+  durationMs: number
+  client: string
+  userAgent: string | null
+  operator: boolean
+  requestBody: string | null
+  answerBody: string | null
+}
+
+export type JournaledRequest = JournalEntry & { seq: number }
+
+export interface RequestFilter extends ListWindow {
+  method?: string | undefined
+  path?: string | undefined
+  status?: number | undefined
+  code?: number | undefined
+  msg_id?: string | undefined
+}
+
+interface Row {
+  app_key: string
+  seq: number
+  at: number
+  real_at: number
+  method: string
+  path: string
+  query: string | null
+  surface: string
+  status: number
+  code: number | null
+  message: string | null
+  reason: string | null
+  ids: string | null
+  duration_ms: number
+  client: string
+  user_agent: string | null
+  operator: number
+  request_body: string | null
+  answer_body: string | null
+}
+
+const toEntry = (r: Row): JournaledRequest => ({
+  appKey: r.app_key,
+  seq: r.seq,
+  at: r.at,
+  realAt: r.real_at,
+  method: r.method,
+  path: r.path,
+  query: r.query,
+  surface: r.surface,
+  status: r.status,
+  code: r.code,
+  message: r.message,
+  reason: r.reason,
+  ids: r.ids === null ? null : JSON.parse(r.ids),
+  durationMs: r.duration_ms,
+  client: r.client,
+  userAgent: r.user_agent,
+  operator: r.operator === 1,
+  requestBody: r.request_body,
+  answerBody: r.answer_body,
+})
+
+/** Appends between two prunes of an app: its journal holds at most `keep` + PRUNE_EVERY rows. */
+const PRUNE_EVERY = 100
+
+/**
+ * The request journal (migration 014). Each answered request the journal keeps is `record`ed as
+ * it is answered (http/journal.ts makes its entry) and stays in memory until one write job, queued
+ * behind whatever is queued then, writes every entry recorded meanwhile: they join the next group
+ * commit (engine/writer.ts), so a send's entry is committed with the sends that arrive meanwhile
+ * and never costs an fsync of its own, nor a turn of the answer. Each row takes the app's next seq
+ * then (seqs stay in commit order: `request.completed` on the stream), and the app's activity is
+ * touched once per commit (apps/activity.ts). Pruned per app to the newest `keep` every
+ * PRUNE_EVERY appends; a reset or a removal deletes the rows with every other row of the app.
+ *
+ * Reads of the control plane first wait for `settled()`: whatever was answered before them is then
+ * in SQLite, journal included (sandbox/lists/route.ts). The journal never fails a request: a write
+ * the store refuses (its file damaged: health.ts, which reports it) only loses the entries.
+ */
+export function createRequestJournal({ db, seqs, write }: Engine, activity: ActivityStore, keep: number) {
+  const insert = db.prepare(
+    `INSERT INTO requests (app_key, seq, at, real_at, method, path, query, surface, status, code, message,
+       reason, ids, duration_ms, client, user_agent, operator, request_body, answer_body)
+     VALUES (@app_key, @seq, @at, @real_at, @method, @path, @query, @surface, @status, @code, @message,
+       @reason, @ids, @duration_ms, @client, @user_agent, @operator, @request_body, @answer_body)`,
+  )
+  const prune = db.prepare<{ appKey: string; keep: number }>(
+    `DELETE FROM requests WHERE app_key = @appKey AND seq < (
+       SELECT seq FROM requests WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
+  )
+  const list = createLister<'method' | 'path' | 'status' | 'code' | 'msg_id', Row>(db, {
+    columns: '*',
+    from: 'requests',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'at',
+    filters: {
+      method: 'method = @method',
+      // A prefix, compared as text (no LIKE: `_` and `%` are ordinary in a path).
+      path: 'substr(path, 1, length(@path)) = @path',
+      status: 'status = @status',
+      code: 'code = @code',
+      // Created by the request, or named in its path.
+      msg_id: `instr(ids, '"' || @msg_id || '"') > 0`,
+    },
+  })
+  const appended = new Map<string, number>()
+  const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()
+
+  /** One request of its app, inside a write job; returns its seq. */
+  function append(e: JournalEntry): number {
+    const seq = seqs.next(e.appKey, 'requests')
+    insert.run({
+      app_key: e.appKey,
+      seq,
+      at: e.at,
+      real_at: e.realAt,
+      method: e.method,
+      path: e.path,
+      query: e.query,
+      surface: e.surface,
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      reason: e.reason,
+      ids: e.ids === null ? null : JSON.stringify(e.ids),
+      duration_ms: e.durationMs,
+      client: e.client,
+      user_agent: e.userAgent,
+      operator: e.operator ? 1 : 0,
+      request_body: e.requestBody,
+      answer_body: e.answerBody,
+    })
+    const n = (appended.get(e.appKey) ?? 0) + 1
+    if (n >= PRUNE_EVERY) {
+      prune.run({ appKey: e.appKey, keep })
+      appended.delete(e.appKey)
+    } else {
+      if (appended.size >= 10_000) appended.clear()
+      appended.set(e.appKey, n)
+    }
+    return seq
+  }
+
+  /** Inside the write job: the entries of apps that still exist, each app's activity once. */
+  function writeAll(entries: JournalEntry[]): void {
+    const touched = new Map<string, { at: number; requests: number; refusals: number }>()
+    for (const e of entries) {
+      // An app removed since its answer (DELETE /_sandbox/app) keeps no journal.
+      if (!touched.has(e.appKey) && exists.get(e.appKey) === undefined) continue
+      append(e)
+      const t = touched.get(e.appKey) ?? { at: 0, requests: 0, refusals: 0 }
+      t.at = Math.max(t.at, e.realAt)
+      t.requests += 1
+      if (e.status >= 400) t.refusals += 1
+      touched.set(e.appKey, t)
+    }
+    for (const [appKey, t] of touched) activity.touched(appKey, t.at, t.requests, t.refusals)
+    if (touched.size > 0) seqs.mark(ALL_APPS, 'requests')
+  }
+
+  let pending: JournalEntry[] = []
+  let queued = false
+  let last: Promise<void> = Promise.resolve()
+  let closed = false
+
+  return {
+    /** Whether requests are journaled at all (JOURNAL_MAX_PER_APP > 0). */
+    enabled: keep > 0,
+    /** Keeps the entries of an answered request; they are written with the next group commit. */
+    record(entries: JournalEntry[]): void {
+      if (closed || keep === 0) return
+      for (const e of entries) pending.push(e)
+      if (queued) return
+      queued = true
+      let batch: JournalEntry[] | undefined
+      last = write(
+        () => {
+          // Taken once: a batch rerun with savepoints (writer.ts) writes the same entries again.
+          if (batch === undefined) {
+            queued = false
+            batch = pending
+            pending = []
+          }
+          writeAll(batch)
+        },
+        // It only writes: a failure half-way reruns the batch with a savepoint per job (writer.ts).
+        { checksFirst: true },
+      ).catch(() => {
+        // The store refused the batch (health.ts reports why): these entries are lost.
+        queued = false
+      })
+    },
+    /** Resolves once every entry recorded so far is committed (or lost with a refused write). */
+    settled(): Promise<void> {
+      return last
+    },
+    /** The sandbox closes: what is queued goes with the store's last flush; nothing more is kept. */
+    close(): void {
+      closed = true
+    },
+    /** The app's journal, newest first (lister.ts). */
+    list(appKey: string, filter: RequestFilter): JournaledRequest[] {
+      return list(appKey, filter).map(toEntry)
+    },
+  }
+}
+
+export type RequestJournal = ReturnType<typeof createRequestJournal>

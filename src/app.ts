@@ -41,12 +41,13 @@ import { pushRoutes } from './push/send/push.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
-import { sandboxDialect } from './sandbox/dialect.js'
+import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
 import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
 import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
+import { operatorRoutes } from './sandbox/operator.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
@@ -236,9 +237,11 @@ export async function buildApp(
       faultRoutes,
       eventRoutes,
       requestRoutes,
+      operatorRoutes,
       docsRoutes,
     ],
-    { standing: false },
+    // The operator (SANDBOX_OPERATOR) lists every app, and acts on the one X-Sandbox-App names.
+    { standing: false, operator: operatorRefusals },
   )
   // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
   await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {

@@ -33,10 +33,11 @@ declare module 'fastify' {
 
   interface FastifyContextConfig {
     /**
-     * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret, or
-     * group-groupKey:groupMasterSecret (group push).
+     * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret,
+     * group-groupKey:groupMasterSecret (group push), or the operator's alone (auth/operator.ts: the
+     * route acts for no app, unless X-Sandbox-App names one).
      */
-    auth?: 'app' | 'dev' | 'group'
+    auth?: 'app' | 'dev' | 'group' | 'operator'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
     /**

@@ -20,6 +20,18 @@ export const sandboxErrors = {
   ),
   notFound: e(404, 90004, 'no such endpoint under /_sandbox'),
   methodNotAllowed: e(405, 90005, 'this endpoint does not answer that method'),
+  /** An operator's route with an app's credentials, or X-Sandbox-App naming another app. */
+  operatorOnly: e(
+    403,
+    90006,
+    "only the operator's credentials (SANDBOX_OPERATOR) may do this: an app's act on that app alone",
+  ),
+  /** The operator's credentials on a route that acts for one app, without X-Sandbox-App. */
+  appNotNamed: e(
+    400,
+    90007,
+    'the operator acts on one app at a time: name it with the X-Sandbox-App header (its appKey)',
+  ),
   notAnObject: e(400, 90010, 'the body must be a JSON object'),
   missingBody: e(400, 90011, 'missing body: this endpoint takes a JSON object'),
   bodyTooLarge: e(413, 90012, 'the body is over the 1 MiB limit'),
@@ -34,6 +46,8 @@ export const sandboxErrors = {
   unknownRegistrationId: (message = 'no device with this registration_id') =>
     new ApiError(404, 90043, message),
   noCode: e(404, 90044, 'no verification code for this mobile'),
+  /** X-Sandbox-App names no app. */
+  unknownApp: (appKey: string) => new ApiError(404, 90045, `no app with appKey ${appKey} (X-Sandbox-App)`),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),
   notSentYet: why(409, 90052),

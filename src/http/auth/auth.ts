@@ -13,6 +13,7 @@ import type { Dialect } from '../dialect.js'
 import { routeConfig } from '../route-config.js'
 import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
+import { checkAppScope, isOperatorLogin, type OperatorRefusals, operatorLogin } from './operator.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: { store: Store }, tenant: Tenant, ip: string, dialect: Dialect): void {
@@ -49,17 +50,25 @@ export type AuthDeps = { store: Store; config: Config; clock: Clock; provisionin
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
  * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
  * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
- * Routes marked `auth: 'dev'` take devKey:devSecret, `auth: 'group'` a group's (group-auth.ts).
+ * Each kind of credential is its own function: appKey:masterSecret (appLogin, the default),
+ * devKey:devSecret on routes marked `auth: 'dev'` (developerLogin), a group's on `auth: 'group'`
+ * (group-auth.ts), and, on a surface given `operator` (the control plane), the operator's
+ * (operator.ts): for the app X-Sandbox-App names, or alone on routes marked `auth: 'operator'`.
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
   deps: AuthDeps,
   dialect: Dialect,
-  { standing, hooks = {} }: { standing: boolean; hooks?: AuthHooks | undefined },
+  {
+    standing,
+    hooks = {},
+    operator,
+  }: { standing: boolean; hooks?: AuthHooks | undefined; operator?: OperatorRefusals | undefined },
 ): Promise<void> {
   const credentials = createKnownCredentials(appKey => deps.store.apps.get(appKey))
   /** The credentials are right: the request is the tenant's, if its standing allows. */
   const admit = (req: FastifyRequest, tenant: Tenant) => {
+    if (operator) checkAppScope(req, tenant.app.appKey, operator)
     req.tenant = tenant
     hooks.authenticated?.(req, tenant)
     if (standing) checkStanding(deps, tenant, req.ip, dialect)
@@ -71,7 +80,13 @@ export async function registerBasicAuth(
     validate(username, password, req, _reply, done) {
       try {
         const auth = routeConfig(req)?.auth
-        if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        if (isOperatorLogin(deps.config.operator, username, password)) {
+          if (!operator)
+            throw dialect
+              .authFailed()
+              .because("the operator's credentials open /_sandbox only, never /v1 or /v3")
+          operatorLogin(deps, req, operator)
+        } else if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
         else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
           groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)

@@ -22,7 +22,7 @@ export const whole = (name: string, min: number, max: number, why: string) => (v
 }
 
 /** An app-clock time: ISO-8601 (at least `yyyy-mm-dd`) or epoch milliseconds. */
-const time = (name: string) => (v: unknown) => {
+export const time = (name: string) => (v: unknown) => {
   const t = text(v)
   if (t === undefined) return undefined
   const ms = /^\d{1,16}$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : Number.NaN

@@ -39,6 +39,7 @@ import { pushScheduleRoutes } from './push/schedules/schedules.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
 import { appRoutes } from './sandbox/app/routes.js'
+import { transferRoutes } from './sandbox/app/transfer.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
 import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
@@ -220,6 +221,7 @@ export async function buildApp(
     sandboxDialect,
     [
       appRoutes,
+      transferRoutes,
       smsInspectRoutes,
       smsReportListRoutes,
       smsReportSteeringRoutes,

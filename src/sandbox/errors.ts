@@ -53,6 +53,8 @@ export const sandboxErrors = {
   notSentYet: why(409, 90052),
   clockBackwards: e(409, 90053, 'the clock only moves forward'),
   tooManyFaults: why(409, 90054),
+  /** An imported document holds an id another app of the sandbox holds (app/transfer.ts): which. */
+  idTaken: why(409, 90056),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
   /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */

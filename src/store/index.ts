@@ -1,4 +1,5 @@
 import { createActivityStore } from './apps/activity.js'
+import { createAppDocument } from './apps/app-document.js'
 import { createAppRows } from './apps/app-rows.js'
 import { createAppStore } from './apps/apps.js'
 import { createBalanceStore } from './apps/balances.js'
@@ -102,6 +103,8 @@ export function createStore(
     listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */
     appRows: createAppRows(engine),
+    /** Every row of one app, read for its document and written back (export, import). */
+    appDocument: createAppDocument(engine),
     /** When due work next falls due, per due query and per app (engine/due.ts). */
     due: engine.due,
     /** Whether writes can survive (engine/health.ts): readiness asks it, the writer obeys it. */

@@ -79,6 +79,8 @@ export function createActivityStore({ db }: Engine) {
     touched(appKey: string, at: number, requests: number, refusals: number): void {
       touch.run({ appKey, activity: next(), at, requests, refusals })
     },
+    /** The next `activity`: the app it is given is the most recently active (an import's). */
+    next,
     /** The largest `activity` so far (0: none). */
     current(): number {
       counter ??= largest.get() ?? 0

@@ -65,6 +65,10 @@ export function createSeqs(db: Db) {
     },
     /** The app's largest seq handed out so far (0: none). */
     current,
+    /** The app's seqs go on above `seq` (rows written with seqs of their own: an import). In a write. */
+    skipPast(appKey: string, seq: number): void {
+      if (seq > current(appKey)) counters.set(appKey, seq)
+    },
     /** Wakes the app's listeners of `topic` at the next durable commit (a reset releases waiters). */
     mark,
     /** The marks made since the last take: the writer takes them with each commit. */

@@ -63,7 +63,7 @@ const query = z.preprocess(
 )
 
 const count = z.number()
-const appItem = z.object({
+export const appItem = z.object({
   app_key: z.string(),
   /** When the app was made (auto-provisioned, seeded, imported…). */
   created_at: z.string(),
@@ -74,7 +74,7 @@ const appItem = z.object({
   counts: z.object({ texts: count, pushes: count, devices: count, requests: count, refusals: count }),
   clock: z.object({ now: z.number(), offset_ms: z.number() }),
 })
-const answer = z.object({
+export const appsAnswer = z.object({
   apps: z.array(appItem),
   /** The largest `activity` the answer covers: `after=` it reads what becomes active next. */
   next_after: z.number(),
@@ -125,7 +125,7 @@ export function operatorRoutes(deps: { store: Store; hub: Hub; clock: Clock }): 
           sandboxErrors.tooManyListeners('too many requests waiting: at most 100 per app at a time'),
         ],
       },
-      schema: { querystring: query, response: { 200: answer } },
+      schema: { querystring: query, response: { 200: appsAnswer } },
       handler: async (req, reply) => {
         const { prefix, active_since, active_until, after, before, limit, wait } = req.query
         const filter = { prefix, activeSince: active_since, activeUntil: active_until, after, before, limit }

@@ -95,7 +95,7 @@ const importBody = z.object({
   tables: z.record(z.string(), z.array(row)),
 })
 
-const imported = z.object({
+export const importedAnswer = z.object({
   app_key: z.string(),
   imported: z.literal(true),
   rows: z.number(),
@@ -246,7 +246,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
           ),
         ],
       },
-      schema: { body: importBody, response: { 200: imported } },
+      schema: { body: importBody, response: { 200: importedAnswer } },
       handler: async req => {
         const doc = req.body
         const { tables } = doc

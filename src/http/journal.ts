@@ -196,11 +196,9 @@ function entriesOf(
     requestBody: requestText(req),
     answerBody: answerText(payload),
   }
-  return apps.map(app => ({
-    appKey: app.appKey,
-    at: req.tenant?.app === app ? req.tenant.now() : appNow(clock, app),
-    ...shared,
-  }))
+  const at = (app: App) => (req.tenant?.app === app ? req.tenant.now() : appNow(clock, app))
+  if (apps.length === 1) return [Object.assign(shared, { appKey: apps[0]!.appKey, at: at(apps[0]!) })]
+  return apps.map(app => ({ ...shared, appKey: app.appKey, at: at(app) }))
 }
 
 function userAgentOf(req: FastifyRequest): string | null {

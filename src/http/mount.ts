@@ -98,7 +98,7 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
           aliases,
         ),
         own,
-        { standing },
+        { standing, operator },
       )
     }
 

@@ -58,7 +58,8 @@ export function journalRequests(deps: { store: Store; clock: Clock }) {
   ) => {
     const surface = journaled(req)
     if (surface !== undefined) {
-      const apps = appsOf(req, appKey => store.apps.get(appKey))
+      // As they stand now: a request that moved the app's clock is timed on the clock it moved to.
+      const apps = appsOf(req, appKey => store.apps.get(appKey)).map(a => store.apps.get(a.appKey) ?? a)
       if (apps.length > 0) store.requests.record(entriesOf(req, reply, payload, surface, apps, clock))
     }
     done(null, payload)
@@ -196,7 +197,7 @@ function entriesOf(
     requestBody: requestText(req),
     answerBody: answerText(payload),
   }
-  const at = (app: App) => (req.tenant?.app === app ? req.tenant.now() : appNow(clock, app))
+  const at = (app: App) => appNow(clock, app)
   if (apps.length === 1) return [Object.assign(shared, { appKey: apps[0]!.appKey, at: at(apps[0]!) })]
   return apps.map(app => ({ ...shared, appKey: app.appKey, at: at(app) }))
 }

@@ -86,9 +86,6 @@ const toEntry = (r: Row): JournaledRequest => ({
   answerBody: r.answer_body,
 })
 
-/** Appends between two prunes of an app: its journal holds at most `keep` + PRUNE_EVERY rows. */
-const PRUNE_EVERY = 100
-
 /**
  * The request journal (migration 014). Each answered request the journal keeps is `record`ed as
  * it is answered (http/journal.ts makes its entry) and stays in memory until one write job, queued
@@ -96,24 +93,41 @@ const PRUNE_EVERY = 100
  * commit (engine/writer.ts), so a send's entry is committed with the sends that arrive meanwhile
  * and never costs an fsync of its own, nor a turn of the answer. Each row takes the app's next seq
  * then (seqs stay in commit order: `request.completed` on the stream), and the app's activity is
- * touched once per commit (apps/activity.ts). Pruned per app to the newest `keep` every
- * PRUNE_EVERY appends; a reset or a removal deletes the rows with every other row of the app.
+ * touched once per commit (apps/activity.ts). An app's journal is a ring of `keep` rows: once
+ * full, each new entry overwrites the app's oldest row in place (a row appended and another
+ * deleted cost ≈ 1 µs more per request: docs/performance.md); a reset or a removal deletes the
+ * rows with every other row of the app.
  *
  * Reads of the control plane first wait for `settled()`: whatever was answered before them is then
  * in SQLite, journal included (sandbox/lists/route.ts). The journal never fails a request: a write
  * the store refuses (its file damaged: health.ts, which reports it) only loses the entries.
  */
-export function createRequestJournal({ db, seqs, write }: Engine, activity: ActivityStore, keep: number) {
+export function createRequestJournal(
+  { db, seqs, write, caches }: Engine,
+  activity: ActivityStore,
+  keep: number,
+) {
   // Positional: binding 19 values by name cost ≈ 0.7 µs more per request (docs/performance.md).
   const insert = db.prepare(
-    `INSERT INTO requests (app_key, seq, at, real_at, method, path, query, surface, status, code, message,
-       reason, ids, duration_ms, client, user_agent, operator, request_body, answer_body)
+    `INSERT INTO requests (seq, at, real_at, method, path, query, surface, status, code, message, reason, ids,
+       duration_ms, client, user_agent, operator, request_body, answer_body, app_key)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
+  const overwrite = db.prepare(
+    `UPDATE requests SET seq = ?, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
+       code = ?, message = ?, reason = ?, ids = ?, duration_ms = ?, client = ?, user_agent = ?, operator = ?,
+       request_body = ?, answer_body = ?
+     WHERE rowid = (SELECT rowid FROM requests WHERE app_key = ? ORDER BY seq LIMIT 1)`,
+  )
+  const countOf = db.prepare<[string], number>('SELECT count(*) FROM requests WHERE app_key = ?').pluck()
+  // Down to `keep` (a journal kept longer by an earlier setting).
   const prune = db.prepare<{ appKey: string; keep: number }>(
     `DELETE FROM requests WHERE app_key = @appKey AND seq < (
        SELECT seq FROM requests WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
   )
+  // Rows each app's journal holds: read once, then kept beside the writes (a rollback forgets it,
+  // and so does a reset: caches.ts).
+  const held = caches.rows<string, { n: number }>({ perApp: true, journaled: true })
   const list = createLister<'method' | 'path' | 'status' | 'code' | 'msg_id', Row>(db, {
     columns: '*',
     from: 'requests',
@@ -130,14 +144,20 @@ export function createRequestJournal({ db, seqs, write }: Engine, activity: Acti
       msg_id: `instr(ids, '"' || @msg_id || '"') > 0`,
     },
   })
-  const appended = new Map<string, number>()
   const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()
 
   /** One request of its app, inside a write job; returns its seq. */
   function append(e: JournalEntry): number {
     const seq = seqs.next(e.appKey, 'requests')
-    insert.run(
-      e.appKey,
+    let n = held.get(e.appKey)?.n
+    if (n === undefined) {
+      n = countOf.get(e.appKey) ?? 0
+      if (n > keep) {
+        prune.run({ appKey: e.appKey, keep })
+        n = keep
+      }
+    }
+    ;(n < keep ? insert : overwrite).run(
       seq,
       e.at,
       e.realAt,
@@ -156,15 +176,9 @@ export function createRequestJournal({ db, seqs, write }: Engine, activity: Acti
       e.operator ? 1 : 0,
       e.requestBody,
       e.answerBody,
+      e.appKey,
     )
-    const n = (appended.get(e.appKey) ?? 0) + 1
-    if (n >= PRUNE_EVERY) {
-      prune.run({ appKey: e.appKey, keep })
-      appended.delete(e.appKey)
-    } else {
-      if (appended.size >= 10_000) appended.clear()
-      appended.set(e.appKey, n)
-    }
+    held.remember(e.appKey, { n: Math.min(n + 1, keep) })
     return seq
   }
 

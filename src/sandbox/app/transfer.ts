@@ -253,6 +253,8 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
         checkTables(store, tables)
         const armed = readFaults(doc.faults ?? [], deps.routeBook)
         const { appKey } = req.tenant.app
+        // Entries of the requests answered before it are written before it replaces them.
+        await store.requests.settled()
         await store.write(() => {
           const app = store.apps.get(appKey)
           if (!app) throw sandboxErrors.authFailed()

@@ -88,10 +88,11 @@ const toEntry = (r: Row): JournaledRequest => ({
 
 /**
  * The request journal (migration 014). Each answered request the journal keeps is `record`ed as
- * it is answered (http/journal.ts makes its entry) and stays in memory until one write job, queued
- * behind whatever is queued then, writes every entry recorded meanwhile: they join the next group
- * commit (engine/writer.ts), so a send's entry is committed with the sends that arrive meanwhile
- * and never costs an fsync of its own, nor a turn of the answer. Each row takes the app's next seq
+ * it is answered (http/journal.ts makes its entry) and stays in memory until one job, riding with
+ * the next commit the other writes make (engine/writer.ts: `ride`), writes every entry recorded
+ * meanwhile: a send's entry is committed with the sends that arrive after it, and never costs an
+ * fsync of its own, nor a turn of the answer (idle, it commits alone after RIDE_MS, or as soon as
+ * a read needs it: `settled()`). Each row takes the app's next seq
  * then (seqs stay in commit order: `request.completed` on the stream), and the app's activity is
  * touched once per commit (apps/activity.ts). An app's journal is a ring of `keep` rows: once
  * full, each new entry overwrites the app's oldest row in place (a row appended and another
@@ -103,7 +104,7 @@ const toEntry = (r: Row): JournaledRequest => ({
  * the store refuses (its file damaged: health.ts, which reports it) only loses the entries.
  */
 export function createRequestJournal(
-  { db, seqs, write, caches }: Engine,
+  { db, seqs, ride, hurry, caches }: Engine,
   activity: ActivityStore,
   keep: number,
 ) {
@@ -214,25 +215,24 @@ export function createRequestJournal(
       if (queued) return
       queued = true
       let batch: JournalEntry[] | undefined
-      last = write(
-        () => {
-          // Taken once: a batch rerun with savepoints (writer.ts) writes the same entries again.
-          if (batch === undefined) {
-            queued = false
-            batch = pending
-            pending = []
-          }
-          writeAll(batch)
-        },
-        // It only writes: a failure half-way reruns the batch with a savepoint per job (writer.ts).
-        { checksFirst: true },
-      ).catch(() => {
+      // With the next commit the others make: a commit of its own after each batch of answers
+      // was a second fsync per batch (engine/writer.ts: RIDE_MS).
+      last = ride(() => {
+        // Taken once: a batch rerun with savepoints (writer.ts) writes the same entries again.
+        if (batch === undefined) {
+          queued = false
+          batch = pending
+          pending = []
+        }
+        writeAll(batch)
+      }).catch(() => {
         // The store refused the batch (health.ts reports why): these entries are lost.
         queued = false
       })
     },
     /** Resolves once every entry recorded so far is committed (or lost with a refused write). */
     settled(): Promise<void> {
+      hurry()
       return last
     },
     /** The sandbox closes: what is queued goes with the store's last flush; nothing more is kept. */

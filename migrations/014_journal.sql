@@ -18,7 +18,8 @@ CREATE TABLE requests (
   code          INTEGER,                       -- the refusal's code; NULL when answered 2xx
   message       TEXT,                          -- the refusal's message, as the answer says it
   reason        TEXT,                          -- why the sandbox refused, in words (never in the answer)
-  ids           TEXT,                          -- JSON {"msg_id":["…"],…}: ids created or named in the path
+  ids           TEXT,                          -- JSON {"schedule_id":["…"],…}: ids the path names, and those an
+                                               -- answer too long to keep created (the others are read from it)
   duration_ms   REAL NOT NULL,
   client        TEXT NOT NULL,                 -- the client's address
   user_agent    TEXT,

@@ -3,7 +3,7 @@ import { appNow, type Clock, systemClock } from '../clock.js'
 import { redactUrl } from '../http/request-log.js'
 import { routeConfig } from '../http/route-config.js'
 import type { App } from '../store/apps/apps.js'
-import type { JournalEntry } from '../store/events/requests.js'
+import { collectIds, createdIds, type JournalEntry } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
 
 // What the request journal keeps of one answered request (migration 014), made in the request's
@@ -14,23 +14,6 @@ import type { Store } from '../store/index.js'
 
 /** Each body is kept up to this many characters (the rest is counted, not kept). */
 export const BODY_CAP = 4096
-/** How many ids of one request are kept (a 1000-recipient batch creates 1000 msg_ids). */
-const IDS_CAP = 1000
-/** Answers parsed for their ids only up to this size. */
-const PARSE_CAP = 256 * 1024
-
-/** The ids a call creates or names, by their vendor names (the journal's `ids`, its `msg_id=`). */
-const ID_KEYS = new Set([
-  'msg_id',
-  'group_msgid',
-  'schedule_id',
-  'temp_id',
-  'sign_id',
-  'registration_id',
-  'file_id',
-  'cid',
-])
-
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Which surface a path is on (`//v1` is `/v1`: the router forgives it), or none the journal keeps. */
@@ -126,44 +109,18 @@ function answerText(payload: unknown): string | null {
   return payload === null || payload === undefined ? null : '[a stream]'
 }
 
-/** Ids the answer holds (a write that succeeded created them) and the path names. */
+/**
+ * Ids the path names; and, when the answer is longer than the journal keeps (a 1000-recipient
+ * batch), the ids it created. Otherwise those are read from the kept answer when listed
+ * (store/events/requests.ts): a send pays nothing for them.
+ */
 function idsOf(req: FastifyRequest, status: number, payload: unknown): Record<string, string[]> | null {
-  const ids: Record<string, string[]> = {}
-  let n = 0
-  const add = (key: string, value: unknown) => {
-    if (n >= IDS_CAP || (typeof value !== 'string' && typeof value !== 'number') || value === '') return
-    const text = String(value)
-    const list = ids[key]
-    if (list?.includes(text)) return
-    if (list) list.push(text)
-    else ids[key] = [text]
-    n++
-  }
+  const ids = collectIds()
   const params = req.params as Record<string, unknown> | undefined
-  if (params) for (const key in params) if (ID_KEYS.has(key)) add(key, params[key])
-  if (status < 300 && !READS.has(req.method) && typeof payload === 'string' && payload.length <= PARSE_CAP) {
-    const c = payload.charCodeAt(0)
-    if (c === 123 /* { */ || c === 91 /* [ */) {
-      try {
-        walk(JSON.parse(payload), add, 0)
-      } catch {
-        // Not JSON after all: no ids.
-      }
-    }
-  }
-  return n === 0 ? null : ids
-}
-
-function walk(value: unknown, add: (key: string, value: unknown) => void, depth: number): void {
-  if (depth > 4 || value === null || typeof value !== 'object') return
-  if (Array.isArray(value)) {
-    for (const v of value) walk(v, add, depth + 1)
-    return
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (ID_KEYS.has(key)) add(key, v)
-    else walk(v, add, depth + 1)
-  }
+  if (params) for (const key in params) ids.add(key, params[key])
+  if (typeof payload === 'string' && payload.length > BODY_CAP && createdIds(req.method, status))
+    ids.addAnswer(payload)
+  return ids.result()
 }
 
 /** The entries of one answered request: one per app it spoke for. */

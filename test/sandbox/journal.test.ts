@@ -149,6 +149,23 @@ describe('GET /_sandbox/requests', () => {
     expect(text).not.toContain(a.secret)
   })
 
+  it('keeps every id of an answer too long to keep whole', async () => {
+    const { app } = await createTestApp()
+    const a = app$()
+    const recipients = Array.from({ length: 300 }, (_, i) => ({
+      mobile: `138${String(i).padStart(8, '0')}`,
+      temp_para: { order: 'B', days: '1' },
+    }))
+    const sent = await call(app, 'POST', '/v1/messages/batch', { temp_id: 2, recipients }, a.auth)
+    const ids = (sent.body.recipients as Array<{ msg_id: string }>).map(r => r.msg_id)
+    expect(ids).toHaveLength(300)
+    const [entry] = (await call(app, 'GET', '/_sandbox/requests', undefined, a.auth)).body.requests as Entry[]
+    expect(entry!.answer_body).toMatch(/… \[\d+ bytes in all\]$/)
+    expect(entry!.ids.msg_id).toEqual(ids)
+    const last = await call(app, 'GET', `/_sandbox/requests?msg_id=${ids.at(-1)}`, undefined, a.auth)
+    expect(last.body.requests).toHaveLength(1)
+  })
+
   it('keeps the newest JOURNAL_MAX_PER_APP of each app; a reset clears it', async () => {
     const { app } = await createTestApp({ journalMaxPerApp: 3 })
     const a = app$()

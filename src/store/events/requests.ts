@@ -34,6 +34,71 @@ export interface JournalEntry {
 
 export type JournaledRequest = JournalEntry & { seq: number }
 
+/** How many ids of one request are kept (a 1000-recipient batch creates 1000 msg_ids). */
+const IDS_CAP = 1000
+/** Answers parsed for their ids only up to this size. */
+const PARSE_CAP = 256 * 1024
+
+/** The ids a call creates or names, by their vendor names (the journal's `ids`, its `msg_id=`). */
+const ID_KEYS = new Set([
+  'msg_id',
+  'group_msgid',
+  'schedule_id',
+  'temp_id',
+  'sign_id',
+  'registration_id',
+  'file_id',
+  'cid',
+])
+
+/** Whether a request's answer holds the ids it created: a write that succeeded. */
+export const createdIds = (method: string, status: number) =>
+  status < 300 && method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS'
+
+/** Ids by their vendor names, each once, from a request's path and answer. */
+export function collectIds() {
+  const ids: Record<string, string[]> = {}
+  let n = 0
+  const add = (key: string, value: unknown) => {
+    if (!ID_KEYS.has(key) || n >= IDS_CAP) return
+    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return
+    const text = String(value)
+    const list = ids[key]
+    if (list?.includes(text)) return
+    if (list) list.push(text)
+    else ids[key] = [text]
+    n++
+  }
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 4 || value === null || typeof value !== 'object') return
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, depth + 1)
+      return
+    }
+    for (const [key, v] of Object.entries(value)) {
+      if (ID_KEYS.has(key)) add(key, v)
+      else walk(v, depth + 1)
+    }
+  }
+  return {
+    add,
+    /** The ids of a JSON answer (one cut short, or not JSON, has none). */
+    addAnswer(text: string): void {
+      const c = text.charCodeAt(0)
+      if (text.length > PARSE_CAP || (c !== 123 /* { */ && c !== 91) /* [ */) return
+      try {
+        walk(JSON.parse(text), 0)
+      } catch {
+        // Not JSON, or cut at the journal's cap: its ids were kept apart when written.
+      }
+    },
+    addAll(given: Record<string, string[]>): void {
+      for (const [key, values] of Object.entries(given)) for (const v of values) add(key, v)
+    },
+    result: (): Record<string, string[]> | null => (n === 0 ? null : ids),
+  }
+}
+
 export interface RequestFilter extends ListWindow {
   method?: string | undefined
   path?: string | undefined
@@ -64,6 +129,16 @@ interface Row {
   answer_body: string | null
 }
 
+/** The ids kept apart (the path's), and those the kept answer holds. */
+function idsOf(r: Row): Record<string, string[]> | null {
+  if (r.answer_body === null || !createdIds(r.method, r.status))
+    return r.ids === null ? null : JSON.parse(r.ids)
+  const ids = collectIds()
+  if (r.ids !== null) ids.addAll(JSON.parse(r.ids))
+  ids.addAnswer(r.answer_body)
+  return ids.result()
+}
+
 const toEntry = (r: Row): JournaledRequest => ({
   appKey: r.app_key,
   seq: r.seq,
@@ -77,7 +152,7 @@ const toEntry = (r: Row): JournaledRequest => ({
   code: r.code,
   message: r.message,
   reason: r.reason,
-  ids: r.ids === null ? null : JSON.parse(r.ids),
+  ids: idsOf(r),
   durationMs: r.duration_ms,
   client: r.client,
   userAgent: r.user_agent,
@@ -141,8 +216,9 @@ export function createRequestJournal(
       path: 'substr(path, 1, length(@path)) = @path',
       status: 'status = @status',
       code: 'code = @code',
-      // Created by the request, or named in its path.
-      msg_id: `instr(ids, '"' || @msg_id || '"') > 0`,
+      // Named in its path (or created, for an answer too long to keep), or in its kept answer.
+      msg_id: `(instr(ids, '"' || @msg_id || '"') > 0 OR (status < 300 AND method NOT IN ('GET', 'HEAD', 'OPTIONS')
+        AND instr(answer_body, '"' || @msg_id || '"') > 0))`,
     },
   })
   const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { appNow, type Clock, systemClock } from '../clock.js'
-import { redactUrl } from '../http/request-log.js'
-import { routeConfig } from '../http/route-config.js'
 import type { App } from '../store/apps/apps.js'
 import { collectIds, createdIds, type JournalEntry } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
+import { redactUrl } from './request-log.js'
+import { routeConfig } from './route-config.js'
 
 // What the request journal keeps of one answered request (migration 014), made in the request's
 // onSend hook from what the request already holds: its tenant (or the appKey its refused
@@ -13,7 +13,7 @@ import type { Store } from '../store/index.js'
 // entries with its next group commit (store/events/requests.ts).
 
 /** Each body is kept up to this many characters (the rest is counted, not kept). */
-export const BODY_CAP = 4096
+const BODY_CAP = 4096
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Which surface a path is on (`//v1` is `/v1`: the router forgives it), or none the journal keeps. */
@@ -84,7 +84,7 @@ const SECRET_WORD = /secret|token|password|authorization/i
 const SECRET_VALUE = /("[^"\\]*(?:secret|token|password|authorization)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi
 
 /** JSON text with every secret's value replaced by "[redacted]". */
-export function redact(text: string): string {
+function redact(text: string): string {
   return SECRET_WORD.test(text) ? text.replace(SECRET_VALUE, '$1"[redacted]"') : text
 }
 

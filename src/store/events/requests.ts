@@ -167,9 +167,9 @@ const toEntry = (r: Row): JournaledRequest => ({
  * the next commit the other writes make (engine/writer.ts: `ride`), writes every entry recorded
  * meanwhile: a send's entry is committed with the sends that arrive after it, and never costs an
  * fsync of its own, nor a turn of the answer (idle, it commits alone after RIDE_MS, or as soon as
- * a read needs it: `settled()`). Each row takes the app's next seq
- * then (seqs stay in commit order: `request.completed` on the stream), and the app's activity is
- * touched once per commit (apps/activity.ts). An app's journal is a ring of `keep` rows: once
+ * a read needs it: `settled()`). Each row takes the app's next seq then (seqs stay in commit
+ * order: `request.completed` on the stream), and the app's activity is touched once per commit
+ * (apps/activity.ts). An app's journal is a ring of `keep` rows: once
  * full, each new entry overwrites the app's oldest row in place (a row appended and another
  * deleted cost ≈ 1 µs more per request: docs/performance.md); a reset or a removal deletes the
  * rows with every other row of the app.

@@ -242,7 +242,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
         errors: [
           sandboxErrors.invalidField('"version": this sandbox reads version 1 of the document, not 2'),
           sandboxErrors.idTaken(
-            '"tables.messages[0]": msg_id 600000000001 is held by another app of this sandbox: import into a fresh sandbox',
+            '"tables.messages[0]": msg_id <msg_id> is held by another app of this sandbox: import into a fresh sandbox',
           ),
         ],
       },

@@ -113,13 +113,9 @@ export function pushClickRoutes(deps: PipelineDeps): RouteSpec[] {
 sent to the push's \`callback\` when it asks for clicks. Once per device and push (a notification leaves the
 tray when opened): a repeat answers the first click. Event: \`push.clicked\`.`,
         errors: [
-          clickErrors.noPush('18100000000000001'),
-          clickErrors.noDevice('1a0018970a8b0fd6c0e'),
-          clickErrors.notReceived(
-            '1a0018970a8b0fd6c0e',
-            '18100000000000001',
-            'the device was not in its audience',
-          ),
+          clickErrors.noPush('<msg_id>'),
+          clickErrors.noDevice('<registration_id>'),
+          clickErrors.notReceived('<registration_id>', '<msg_id>', 'the device was not in its audience'),
         ],
       },
       schema: { params: schemas.params, body: schemas.click, response: { 200: schemas.clicked } },

@@ -63,12 +63,12 @@ export function smsReportSteeringRoutes(deps: { store: Store }): RouteSpec[] {
 it falls due (REPORT_DELAY_MS after the message): pulled by GET /v1/report, or called back.`,
         errors: [
           sandboxErrors.invalidField('"status": must be a delivery status: 4001, 4002, …'),
-          sandboxErrors.unknownMsgId('the app sent no message with msg_id 600000000001'),
+          sandboxErrors.unknownMsgId('the app sent no message with msg_id <msg_id>'),
           sandboxErrors.reportHandedOut(
-            'the report of msg_id 600000000001 was already handed out (GET /v1/report or its callback): it can no longer change',
+            'the report of msg_id <msg_id> was already handed out (GET /v1/report or its callback): it can no longer change',
           ),
           sandboxErrors.notSentYet(
-            'msg_id 600000000001 belongs to a scheduled message not sent yet: move the clock past its send_time first',
+            'msg_id <msg_id> belongs to a scheduled message not sent yet: move the clock past its send_time first',
           ),
         ],
       },

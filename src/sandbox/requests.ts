@@ -8,7 +8,7 @@ import { listRoute } from './lists/route.js'
 const JOURNAL = `The request journal: every /v1 and /v3 request that named the app (also one refused for its
 credentials), and every write to /_sandbox, newest first, with what was answered and **why**: \`reason\`
 names the rule, limit, setting or armed fault that decided ("template 5 was rejected in review",
-"mobile 13800138000 had 3 notifications…: sms-service.md §8 limit", "fault #2 … armed for this
+"mobile 13800138000 had 3 notifications…: JSMS frequency limit", "fault #2 … armed for this
 request"); it is never part of the vendor's answer. Bodies are kept as text, at most 4 KB each, with
 secrets redacted. The newest JOURNAL_MAX_PER_APP (1000) are kept; a reset or removal clears them.
 Each is also a \`request.completed\` event. \`path\` is a prefix; \`msg_id\` matches the ids a request

@@ -15,7 +15,7 @@ export const smsErrors = {
   invalidMobile: e(403, 50006, 'invalid mobile', 'mobile number invalid'),
   invalidBody: e(403, 50007, 'invalid body', 'body invalid'),
   noSmsCodeAuth: e(403, 50008, 'no sms code auth', 'SMS service not enabled'),
-  outOfFreq: e(403, 50009, 'out of freq', 'send frequency exceeded (sms-service.md §8)'),
+  outOfFreq: e(403, 50009, 'out of freq', 'send frequency exceeded (docs/fidelity.md)'),
   invalidCode: e(403, 50010, 'invalid code', 'verification code invalid'),
   expiredCode: e(403, 50011, 'expired code', 'verification code expired'),
   verifiedCode: e(403, 50012, 'verified code', 'verification code already verified'),

@@ -159,7 +159,7 @@ export function checkContent(content: string, sensitiveWords: readonly string[])
   if (length > SMS_LIMITS.maxContentLength)
     throw smsErrors
       .invalidContentLength()
-      .because(`the text is ${length} characters, over ${SMS_LIMITS.maxContentLength} (sms-service.md §8)`)
+      .because(`the text is ${length} characters, over ${SMS_LIMITS.maxContentLength}`)
   const lower = content.toLowerCase()
   for (const w of sensitiveWords)
     if (lower.includes(w))
@@ -191,7 +191,7 @@ export function checkFrequency(
   const { appKey, mobile } = s
   // The seed's rule and the count that reached it, for the journal (errors.ts: never the answer).
   const over = (count: number, rule: string) =>
-    smsErrors.outOfFreq().because(`mobile ${mobile} had ${count} ${rule}: sms-service.md §8 limit`)
+    smsErrors.outOfFreq().because(`mobile ${mobile} had ${count} ${rule}: JSMS frequency limit (docs/fidelity.md)`)
   if (s.kind === 'voice_code') {
     const recent = messages.countKindSince(appKey, mobile, 'voice_code', now - SMS_LIMITS.voiceIntervalMs)
     if (recent > 0)

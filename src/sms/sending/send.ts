@@ -191,7 +191,9 @@ export function checkFrequency(
   const { appKey, mobile } = s
   // The seed's rule and the count that reached it, for the journal (errors.ts: never the answer).
   const over = (count: number, rule: string) =>
-    smsErrors.outOfFreq().because(`mobile ${mobile} had ${count} ${rule}: JSMS frequency limit (docs/fidelity.md)`)
+    smsErrors
+      .outOfFreq()
+      .because(`mobile ${mobile} had ${count} ${rule}: JSMS frequency limit (docs/fidelity.md)`)
   if (s.kind === 'voice_code') {
     const recent = messages.countKindSince(appKey, mobile, 'voice_code', now - SMS_LIMITS.voiceIntervalMs)
     if (recent > 0)

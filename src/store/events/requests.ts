@@ -223,17 +223,19 @@ export function createRequestJournal(
   })
   const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()
 
-  /** One request of its app, inside a write job; returns its seq. */
-  function append(e: JournalEntry): number {
+  /** The rows the app's journal holds now (read once, then kept beside the writes). */
+  function heldBy(appKey: string): number {
+    const known = held.get(appKey)?.n
+    if (known !== undefined) return known
+    const n = countOf.get(appKey) ?? 0
+    if (n <= keep) return n
+    prune.run({ appKey, keep })
+    return keep
+  }
+
+  /** One request of its app, which holds `n` rows, inside a write job. */
+  function append(e: JournalEntry, n: number): void {
     const seq = seqs.next(e.appKey, 'requests')
-    let n = held.get(e.appKey)?.n
-    if (n === undefined) {
-      n = countOf.get(e.appKey) ?? 0
-      if (n > keep) {
-        prune.run({ appKey: e.appKey, keep })
-        n = keep
-      }
-    }
     ;(n < keep ? insert : overwrite).run(
       seq,
       e.at,
@@ -255,24 +257,29 @@ export function createRequestJournal(
       e.answerBody,
       e.appKey,
     )
-    held.remember(e.appKey, { n: Math.min(n + 1, keep) })
-    return seq
   }
 
   /** Inside the write job: the entries of apps that still exist, each app's activity once. */
   function writeAll(entries: JournalEntry[]): void {
-    const touched = new Map<string, { at: number; requests: number; refusals: number }>()
+    const touched = new Map<string, { at: number; requests: number; refusals: number; n: number }>()
     for (const e of entries) {
-      // An app removed since its answer (DELETE /_sandbox/app) keeps no journal.
-      if (!touched.has(e.appKey) && exists.get(e.appKey) === undefined) continue
-      append(e)
-      const t = touched.get(e.appKey) ?? { at: 0, requests: 0, refusals: 0 }
+      let t = touched.get(e.appKey)
+      if (!t) {
+        // An app removed since its answer (DELETE /_sandbox/app) keeps no journal.
+        if (exists.get(e.appKey) === undefined) continue
+        t = { at: 0, requests: 0, refusals: 0, n: heldBy(e.appKey) }
+        touched.set(e.appKey, t)
+      }
+      append(e, t.n)
+      t.n = Math.min(t.n + 1, keep)
       t.at = Math.max(t.at, e.realAt)
       t.requests += 1
       if (e.status >= 400) t.refusals += 1
-      touched.set(e.appKey, t)
     }
-    for (const [appKey, t] of touched) activity.touched(appKey, t.at, t.requests, t.refusals)
+    for (const [appKey, t] of touched) {
+      held.remember(appKey, { n: t.n })
+      activity.touched(appKey, t.at, t.requests, t.refusals)
+    }
     if (touched.size > 0) seqs.mark(ALL_APPS, 'requests')
   }
 

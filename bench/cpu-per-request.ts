@@ -3,7 +3,9 @@
 // run side by side and take turns, round after round, so they see the same machine load:
 // - the product (dist/server.js, or BENCH_SERVER);
 // - with BASE=/tmp/old/dist/server.js, an older build too (a worktree of an older commit, built);
-// - with CEILING=1, ceiling (b) (bare Fastify POST + Basic + JSON), for the ratios.
+// - with CEILING=1, ceiling (b) (bare Fastify POST + Basic + JSON), for the ratios;
+// - with JOURNAL_AB=1, the same build without the request journal (JOURNAL_MAX_PER_APP=0): what
+//   the journal costs, same build, same run (docs/performance.md, "The request journal").
 // SCENARIO=messages (default) | account | push | batch (1000 recipients, one connection). ROUNDS (5), SECS (3). With
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" the products write a V8 CPU profile on exit.
 import { rmSync } from 'node:fs'
@@ -42,9 +44,9 @@ const workspace = () => {
   return ws
 }
 
-async function product(name: string, script?: string): Promise<Contender> {
+async function product(name: string, script?: string, env?: Record<string, string>): Promise<Contender> {
   const ws = workspace()
-  const server = await startProduct(ws, script ? { script } : {})
+  const server = await startProduct(ws, { ...(script ? { script } : {}), ...(env ? { env } : {}) })
   const base = {
     url: server.url,
     pid: server.child.pid,
@@ -82,6 +84,8 @@ async function product(name: string, script?: string): Promise<Contender> {
 const contenders: Contender[] = []
 async function startAll(): Promise<void> {
   contenders.push(await product('product'))
+  if (process.env.JOURNAL_AB)
+    contenders.push(await product('journal off', undefined, { JOURNAL_MAX_PER_APP: '0' }))
   if (process.env.BASE) contenders.push(await product('base', process.env.BASE))
   if (!process.env.CEILING) return
   const server = await startCeiling(workspace())
@@ -122,6 +126,17 @@ try {
       ceiling && c !== ceiling ? ` = ${(med(c, f => f.rps) / med(ceiling, f => f.rps)).toFixed(2)} × (b)` : ''
     console.log(
       `median ${c.name} (${SCENARIO}): ${med(c, f => f.rps).toFixed(0)} req/s${versus}, ${med(c, f => f.cpuUs).toFixed(1)} µs CPU/req, p99 ${med(c, f => f.p99).toFixed(2)} ms`,
+    )
+  }
+  const [on, off] = ['product', 'journal off'].map(n => contenders.find(c => c.name === n))
+  if (on && off) {
+    // Each round's pair ran back to back, under the same load: the median of their ratios moves
+    // less with the machine's load than the ratio of the medians.
+    const ratios = on.rounds.map((f, i) => f.cpuUs / off.rounds[i]!.cpuUs)
+    const [a, b] = [med(on, f => f.cpuUs), med(off, f => f.cpuUs)]
+    console.log(
+      `the request journal (${SCENARIO}): ${(a - b).toFixed(1)} µs CPU/req (${(((a - b) / b) * 100).toFixed(1)} % of the medians); ` +
+        `per round ${((median(ratios) - 1) * 100).toFixed(1)} % (median of ${ratios.length})`,
     )
   }
 } finally {

@@ -47,6 +47,8 @@ export interface ProductOptions {
   seed?: boolean
   /** Another build of the product (a worktree of an older commit, built). */
   script?: string
+  /** More settings of the product (JOURNAL_MAX_PER_APP=0: without the request journal). */
+  env?: Record<string, string>
 }
 
 /**
@@ -61,6 +63,7 @@ export function startProduct(
     database = ws.database,
     seed = true,
     script = process.env.BENCH_SERVER ?? 'dist/server.js',
+    env = {},
   }: ProductOptions = {},
 ): Promise<Server> {
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the product under the bench's load;
@@ -74,6 +77,7 @@ export function startProduct(
       DB_PATH: database,
       ...(seed ? { SANDBOX_CONFIG: ws.seed } : {}),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      ...env,
     },
     join(ws.dir, logName),
   )

@@ -12,6 +12,7 @@ import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import type { Dialect } from './http/dialect.js'
 import { useDrain } from './http/drain.js'
+import { journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
@@ -51,15 +52,17 @@ import { seedTemplateProblems } from './push/templates/render.js'
 import { templatePushRoutes } from './push/templates/templates.js'
 import { certificateRoutes } from './sandbox/app/certificates.js'
 import { appRoutes } from './sandbox/app/routes.js'
+import { transferRoutes } from './sandbox/app/transfer.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
-import { sandboxDialect } from './sandbox/dialect.js'
+import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
 import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
 import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
 import { instanceRoutes } from './sandbox/instance.js'
+import { operatorRoutes } from './sandbox/operator.js'
 import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
@@ -69,6 +72,7 @@ import { pushPlanRoutes } from './sandbox/push/plans.js'
 import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
 import { pushTemplateRoutes } from './sandbox/push/templates.js'
 import { pushTestDeviceRoutes } from './sandbox/push/test-devices.js'
+import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
@@ -134,7 +138,10 @@ export async function buildApp(
 
   // State: one SQLite database behind the store, seeded from the seed file.
   const db = openDatabase(config.database)
-  const store = createStore(db, { log: app.log.child({ component: 'store' }) })
+  const store = createStore(db, {
+    log: app.log.child({ component: 'store' }),
+    journalMaxPerApp: config.journalMaxPerApp,
+  })
   const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
@@ -211,6 +218,8 @@ export async function buildApp(
     store.health.observe(err)
     done()
   })
+  // The request journal: each answered request that names an app, recorded as it is answered.
+  if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
   envelopes.clientErrors.watch(app.server)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
@@ -262,6 +271,7 @@ export async function buildApp(
     sandboxDialect,
     [
       appRoutes,
+      transferRoutes,
       smsInspectRoutes,
       smsReportListRoutes,
       smsReportSteeringRoutes,
@@ -284,9 +294,12 @@ export async function buildApp(
       instanceRoutes,
       faultRoutes,
       eventRoutes,
+      requestRoutes,
+      operatorRoutes,
       docsRoutes,
     ],
-    { standing: false },
+    // The operator (SANDBOX_OPERATOR) lists every app, and acts on the one X-Sandbox-App names.
+    { standing: false, operator: operatorRefusals },
   )
   // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
   await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
@@ -302,6 +315,7 @@ export async function buildApp(
     deps.metrics.close()
     await scheduler.stop()
     await courier.close()
+    store.requests.close()
     store.flush()
     store.close()
     closeDatabase(db)

@@ -162,6 +162,30 @@ export const SETTINGS = {
     describe: 'port answering GET /metrics (Prometheus) without credentials; unset: none',
     schema: int(0, 65535).optional(),
   }),
+  // The request journal and the operator.
+  journalMaxPerApp: setting({
+    env: 'JOURNAL_MAX_PER_APP',
+    flag: 'journal-max-per-app',
+    describe: "requests each app's journal keeps, newest first (0: no journal)",
+    schema: int(0, 1_000_000).default(1_000),
+  }),
+  operator: setting({
+    env: 'SANDBOX_OPERATOR',
+    flag: 'operator',
+    describe: 'user:password of the operator, who lists and opens every app on /_sandbox (off: none)',
+    schema: z
+      .string()
+      .default('operator:operator')
+      .transform((v, ctx) => {
+        if (v === 'off') return null
+        const colon = v.indexOf(':')
+        if (colon < 1 || colon === v.length - 1) {
+          ctx.addIssue({ code: 'custom', message: 'must be user:password (neither empty), or off' })
+          return z.NEVER
+        }
+        return Object.freeze({ user: v.slice(0, colon), password: v.slice(colon + 1) })
+      }),
+  }),
 } as const
 
 type Settings = typeof SETTINGS

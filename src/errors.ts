@@ -2,6 +2,11 @@
  * A failure the vendor documents: thrown anywhere, rendered once by the error handler of the API
  * surface it belongs to as `{"error":{"code":…,"message":…}}` plus any `extra` top-level fields
  * (the JSMS verify endpoint adds `"is_valid": false`).
+ *
+ * `reason` is why the sandbox refused, in words, where it decided: the template and its review,
+ * the limit and its count, the setting, the armed fault (`smsErrors.templateNotPass().because(…)`).
+ * It goes to the request journal and the log line, never into the vendor's body: the answer stays
+ * byte for byte the vendor's. Without one, the journal says what the code means.
  */
 export class ApiError extends Error {
   constructor(
@@ -9,17 +14,23 @@ export class ApiError extends Error {
     readonly code: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly reason?: string,
   ) {
     super(message)
     this.name = 'ApiError'
   }
 
+  /** The same refusal, saying why (the journal's and the log's, never the answer's). */
+  because(reason: string): ApiError {
+    return new ApiError(this.status, this.code, this.message, this.extra, reason)
+  }
+
   withExtra(extra: Record<string, unknown>): ApiError {
-    return new ApiError(this.status, this.code, this.message, { ...this.extra, ...extra })
+    return new ApiError(this.status, this.code, this.message, { ...this.extra, ...extra }, this.reason)
   }
 
   withStatus(status: number): ApiError {
-    return new ApiError(status, this.code, this.message, this.extra)
+    return new ApiError(status, this.code, this.message, this.extra, this.reason)
   }
 
   toBody(): Record<string, unknown> {

@@ -117,3 +117,74 @@ export interface Fault {
   delay_ms: number
   remaining: number
 }
+
+/**
+ * GET /_sandbox/app/export: everything the app holds, for POST /_sandbox/app/import on the same or
+ * another sandbox. `tables` are the app's rows as SQLite holds them; treat them as data to keep.
+ */
+export interface AppDocument {
+  format: 'jiguang-sandbox/app'
+  version: 1
+  /** The app it was exported from (an import keeps the importing app's own). */
+  app_key: string
+  /** The sandbox's schema version (its last migration) when exported. */
+  sandbox_schema: number
+  /** The app's clock when exported (epoch ms): an imported app's clock goes on from there. */
+  clock: { now: number }
+  /** The standing and balances of the app's developer account. */
+  developer: {
+    frozen: boolean
+    balance: number | null
+    voice: number | null
+    industry: number | null
+    market: number | null
+  }
+  /** The armed faults, as POST /_sandbox/faults takes them (`times`: what is left). */
+  faults: Array<Record<string, unknown>>
+  /** A BLOB's bytes (an image, a certificate) are `{ base64 }`. */
+  tables: Record<string, Array<Record<string, string | number | null | { base64: string }>>>
+}
+
+/** POST /_sandbox/app/import: the app now holds the document's state. */
+export interface Imported {
+  app_key: string
+  imported: true
+  /** Rows written, in every table. */
+  rows: number
+  /** Faults armed again. */
+  faults: number
+}
+
+/** One app as the operator lists it (GET /_sandbox/apps). */
+export interface AppSummary {
+  app_key: string
+  created_at: string
+  /** Real time of its last journaled request; null: none yet. */
+  last_request_at: string | null
+  /** The order of the apps' latest activity: larger is more recent (`after`, `before`). */
+  activity: number
+  counts: { texts: number; pushes: number; devices: number; requests: number; refusals: number }
+  clock: Clock
+}
+
+/** GET /_sandbox/apps: a page, most recently active first. */
+export interface AppsPage {
+  apps: AppSummary[]
+  /** `after: next_after` reads the apps active since (with `wait`, once there is one). */
+  next_after: number
+  /** `before: next_before` reads the next page; null: this page is empty. */
+  next_before: number | null
+}
+
+export interface AppsFilter {
+  /** appKeys starting with this. */
+  prefix?: string
+  /** Last request at or after / before these real times. */
+  active_since?: string | number | Date
+  active_until?: string | number | Date
+  after?: number
+  before?: number
+  limit?: number
+  /** With `after`: hold the request until an app is active (ms, at most 30 000). */
+  wait?: number
+}

@@ -1,4 +1,13 @@
-import type { App, AppPatch, Clock, Removed } from './app-types.js'
+import type {
+  App,
+  AppDocument,
+  AppPatch,
+  AppsFilter,
+  AppsPage,
+  Clock,
+  Imported,
+  Removed,
+} from './app-types.js'
 import { type EventOptions, type EventStream, openEvents } from './events.js'
 import { basicAuthorization, createTransport, type Fetch, type Transport } from './http.js'
 import type * as L from './list-types.js'
@@ -16,6 +25,12 @@ export interface ClientOptions {
   masterSecret?: string
   /** Another fetch (a proxy's, a test double); the global one of Node 20+ by default. */
   fetch?: Fetch
+  /**
+   * Act for `appKey` with the operator's credentials (SANDBOX_OPERATOR) instead of its
+   * masterSecret: every call then names the app with `X-Sandbox-App`. The control plane only:
+   * the operator's credentials never open /v1 or /v3. `OperatorClient.app(appKey)` makes one.
+   */
+  operator?: { user: string; password: string }
 }
 
 /** A list's own filters: what `next…()` takes (the window is its own). */
@@ -48,13 +63,17 @@ export class SandboxClient {
   readonly pushTemplates: ReturnType<typeof pushTemplatesOf>
 
   constructor(options: ClientOptions = {}) {
+    const { operator } = options
     this.appKey = options.appKey ?? DEFAULT_APP.appKey
-    this.masterSecret = options.masterSecret ?? DEFAULT_APP.masterSecret
-    this.authorization = basicAuthorization(this.appKey, this.masterSecret)
+    this.masterSecret = operator ? '' : (options.masterSecret ?? DEFAULT_APP.masterSecret)
+    this.authorization = operator
+      ? basicAuthorization(operator.user, operator.password)
+      : basicAuthorization(this.appKey, this.masterSecret)
     this.#http = createTransport(
       options.baseUrl ?? 'http://127.0.0.1:8080',
       this.authorization,
       options.fetch,
+      operator ? { 'x-sandbox-app': this.appKey } : {},
     )
     this.baseUrl = this.#http.baseUrl
     this.faults = faultsOf(this.#http)
@@ -144,6 +163,29 @@ export class SandboxClient {
     return readList(this.#http, LISTS.replies.path, filter)
   }
 
+  /**
+   * The app's request journal, newest first: each /v1 and /v3 call and each /_sandbox write, what
+   * it was answered and, when refused, why (`reason`).
+   */
+  requests(filter: L.RequestFilter = {}): Promise<L.Page<'requests', L.RequestEntry>> {
+    return readList(this.#http, LISTS.requests.path, filter)
+  }
+
+  /** The next request of the journal matching `filter` (a refusal: `{ status: 403 }`), waiting for it. */
+  nextRequest(filter: Only<L.RequestFilter> = {}, options: NextOptions = {}): Promise<L.RequestEntry> {
+    return this.#cursors.next(this.#http, LISTS.requests, filter, options)
+  }
+
+  /** Everything the app holds, as one document: keep it (a CI artifact), import it elsewhere. */
+  exportApp(): Promise<AppDocument> {
+    return this.#http.json('GET', '/_sandbox/app/export')
+  }
+
+  /** Makes the app hold exactly what `doc` says (its own credentials kept). */
+  importApp(doc: AppDocument): Promise<Imported> {
+    return this.#http.json('POST', '/_sandbox/app/import', { body: doc })
+  }
+
   /** The app's events as they happen (Server-Sent Events); `close()` the stream when done. */
   events(options: EventOptions = {}): Promise<EventStream> {
     return openEvents(this.#http, options)
@@ -158,5 +200,52 @@ export class SandboxClient {
     const { next_after: seq } = await this.replies({ until: 0, limit: 1 })
     this.#cursors.mark(seq)
     return seq
+  }
+}
+
+export interface OperatorOptions {
+  /** Where the sandbox answers; http://127.0.0.1:8080 by default. */
+  baseUrl?: string
+  /** SANDBOX_OPERATOR's user and password: operator:operator by default, as the sandbox's. */
+  user?: string
+  password?: string
+  fetch?: Fetch
+}
+
+/**
+ * The operator of a sandbox (SANDBOX_OPERATOR): every app it holds, and any one of them opened
+ * without its secret. Refusals are thrown as SandboxError.
+ */
+export class OperatorClient {
+  readonly baseUrl: string
+  readonly #options: OperatorOptions
+  readonly #operator: { user: string; password: string }
+  readonly #http: Transport
+
+  constructor(options: OperatorOptions = {}) {
+    this.#options = options
+    this.#operator = { user: options.user ?? 'operator', password: options.password ?? 'operator' }
+    this.#http = createTransport(
+      options.baseUrl ?? 'http://127.0.0.1:8080',
+      basicAuthorization(this.#operator.user, this.#operator.password),
+      options.fetch,
+    )
+    this.baseUrl = this.#http.baseUrl
+  }
+
+  /** The apps, the most recently active first; `wait` with `after` holds until one is active. */
+  apps(filter: AppsFilter = {}): Promise<AppsPage> {
+    return this.#http.json('GET', '/_sandbox/apps', { query: filter })
+  }
+
+  /** The control plane of one app, as its own client would see it (X-Sandbox-App). */
+  app(appKey: string): SandboxClient {
+    const { fetch } = this.#options
+    return new SandboxClient({
+      baseUrl: this.baseUrl,
+      appKey,
+      operator: this.#operator,
+      ...(fetch ? { fetch } : {}),
+    })
   }
 }

@@ -1,6 +1,6 @@
 import type { App, Clock } from './app-types.js'
 import type { Transport } from './http.js'
-import type { Callback, Message, Push, Reply, Report } from './list-types.js'
+import type { Callback, Message, Push, Reply, Report, RequestEntry } from './list-types.js'
 import type { Click } from './steer-types.js'
 
 // GET /_sandbox/events as Server-Sent Events, read through fetch (an EventSource cannot send Basic
@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'clock.moved',
   'app.reset',
   'app.changed',
+  'request.completed',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
@@ -54,6 +55,8 @@ export type SandboxEvent =
   | Typed<'clock.moved', Clock>
   /** The app as GET /_sandbox/app shows it, after the reset or the PATCH. */
   | Typed<'app.reset' | 'app.changed', App>
+  /** A request answered, as the journal keeps it (GET /_sandbox/requests). */
+  | Typed<'request.completed', RequestEntry>
 
 export interface EventOptions {
   /** Only events of this type. */

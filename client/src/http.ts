@@ -36,7 +36,13 @@ export function basicAuthorization(user: string, secret: string): string {
   return `Basic ${btoa(`${user}:${secret}`)}`
 }
 
-export function createTransport(baseUrl: string, authorization: string, fetcher: Fetch = fetch): Transport {
+/** `extra`: headers sent with every request (the operator's X-Sandbox-App). */
+export function createTransport(
+  baseUrl: string,
+  authorization: string,
+  fetcher: Fetch = fetch,
+  extra: Record<string, string> = {},
+): Transport {
   const root = baseUrl.replace(/\/+$/, '')
 
   async function open(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
@@ -46,6 +52,7 @@ export function createTransport(baseUrl: string, authorization: string, fetcher:
       headers: {
         authorization,
         accept: 'application/json',
+        ...extra,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers,
       },

@@ -1,8 +1,27 @@
 // jiguang-sandbox/client: a typed client of the sandbox's control plane, for test suites.
 // No dependencies: the global fetch of Node 20+ (or any fetch given).
 
-export type { App, AppPatch, Balances, Clock, Fault, FaultInput, Removed } from './app-types.js'
-export { type ClientOptions, DEFAULT_APP, SandboxClient } from './client.js'
+export type {
+  App,
+  AppDocument,
+  AppPatch,
+  AppSummary,
+  AppsFilter,
+  AppsPage,
+  Balances,
+  Clock,
+  Fault,
+  FaultInput,
+  Imported,
+  Removed,
+} from './app-types.js'
+export {
+  type ClientOptions,
+  DEFAULT_APP,
+  OperatorClient,
+  type OperatorOptions,
+  SandboxClient,
+} from './client.js'
 export { createApp, type NewAppOptions, type ReadyOptions, randomKey, waitUntilReady } from './create-app.js'
 export { NothingArrived, SandboxError } from './errors.js'
 export {

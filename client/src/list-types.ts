@@ -87,6 +87,39 @@ export interface Reply {
   reply_time: string
 }
 
+/**
+ * One request in the app's journal (GET /_sandbox/requests; the `request.completed` event): what
+ * was asked, what was answered, and why the sandbox refused it.
+ */
+export interface RequestEntry {
+  seq: number
+  /** When it was answered: on the app's clock, and in real time. */
+  at: string
+  real_at: string
+  method: string
+  path: string
+  /** After `?`, tokens redacted; null: none. */
+  query: string | null
+  /** `sms` (/v1), `push` (/v3) or `sandbox` (/_sandbox). */
+  surface: string
+  status: number
+  /** The refusal's code and message as answered; null for a 2xx. */
+  code: number | null
+  message: string | null
+  /** Why the sandbox refused, in words: the rule, limit, setting or fault that decided. */
+  reason: string | null
+  /** Ids the call created (msg_id, schedule_id, temp_id…) or named in its path. */
+  ids: Record<string, string[]>
+  duration_ms: number
+  client: string
+  user_agent: string | null
+  /** The operator's credentials acted for the app (X-Sandbox-App). */
+  operator: boolean
+  /** The bodies as text, secrets redacted, each at most 4 KB; null: none. */
+  request_body: string | null
+  answer_body: string | null
+}
+
 /** An app-clock time: ISO-8601 text, epoch milliseconds or a Date. */
 export type Time = string | number | Date
 
@@ -148,6 +181,17 @@ export interface ReportFilter extends Window {
 
 export interface ReplyFilter extends Window {
   mobile?: string
+}
+
+export interface RequestFilter extends Window {
+  method?: string
+  /** Paths starting with this (`/v1/messages`). */
+  path?: string
+  status?: number
+  /** The refusal's code (the vendor's, or the control plane's 900xx). */
+  code?: number
+  /** Requests that created this id, or named it in their path. */
+  msg_id?: string
 }
 
 /**

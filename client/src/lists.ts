@@ -16,6 +16,7 @@ export const LISTS = {
   callbacks: { path: '/_sandbox/callbacks', key: 'callbacks' },
   reports: { path: '/_sandbox/sms/reports', key: 'reports' },
   replies: { path: '/_sandbox/sms/replies', key: 'replies' },
+  requests: { path: '/_sandbox/requests', key: 'requests' },
 }
 
 export const readList = <P>(transport: Transport, path: string, filter: object = {}) =>

@@ -42,33 +42,40 @@ export function toApiError(err: unknown, dialect: Dialect): ApiError {
   return dialect.serverError()
 }
 
-const VENDOR_CODE = Symbol('vendor code')
-type CodedReply = FastifyReply & { [VENDOR_CODE]?: number }
-
-/** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
+/**
+ * Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. The
+ * request keeps it (`refusal`): its code and reason go to the log line, the request journal and
+ * the metrics.
+ */
 export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
-  ;(reply as CodedReply)[VENDOR_CODE] = e.code
+  reply.request.refusal = e
   return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
 }
 
 /** The vendor code of the error the reply answered with, if it was one (the metrics count it). */
 export function vendorCodeOf(reply: FastifyReply): number | undefined {
-  return (reply as CodedReply)[VENDOR_CODE]
+  return reply.request.refusal?.code
 }
 
-/** An error handler answering in one vendor's envelope; server errors are logged, not shown. */
+/**
+ * An error handler answering in one vendor's envelope; server errors are logged, not shown. A
+ * 5xx the sandbox answers on purpose (an armed fault, the close refusing a late request) is no
+ * failure: its one request line says its code and reason (request-log.ts), without a stack.
+ */
 export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const config = routeConfig(req)
     const extra = config?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
-    // A refusal while shutting down is the close working, not a failure.
-    if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
-    if (config?.errorShape === 'flat')
+    if (apiError.status >= 500 && !(err instanceof ApiError) && !(err instanceof ShuttingDown))
+      req.log.error({ err }, 'request failed')
+    if (config?.errorShape === 'flat') {
+      reply.request.refusal = apiError
       return reply
         .code(apiError.status)
         .type('application/json; charset=utf-8')
         .send({ code: apiError.code, message: apiError.message })
+    }
     return sendApiError(reply, apiError)
   }
 }

@@ -1,3 +1,4 @@
+import type { ApiError } from '../errors.js'
 import type { WindowState } from '../limits/fixed-window.js'
 import type { Tenant } from '../tenancy.js'
 import type { GroupLogin } from './auth/group-auth.js'
@@ -22,14 +23,21 @@ declare module 'fastify' {
     group?: GroupLogin
     /** The /v3 rate window the request counted in (push/rate-limit.ts). */
     pushRate?: WindowState
+    /** What the request was answered with, when refused (error-handler.ts): the log's, the journal's. */
+    refusal?: ApiError
+    /** The body's text as the JSON body parser read it (body/json-body.ts), for the journal. */
+    bodyText?: string
+    /** The operator's credentials act for `tenant` (X-Sandbox-App), or for no app (auth/operator.ts). */
+    operator?: boolean
   }
 
   interface FastifyContextConfig {
     /**
-     * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret, or
-     * group-groupKey:groupMasterSecret (group push).
+     * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret,
+     * group-groupKey:groupMasterSecret (group push), or the operator's alone (auth/operator.ts: the
+     * route acts for no app, unless X-Sandbox-App names one).
      */
-    auth?: 'app' | 'dev' | 'group'
+    auth?: 'app' | 'dev' | 'group' | 'operator'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
     /**
@@ -54,5 +62,7 @@ declare module 'fastify' {
      * the `error` envelope (the JPush push plan API: docs/jpush-wire.md "Push plans").
      */
     errorShape?: 'flat'
+    /** false: the request journal does not keep this route's requests (the import replaces it). */
+    journal?: false
   }
 }

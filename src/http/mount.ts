@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type AuthDeps, type AuthHooks, registerBasicAuth } from './auth/auth.js'
+import type { OperatorRefusals } from './auth/operator.js'
 import { acceptAnyBody } from './body/json-body.js'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
@@ -38,6 +39,11 @@ export interface MountOptions<D> {
    * authentication (the /v3 rate windows, push/rate-limit.ts).
    */
   hooks?: (surface: FastifyInstance, deps: D) => AuthHooks
+  /**
+   * The surface takes the operator's credentials (SANDBOX_OPERATOR: auth/operator.ts), refusing
+   * them as these say; without it they are wrong credentials there.
+   */
+  operator?: OperatorRefusals
 }
 
 /**
@@ -65,7 +71,7 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
     prefix: string,
     dialect: Dialect,
     routes: RouteTable<D>[],
-    { standing = true, beforeHandler, groups = [], hooks }: MountOptions<D> = {},
+    { standing = true, beforeHandler, groups = [], hooks, operator }: MountOptions<D> = {},
   ): Promise<void> {
     envelopes.add(prefix, dialect)
     for (const group of groups)
@@ -82,7 +88,7 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
       acceptAnyBody(scope, own)
       useSchemas(scope, own)
       scope.setErrorHandler(vendorErrorHandler(own))
-      await registerBasicAuth(scope, deps, own, { standing, hooks: auth })
+      await registerBasicAuth(scope, deps, own, { standing, hooks: auth, operator })
       scope.addHook('preHandler', deps.scheduler.catchUp)
       beforeHandler?.(scope)
       defineRoutes(
@@ -92,7 +98,7 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
           aliases,
         ),
         own,
-        { standing },
+        { standing, operator },
       )
     }
 

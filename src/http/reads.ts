@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { ApiError } from '../errors.js'
+import { ApiError } from '../errors.js'
 
 // What a vendor route reads, as values. The vendors' readers are lenient (numbers as strings, `+86`
 // mobiles, `[]` for no parameters…) and check in an order that is part of the product, so they
@@ -83,7 +83,13 @@ function fieldsOf<S extends Shape, In extends PartName>(
     read(req) {
       const from = source(req)
       const out: Record<string, unknown> = {}
-      for (const [name, f] of entries) out[name] = f.read(from[name], req)
+      for (const [name, f] of entries) {
+        try {
+          out[name] = f.read(from[name], req)
+        } catch (err) {
+          throw err instanceof ApiError ? err.because(`field \`${name}\`: ${err.reason ?? err.message}`) : err
+        }
+      }
       return out as Fields<S>
     },
     // Composed when the document is first asked for, not at every start.

@@ -13,6 +13,8 @@ export function redactUrl(url: string): string {
  * default writes two: "incoming request" and "request completed"). At the default level the log
  * is one of the largest per-request costs (docs/performance.md), and the first line says nothing
  * the second cannot. Headers, so the Authorization header, are never part of it, nor a token.
+ * A refused request's line also carries its code and the reason the sandbox refused it (an armed
+ * fault, a limit, a review: errors.ts), so an injected 500 reads as an `info` line naming its fault.
  *
  * The line of an answered request is written as text by the logger's own line writer (log/logger.ts),
  * through the request's logger bindings (its reqId), without making the request's child logger.
@@ -45,10 +47,14 @@ export class OneLineRequestLog extends LogController {
         )
       return
     }
+    const refusal = request.refusal
     if (!error && log instanceof RequestLogger && log.line) {
+      const refused = refusal
+        ? `,"code":${refusal.code},"reason":${JSON.stringify(refusal.reason ?? refusal.message)}`
+        : ''
       log.line(
         `${log.bindingsText},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}},` +
-          `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime}`,
+          `"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime}${refused}`,
         'request completed',
       )
       return
@@ -57,6 +63,7 @@ export class OneLineRequestLog extends LogController {
       req: { method: request.method, url: redactUrl(request.url) },
       res: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
+      ...(refusal ? { code: refusal.code, reason: refusal.reason ?? refusal.message } : {}),
     }
     if (error) log.error({ ...line, err: error }, 'request errored')
     else log.info(line, 'request completed')

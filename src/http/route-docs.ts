@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { ApiError } from '../errors.js'
+import type { OperatorRefusals } from './auth/operator.js'
 import type { Dialect } from './dialect.js'
 
 // What the OpenAPI document says of a route (GET /_sandbox/openapi.json), in one shape for every
@@ -46,6 +47,8 @@ export interface RouteSurface {
   standing: boolean
   /** A derived "method not allowed" route (http/routes.ts): not an operation of its own. */
   methodNotAllowed?: true
+  /** The surface takes the operator's credentials (auth/operator.ts), refusing them so. */
+  operator?: OperatorRefusals
 }
 
 /** Where defineRoutes leaves each route's surface for the document (a key Fastify ignores). */

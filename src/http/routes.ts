@@ -9,6 +9,7 @@ import type {
 } from 'fastify'
 import type { z } from 'zod'
 import { ApiError } from '../errors.js'
+import type { OperatorRefusals } from './auth/operator.js'
 import type { Dialect } from './dialect.js'
 import type { Part, PartName } from './reads.js'
 import { eachOnce, type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
@@ -213,9 +214,9 @@ export function defineRoutes(
   app: FastifyInstance,
   routes: RouteSpec[],
   dialect: Dialect,
-  { standing = true }: { standing?: boolean } = {},
+  { standing = true, operator }: { standing?: boolean; operator?: OperatorRefusals | undefined } = {},
 ): void {
-  const surface: RouteSurface = { dialect, standing }
+  const surface: RouteSurface = { dialect, standing, ...(operator ? { operator } : {}) }
   // Per path, the methods it answers, and those no 405 is derived for (answered or unknown).
   const byUrl = new Map<string, Set<string>>()
   // A path whose routes answer failures flat answers its 405 (and what comes before it) flat too.

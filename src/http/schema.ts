@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ApiError } from '../errors.js'
 import { firstValue, limitOf } from './body/query.js'
 import type { Dialect } from './dialect.js'
+import type { RouteDocs } from './route-docs.js'
 import type { RouteSpec } from './routes.js'
 
 // Schemas for the project's own API (/_sandbox): zod declares what a route takes and answers, so
@@ -93,11 +94,19 @@ type Answer<S extends RouteSchemas> = S['response'] extends { 200: z.ZodType }
   : unknown
 
 /**
+ * What the OpenAPI document says of a control-plane route: a summary, a description (what a
+ * caller needs beyond the schemas), and its own failures (the surface's come by themselves).
+ */
+export type ControlDocs = RouteDocs & { description: string }
+
+/**
  * A route whose handler is typed by its schemas: it gets what they parse and must return what
- * the 200 answer declares (or a reply it sent itself).
+ * the 200 answer declares (or a reply it sent itself). Its `docs` are required: every operation
+ * of the control plane is in the document with a summary, a description and its failures.
  */
 export function schemaRoute<S extends RouteSchemas>(
-  spec: Omit<RouteSpec, 'schema' | 'handler'> & {
+  spec: Omit<RouteSpec, 'schema' | 'handler' | 'docs'> & {
+    docs: ControlDocs
     schema: S
     handler(req: FastifyRequest<Takes<S>>, reply: FastifyReply<Takes<S>>): Promise<Answer<S> | FastifyReply>
   },

@@ -73,4 +73,33 @@ export const items = {
     receive_time: z.string(),
   }),
   reply: z.object({ seq: z.number(), mobile: z.string(), content: z.string(), reply_time: z.string() }),
+  /** One journaled request (GET /_sandbox/requests, `request.completed`). */
+  request: z.object({
+    seq: z.number(),
+    /** When it was answered: on the app's clock, and in real time. */
+    at: z.string(),
+    real_at: z.string(),
+    method: z.string(),
+    path: z.string(),
+    /** After `?`, tokens redacted; null: none. */
+    query: z.string().nullable(),
+    /** `sms` (/v1), `push` (/v3) or `sandbox` (/_sandbox). */
+    surface: z.string(),
+    status: z.number(),
+    /** The refusal's code and message as answered; null for a 2xx. */
+    code: z.number().nullable(),
+    message: z.string().nullable(),
+    /** Why the sandbox refused, in words: the rule, limit, setting or fault that decided. */
+    reason: z.string().nullable(),
+    /** Ids the call created (msg_id, schedule_id, temp_id…) or named in its path. */
+    ids: z.record(z.string(), z.array(z.string())),
+    duration_ms: z.number(),
+    client: z.string(),
+    user_agent: z.string().nullable(),
+    /** The operator's credentials acted for the app (X-Sandbox-App). */
+    operator: z.boolean(),
+    /** The bodies as text, secrets redacted, each at most 4 KB; null: none. */
+    request_body: z.string().nullable(),
+    answer_body: z.string().nullable(),
+  }),
 }

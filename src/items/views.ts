@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { parseNotification } from '../push/send/notification.js'
 import { isObject } from '../push/values.js'
 import type { LoggedCallback } from '../store/callbacks/outbox.js'
+import type { JournaledRequest } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
 import type { Delivery } from '../store/push/deliveries.js'
 import type { Push } from '../store/push/pushes.js'
@@ -31,6 +32,27 @@ export const messageItem = (m: ListedMessage): Item<'message'> => ({
   schedule_id: m.scheduleId,
   code: m.code,
   created_at: iso(m.createdAt),
+})
+
+export const requestItem = (r: JournaledRequest): Item<'request'> => ({
+  seq: r.seq,
+  at: iso(r.at),
+  real_at: iso(r.realAt),
+  method: r.method,
+  path: r.path,
+  query: r.query,
+  surface: r.surface,
+  status: r.status,
+  code: r.code,
+  message: r.message,
+  reason: r.reason,
+  ids: r.ids ?? {},
+  duration_ms: r.durationMs,
+  client: r.client,
+  user_agent: r.userAgent,
+  operator: r.operator,
+  request_body: r.requestBody,
+  answer_body: r.answerBody,
 })
 
 export const codeItem = (c: ListedCode): Item<'code'> => ({

@@ -78,6 +78,14 @@ const options: Parameters<typeof Swagger>[1] = {
         app: { type: 'http', scheme: 'basic', description: 'appKey:masterSecret' },
         developer: { type: 'http', scheme: 'basic', description: 'devKey:devSecret' },
         group: { type: 'http', scheme: 'basic', description: 'group-<groupKey>:<groupMasterSecret>' },
+        operator: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            "The operator's user:password (SANDBOX_OPERATOR, operator:operator unless set): lists every app " +
+            '(GET /_sandbox/apps) and acts on any app of the control plane named by `X-Sandbox-App: <appKey>`. ' +
+            'Never on /v1 or /v3.',
+        },
       },
       schemas: {
         VendorError: {

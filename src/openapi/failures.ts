@@ -32,6 +32,8 @@ function failuresOf(
   const shared: Array<ApiError | undefined> = []
   if (!isPublic) {
     shared.push(d.missingAuth(), d.authFailed(), d.malformedKey(), d.rateLimited?.())
+    const op = surface.operator
+    if (op) shared.push(op.operatorOnly(), op.appNotNamed(), op.unknownApp('<X-Sandbox-App>'))
     if (standing)
       shared.push(d.blacklisted(), d.ipNotWhitelisted(), d.frozenDeveloper(), d.serviceNotEnabled?.())
   }

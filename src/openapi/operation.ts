@@ -106,7 +106,13 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       tags: [tagOf(url, isPublic)],
       ...(docs.summary ? { summary: docs.summary } : {}),
       ...(docs.description ? { description: docs.description } : {}),
-      ...(isPublic ? { security: [] } : config?.auth ? { security: [{ [SCHEMES[config.auth]]: [] }] } : {}),
+      ...(isPublic
+        ? { security: [] }
+        : config?.auth
+          ? { security: [{ [SCHEMES[config.auth]]: [] }] }
+          : tagOf(url, false).startsWith('Sandbox')
+            ? { security: APP_OR_OPERATOR }
+            : {}),
       params: converted.params,
       querystring: converted.querystring,
       body: converted.body,
@@ -131,8 +137,11 @@ function operationId(method: string, url: string): string {
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('')
 }
 
+/** A control-plane route: the app's own credentials, or the operator's with X-Sandbox-App. */
+const APP_OR_OPERATOR: Array<Record<string, string[]>> = [{ app: [] }, { operator: [] }]
+
 /** The security scheme (document.ts) of each kind of credentials a route takes. */
-const SCHEMES = { app: 'app', dev: 'developer', group: 'group' } as const
+const SCHEMES = { app: 'app', dev: 'developer', group: 'group', operator: 'operator' } as const
 
 const PUSH_TAGS = {
   push: 'JPush v3: push host',

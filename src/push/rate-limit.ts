@@ -23,6 +23,16 @@ const HEADERS = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-R
  * correct secret is never refused for its address's failures. Every answer, errors included,
  * carries the three X-Rate-Limit headers of the window it counted in.
  */
+/** 429 2002, saying whose window, its limit and when it opens again (push-service.md §8). */
+function overLimit(rate: WindowState, whose: string, group: string) {
+  return pushErrors
+    .rateLimited()
+    .because(
+      `${whose} is over ${rate.limit} ${group} calls a minute (settings.rate_limits.${group}); ` +
+        `the window resets in ${rate.resetSeconds} s`,
+    )
+}
+
 export function usePushRateLimit(
   app: FastifyInstance,
   deps: { clock: Clock; appResets: AppResets },
@@ -43,7 +53,8 @@ export function usePushRateLimit(
   // Routes that take no credentials (unknown paths, wrong methods): no authentication counts them.
   app.addHook('onRequest', (req, _reply, done) => {
     if (!req.is404 && !routeConfig(req)?.public) return done()
-    done(countAddress(req).allowed ? undefined : pushErrors.rateLimited())
+    const rate = countAddress(req)
+    done(rate.allowed ? undefined : overLimit(rate, `${req.ip} (calls that name no app)`, groupOf(req.url)))
   })
   app.addHook('onSend', (req, reply, payload, done) => {
     const rate = req.pushRate
@@ -62,13 +73,15 @@ export function usePushRateLimit(
       const group = groupOf(req.url)
       const { app: own } = tenant
       req.pushRate = window.hit(`app:${own.appKey}|${group}`, tenant.now(), rateLimitOf(own, group))
-      if (!req.pushRate.allowed) throw pushErrors.rateLimited()
+      if (!req.pushRate.allowed) throw overLimit(req.pushRate, `app ${own.appKey}`, group)
     },
     refused(req, err) {
-      const allowed = countAddress(req).allowed
+      const rate = countAddress(req)
       // A failure of the sandbox itself stays a server error, whatever the address has done.
       const serverError = toApiError(err, pushDialects[groupOf(req.url)]).status >= 500
-      return allowed || serverError ? err : pushErrors.rateLimited()
+      return rate.allowed || serverError
+        ? err
+        : overLimit(rate, `${req.ip} (calls refused for their credentials)`, groupOf(req.url))
     },
   }
 }

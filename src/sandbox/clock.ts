@@ -57,12 +57,24 @@ export function clockRoutes(deps: { store: Store; clock: Clock; scheduler: Sched
     schemaRoute({
       method: 'GET',
       url: '/clock',
+      docs: {
+        summary: "The app's clock: its now and its offset from the process clock",
+        description: `Each app has its own clock (the process clock plus its offset), so parallel suites do not
+disturb each other. \`now\` is epoch milliseconds.`,
+      },
       schema: { response: { 200: schemas.clock } },
       handler: async req => show(req.tenant.app.appKey),
     }),
     schemaRoute({
       method: 'POST',
       url: '/clock',
+      docs: {
+        summary: "Move the app's clock forward, running what falls due on the way",
+        description: `\`{"advance_ms":…}\` or \`{"set":"<ISO-8601>"}\` (one of them). Everything that falls due up to the new
+time runs in order, each at its own time (scheduled messages, delivery reports, reviews, callbacks
+and their retries, push fallbacks), and the answer comes only then. Event: \`clock.moved\`.`,
+        errors: [invalidMove(), sandboxErrors.clockBackwards(), tooLate()],
+      },
       schema: { body: schemas.move, response: { 200: schemas.clock } },
       handler: async req => {
         const { advance_ms: advance, set } = req.body

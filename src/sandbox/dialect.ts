@@ -1,4 +1,5 @@
 import type { ApiError } from '../errors.js'
+import type { OperatorRefusals } from '../http/auth/operator.js'
 import type { Dialect } from '../http/dialect.js'
 import { sandboxErrors } from './errors.js'
 
@@ -27,4 +28,11 @@ export const sandboxDialect: Dialect = {
   blacklisted: noStandingCheck,
   ipNotWhitelisted: noStandingCheck,
   frozenDeveloper: noStandingCheck,
+}
+
+/** How the control plane refuses the operator's credentials (http/auth/operator.ts). */
+export const operatorRefusals: OperatorRefusals = {
+  operatorOnly: sandboxErrors.operatorOnly,
+  appNotNamed: sandboxErrors.appNotNamed,
+  unknownApp: sandboxErrors.unknownApp,
 }

@@ -62,6 +62,8 @@ export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocume
       config: { public: true },
       docs: {
         summary: 'This API as an OpenAPI 3.1 document',
+        description:
+          'Every route of /v1, /v3 and /_sandbox, generated from the routes as registered: feed it to a client generator or a contract test.',
         answers: { 200: { description: 'The OpenAPI 3.1 document (JSON).', media: 'application/json' } },
       },
       handler: async () => openApiDocument(),
@@ -72,6 +74,8 @@ export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocume
       config: { public: true },
       docs: {
         summary: 'This API, rendered (Swagger UI)',
+        description:
+          'Served by the sandbox itself from the swagger-ui-dist package: nothing is fetched from elsewhere.',
         answers: {
           200: { description: 'The page; its files come from this server only.', media: 'text/html' },
         },
@@ -85,6 +89,7 @@ export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocume
       config: { public: true },
       docs: {
         summary: "A file of the docs page (Swagger UI's, from the swagger-ui-dist package)",
+        description: 'The scripts and style sheet the docs page loads; any other name is the 404 90004.',
         answers: { 200: { description: 'The file.', media: 'application/octet-stream' } },
         errors: [sandboxDialect.notFound()],
       },

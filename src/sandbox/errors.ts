@@ -20,6 +20,18 @@ export const sandboxErrors = {
   ),
   notFound: e(404, 90004, 'no such endpoint under /_sandbox'),
   methodNotAllowed: e(405, 90005, 'this endpoint does not answer that method'),
+  /** An operator's route with an app's credentials, or X-Sandbox-App naming another app. */
+  operatorOnly: e(
+    403,
+    90006,
+    "only the operator's credentials (SANDBOX_OPERATOR) may do this: an app's act on that app alone",
+  ),
+  /** The operator's credentials on a route that acts for one app, without X-Sandbox-App. */
+  appNotNamed: e(
+    400,
+    90007,
+    'the operator acts on one app at a time: name it with the X-Sandbox-App header (its appKey)',
+  ),
   notAnObject: e(400, 90010, 'the body must be a JSON object'),
   missingBody: e(400, 90011, 'missing body: this endpoint takes a JSON object'),
   bodyTooLarge: e(413, 90012, 'the body is over the 1 MiB limit'),
@@ -37,11 +49,15 @@ export const sandboxErrors = {
   unknownMediaId: e(404, 90045, 'no image with this media_id (or it is past its 30 days)'),
   unknownPushTemplate: e(404, 90046, 'no push template with this id'),
   unknownPushPlan: e(404, 90047, 'no push plan with this name'),
+  /** X-Sandbox-App names no app. */
+  unknownApp: (appKey: string) => new ApiError(404, 90048, `no app with appKey ${appKey} (X-Sandbox-App)`),
   registrationIdTaken: e(409, 90050, 'registration_id already exists'),
   reportHandedOut: why(409, 90051),
   notSentYet: why(409, 90052),
   clockBackwards: e(409, 90053, 'the clock only moves forward'),
   tooManyFaults: why(409, 90054),
+  /** An imported document holds an id another app of the sandbox holds (app/transfer.ts): which. */
+  idTaken: why(409, 90056),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
   /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Config } from '../config.js'
 import { SETTINGS, type Setting, type SettingName } from '../config.js'
@@ -9,9 +8,10 @@ import type { Metrics } from '../metrics/metrics.js'
 import { databaseSize } from '../metrics/metrics.js'
 import { NAME, VERSION } from '../package.js'
 import type { Store } from '../store/index.js'
+import { sandboxErrors } from './errors.js'
 
 // The instance seen from outside, like Mailpit's /api/v1/info and a Prometheus endpoint: what runs
-// (GET /info) and how it is doing (GET /metrics). Neither says anything of one app.
+// (GET /info, open) and how it is doing (GET /metrics, the operator's). Neither says anything of one app.
 
 const info = z.object({
   name: z.string(),
@@ -24,14 +24,6 @@ const info = z.object({
   database: z.object({ in_memory: z.boolean(), bytes: z.number(), wal_bytes: z.number() }),
   apps: z.number(),
 })
-
-/**
- * Who may read the metrics on the API's port: the one check to change when the sandbox gets
- * operator credentials. Until then, anyone, like /health and /ready: the figures hold no app's data
- * (no label per app) and no credential. Refusing is throwing the control plane's error. On
- * METRICS_PORT (process/run.ts) they are always open: that port is the operator's to expose or not.
- */
-export function checkMetricsAccess(_req: FastifyRequest): void {}
 
 export function instanceRoutes(deps: {
   config: Config
@@ -47,7 +39,11 @@ export function instanceRoutes(deps: {
       method: 'GET',
       url: '/info',
       config: { public: true },
-      docs: { summary: 'What runs: version, start, settings that shape answers, database size, apps' },
+      docs: {
+        summary: 'What runs: version, start, settings that shape answers, database size, apps',
+        description:
+          'No credentials. The name and version of the sandbox, when it started and its uptime, the Node version, the settings that shape its answers (auto-provisioning, bounds; never a secret) by their environment names, the database file and its size, and how many apps it holds.',
+      },
       schema: { response: { 200: info } },
       handler: async () => {
         const size = databaseSize(deps.store.db, deps.config.database)
@@ -71,13 +67,17 @@ export function instanceRoutes(deps: {
     {
       method: 'GET',
       url: '/metrics',
-      config: { public: true },
+      // The operator's: the figures hold no app's data, but they show every tenant's traffic. On
+      // METRICS_PORT (process/run.ts) they are open: that port is the operator's to expose or not.
+      config: { auth: 'operator' },
       docs: {
         summary: 'Metrics in the Prometheus text format (requests, latency, held streams, database…)',
+        description:
+          "The operator's credentials (`SANDBOX_OPERATOR`); without them on `METRICS_PORT`, where `GET /metrics` answers the same. No label names an app.",
+        errors: [sandboxErrors.operatorOnly()],
         answers: { 200: { description: 'The exposition, version 0.0.4.', media: 'text/plain' } },
       },
-      handler: async (req, reply) => {
-        checkMetricsAccess(req)
+      handler: async (_req, reply) => {
         return reply.type(EXPOSITION_TYPE).header('cache-control', 'no-store').send(deps.metrics.render())
       },
     },

@@ -22,6 +22,11 @@ export function opsRoutes(deps: { readiness: readonly ReadinessCheck[]; tls: Tls
       method: 'GET',
       url: '/health',
       config: { public: true },
+      docs: {
+        summary: 'Liveness: the process answers (no credentials)',
+        description:
+          'For a container\'s liveness probe: `{"status":"ok"}` whenever the process serves requests.',
+      },
       schema: { response: { 200: z.object({ status: z.literal('ok') }) } },
       handler: async () => ({ status: 'ok' as const }),
     }),
@@ -29,6 +34,11 @@ export function opsRoutes(deps: { readiness: readonly ReadinessCheck[]; tls: Tls
       method: 'GET',
       url: '/ready',
       config: { public: true },
+      docs: {
+        summary: 'Readiness: the database can be written and the scheduler runs (no credentials)',
+        description: `200 when every check passes, else 503 with each check's reason (the database file replaced, damaged
+or full; the scheduler stopped). For health checks and CI's wait before the tests.`,
+      },
       schema: { response: { 200: readiness, 503: readiness } },
       handler: async (_req, reply) => {
         const checks: Record<string, string> = {}
@@ -46,6 +56,12 @@ export function opsRoutes(deps: { readiness: readonly ReadinessCheck[]; tls: Tls
       method: 'GET',
       url: '/ca.pem',
       config: { public: true },
+      docs: {
+        summary: "The local CA's certificate, for clients of the TLS listener to trust (no credentials)",
+        description: `PEM. The TLS listener (TLS_PORT) answers as the vendors' hostnames with a certificate this CA
+signed: add it to a client's trust store (docs/docker-and-tls.md).`,
+        answers: { 200: { description: 'The certificate, PEM.', media: 'application/x-pem-file' } },
+      },
       handler: async (_req, reply) =>
         reply
           .type('application/x-pem-file')

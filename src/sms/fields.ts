@@ -3,7 +3,7 @@ import type { ApiError } from '../errors.js'
 import { isAbsent, optionalInt, optionalString } from '../http/body/fields.js'
 import { field, jsonBody, type ObjectReader } from '../http/reads.js'
 import { nationalMobile } from '../mobile.js'
-import { parseLocal } from '../time.js'
+import { formatLocal, parseLocal } from '../time.js'
 import { smsErrors } from './errors.js'
 import { SMS_LIMITS } from './limits.js'
 
@@ -35,7 +35,12 @@ export function readMobile(value: unknown): string {
   let national: string | undefined
   if (typeof value === 'number' && Number.isSafeInteger(value)) national = nationalMobile(String(value))
   else if (typeof value === 'string') national = nationalMobile(value)
-  if (national === undefined) throw smsErrors.invalidMobile()
+  if (national === undefined)
+    throw smsErrors
+      .invalidMobile()
+      .because(
+        `${JSON.stringify(value)} is not a mainland mobile (11 digits from 13 to 19, optionally 86 or +86 first)`,
+      )
   return national
 }
 
@@ -131,9 +136,16 @@ export const ttl = (description?: string) =>
 export const sendTime = (timeZone: string) =>
   field({
     read(value, req): number {
-      if (typeof value !== 'string') throw smsErrors.invalidSendTime()
+      if (typeof value !== 'string') throw smsErrors.invalidSendTime().because('missing, or not a string')
       const at = parseLocal(value.trim(), timeZone)
-      if (at === undefined || at <= req.tenant.now()) throw smsErrors.invalidSendTime()
+      if (at === undefined)
+        throw smsErrors.invalidSendTime().because(`"${value}" is not yyyy-MM-dd HH:mm:ss (${timeZone})`)
+      if (at <= req.tenant.now())
+        throw smsErrors
+          .invalidSendTime()
+          .because(
+            `"${value}" (${timeZone}) is not after the app's clock, ${formatLocal(req.tenant.now(), timeZone)}`,
+          )
       return at
     },
     schema: z
@@ -150,7 +162,10 @@ export const recipients = field({
     if (value === undefined || value === null) throw smsErrors.recipientsIsEmpty()
     if (!Array.isArray(value)) throw smsErrors.invalidBody()
     if (value.length === 0) throw smsErrors.recipientsIsEmpty()
-    if (value.length > SMS_LIMITS.maxRecipients) throw smsErrors.tooMuchRecipients()
+    if (value.length > SMS_LIMITS.maxRecipients)
+      throw smsErrors
+        .tooMuchRecipients()
+        .because(`${value.length} recipients, over ${SMS_LIMITS.maxRecipients}`)
     return value
   },
   schema: z

@@ -1,4 +1,6 @@
+import { createActivityStore } from './apps/activity.js'
 import { createAdminStore } from './apps/admin.js'
+import { createAppDocument } from './apps/app-document.js'
 import { createAppRows } from './apps/app-rows.js'
 import { createAppStore } from './apps/apps.js'
 import { createBalanceStore } from './apps/balances.js'
@@ -8,6 +10,7 @@ import type { Db } from './engine/db.js'
 import type { HealthLog } from './engine/health.js'
 import { createEngine } from './engine/index.js'
 import { createEventLog } from './events/log.js'
+import { createRequestJournal } from './events/requests.js'
 import { createStream } from './events/stream.js'
 import { createPushActivityStore } from './push/activity.js'
 import { createPushClickStore } from './push/clicks.js'
@@ -38,14 +41,18 @@ import { createUnsubscribedStore } from './sms/unsubscribed.js'
  * Every table group behind one object, over the store engine (engine/index.ts: what it guarantees
  * and how to add a table); no SQL lives outside src/store.
  */
-export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
+export function createStore(
+  db: Db,
+  { log, journalMaxPerApp = 1000 }: { log?: HealthLog; journalMaxPerApp?: number } = {},
+) {
   // Due times are on each app's clock: the due index maps them to process time with its offset.
   const engine = createEngine(db, { log, offsetOf: appKey => apps.get(appKey)?.clockOffsetMs ?? 0 })
   // One `apps` for the rows of apps and developers: credentials and settings, and balances, each
   // held in memory its own way (apps.ts, balances.ts).
   const { forgetDeveloper, ...balances } = createBalanceStore(engine)
+  const activity = createActivityStore(engine)
   const apps = {
-    ...createAppStore(engine),
+    ...createAppStore(engine, activity),
     ...createDeveloperStore(engine, { forgetDeveloper }),
     ...balances,
   }
@@ -53,6 +60,7 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
   const reports = createReportStore(engine)
   const pushDeliveries = createPushDeliveryStore(engine)
   const events = createEventLog(engine)
+  const requests = createRequestJournal(engine, activity, journalMaxPerApp)
   return {
     db,
     apps,
@@ -94,12 +102,21 @@ export function createStore(db: Db, { log }: { log?: HealthLog } = {}) {
      * write that makes the change (clock.moved, app.changed, app.reset, review.decided…).
      */
     events,
+    /**
+     * The request journal (events/requests.ts): `record` an answered request's entries
+     * (http/journal.ts), written with the next group commit; reads wait for `settled()`.
+     */
+    requests,
+    /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */
+    activity,
     /** An app's events after a seq, every source merged (GET /_sandbox/events). */
-    stream: createStream({ messages, reports, pushDeliveries, events }),
+    stream: createStream({ messages, reports, pushDeliveries, events, requests }),
     /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
     listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */
     appRows: createAppRows(engine),
+    /** Every row of one app, read for its document and written back (export, import). */
+    appDocument: createAppDocument(engine),
     /** When due work next falls due, per due query and per app (engine/due.ts). */
     due: engine.due,
     /** Whether writes can survive (engine/health.ts): readiness asks it, the writer obeys it. */

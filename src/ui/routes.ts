@@ -63,6 +63,8 @@ export function uiRoutes(): RouteSpec[] {
       url: '/',
       docs: {
         summary: 'The web UI (a browser asks for the credentials: appKey and masterSecret)',
+        description:
+          'One page, a client of the control plane like any other (docs/web-ui.md); its 401 asks a browser for Basic credentials.',
         answers: {
           200: { description: 'The page; its files come from this server only.', media: 'text/html' },
         },
@@ -73,7 +75,11 @@ export function uiRoutes(): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/session',
-      docs: { summary: 'The credentials the page was opened with, for its calls to the control plane' },
+      docs: {
+        summary: 'The credentials the page was opened with, for its calls to the control plane',
+        description:
+          'The control plane has no cookie: the page sends these as Basic credentials. Never cached.',
+      },
       schema: { response: { 200: session } },
       handler: async (req, reply) => {
         reply.header('cache-control', 'no-store')
@@ -86,6 +92,7 @@ export function uiRoutes(): RouteSpec[] {
       config: { public: true },
       docs: {
         summary: 'A file of the web UI (its scripts, style sheet and icon)',
+        description: 'Needs no credentials: the files hold nothing of any app.',
         answers: { 200: { description: 'The file.', media: 'application/octet-stream' } },
         errors: [sandboxDialect.notFound()],
       },

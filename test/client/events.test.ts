@@ -29,18 +29,25 @@ describe('events()', () => {
     const stream = await sb.events()
     const sent = await s.vendor(sb, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
     await sb.advanceClock(2_000)
-    const [message, report, moved] = await take(stream, 3)
+    // Each request's entry in the journal (request.completed) follows what it did.
+    const [message, sending, report, moved, moving] = await take(stream, 5)
     expect(message).toMatchObject({ id: 1, type: 'sms.sent', data: { seq: 1, msg_id: sent.body.msg_id } })
-    expect(report).toMatchObject({
+    expect(sending).toMatchObject({
       id: 2,
+      type: 'request.completed',
+      data: { method: 'POST', path: '/v1/codes', status: 200, ids: { msg_id: [sent.body.msg_id] } },
+    })
+    expect(report).toMatchObject({
+      id: 3,
       type: 'sms.report',
       data: { msg_id: sent.body.msg_id, status: 4001 },
     })
     expect(moved).toEqual({
-      id: 3,
+      id: 4,
       type: 'clock.moved',
       data: { now: s.clock.now() + 2_000, offset_ms: 2_000 },
     })
+    expect(moving).toMatchObject({ id: 5, type: 'request.completed', data: { path: '/_sandbox/clock' } })
     // The same items as the lists.
     expect((await sb.messages()).messages[0]).toEqual(message?.data)
     expect((await sb.reports()).reports[0]).toEqual(report?.data)
@@ -54,12 +61,13 @@ describe('events()', () => {
     for (const mobile of ['13800138001', '13800138002', '13800138003'])
       await s.vendor(sb, 'POST', '/v1/codes', { mobile, temp_id: 1 })
     await sb.sms.reply(MOBILE, 'hello')
+    // Seqs: the codes' 1, 3, 5, each request's entry in the journal 2, 4, 6; the reply 7.
     const replies = await sb.events({ kind: 'sms.reply', after: 0 })
     expect(await take(replies, 1)).toEqual([
-      { id: 4, type: 'sms.reply', data: expect.objectContaining({ mobile: MOBILE, content: 'hello' }) },
+      { id: 7, type: 'sms.reply', data: expect.objectContaining({ mobile: MOBILE, content: 'hello' }) },
     ])
-    const resumed = await sb.events({ after: 2 })
-    expect((await take(resumed, 1))[0]).toMatchObject({ id: 3, data: { mobile: '13800138003' } })
+    const resumed = await sb.events({ after: 4 })
+    expect((await take(resumed, 1))[0]).toMatchObject({ id: 5, data: { mobile: '13800138003' } })
     await Promise.all([replies.close(), resumed.close()])
   })
 
@@ -68,8 +76,12 @@ describe('events()', () => {
     const stream = await sb.events()
     const patched = await sb.patchApp({ balances: { market: 1 } })
     const reset = await sb.reset()
-    const [changed, wasReset] = await take(stream, 2)
+    const [changed, patching, wasReset] = await take(stream, 3)
     expect(changed).toMatchObject({ type: 'app.changed', data: patched })
+    expect(patching).toMatchObject({
+      type: 'request.completed',
+      data: { method: 'PATCH', path: '/_sandbox/app' },
+    })
     expect(wasReset).toMatchObject({ type: 'app.reset', data: reset })
     await stream.close()
   })

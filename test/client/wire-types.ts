@@ -1,5 +1,12 @@
 import type { z } from 'zod'
-import type { App, AppPatch } from '../../client/src/app-types.js'
+import type {
+  App,
+  AppDocument,
+  AppPatch,
+  AppSummary,
+  AppsPage,
+  Imported,
+} from '../../client/src/app-types.js'
 import type { EVENT_TYPES } from '../../client/src/events.js'
 import type {
   Callback,
@@ -10,10 +17,13 @@ import type {
   Push,
   Reply,
   Report,
+  RequestEntry,
 } from '../../client/src/list-types.js'
 import type { Device, PushImage, PushTemplate, TestDevice } from '../../client/src/steer-types.js'
 import type { items } from '../../src/items/items.js'
+import type { appDocument, importedAnswer } from '../../src/sandbox/app/transfer.js'
 import type { appView } from '../../src/sandbox/app/view.js'
+import type { appItem, appsAnswer } from '../../src/sandbox/operator.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
 import type { pushImageSchema } from '../../src/sandbox/push/images.js'
 import type { pushTemplateSchema } from '../../src/sandbox/push/templates.js'
@@ -43,6 +53,11 @@ export type Checks = [
   Expect<Equal<Callback, z.output<typeof items.callback>>>,
   Expect<Equal<Report, z.output<typeof items.report>>>,
   Expect<Equal<Reply, z.output<typeof items.reply>>>,
+  Expect<Equal<RequestEntry, z.output<typeof items.request>>>,
+  Expect<Equal<AppDocument, z.output<typeof appDocument>>>,
+  Expect<Equal<Imported, z.output<typeof importedAnswer>>>,
+  Expect<Equal<AppSummary, z.output<typeof appItem>>>,
+  Expect<Equal<AppsPage, z.output<typeof appsAnswer>>>,
   Expect<Equal<(typeof EVENT_TYPES)[number], (typeof SERVER_EVENT_TYPES)[number]>>,
   Expect<Equal<CallbackType, ServerCallbackType>>,
   Expect<Equal<NonNullable<CallbackFilter['state']>, CallbackState>>,

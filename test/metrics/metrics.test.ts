@@ -19,11 +19,13 @@ async function parse(text: string): Promise<PromMetrics> {
 }
 
 async function scrape(app: SandboxApp): Promise<PromMetrics> {
-  const res = await app.inject({ method: 'GET', url: '/_sandbox/metrics' })
+  const res = await app.inject({ method: 'GET', url: '/_sandbox/metrics', headers: operator })
   expect(res.statusCode).toBe(200)
   expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8')
   return parse(res.body)
 }
+
+const operator = { authorization: basic('operator', 'operator') }
 
 const samples = (m: PromMetrics, name: string) => (m[name]?.data ?? []) as PromData[]
 const value = (m: PromMetrics, name: string, labels: Record<string, string> = {}) =>
@@ -170,6 +172,27 @@ describe('GET /_sandbox/metrics', () => {
       timeout: 10_000,
     })
     expect(value(await scrape(s.app), 'jiguang_sandbox_held_requests', { kind: 'wait' })).toBe(0)
+  })
+})
+
+describe('who may read the metrics', () => {
+  it("takes the operator's credentials on the API's port, and refuses anyone else's", async () => {
+    const { app } = await createTestApp()
+    const get = (headers: Record<string, string>) =>
+      call(app, 'GET', '/_sandbox/metrics', undefined, headers)
+    const none = await app.inject({ method: 'GET', url: '/_sandbox/metrics' })
+    expect(none.statusCode).toBe(401)
+    expect(none.json().error.code).toBe(90001)
+    const anApp = await get({ authorization: defaultAuth })
+    expect(anApp.status).toBe(403)
+    expect(anApp.body.error.code).toBe(90006)
+    const wrong = await get({ authorization: basic('operator', 'nope') })
+    expect(wrong.status).toBe(401)
+    expect(wrong.body.error.code).toBe(90002)
+    expect((await get(operator)).status).toBe(200)
+    // No operator: the metrics are METRICS_PORT's alone.
+    const { app: closed } = await createTestApp({ operator: null })
+    expect((await call(closed, 'GET', '/_sandbox/metrics', undefined, operator)).status).toBe(401)
   })
 })
 

@@ -9,6 +9,7 @@ import { listRoutes } from '../reliability/routes.js'
 
 type Operation = {
   summary?: string
+  description?: string
   security?: unknown[]
   requestBody?: unknown
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>
@@ -25,6 +26,25 @@ async function documentOf() {
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}')
 
 describe('the OpenAPI document', () => {
+  it('gives every control-plane operation a summary, a description and its failures', async () => {
+    const { doc } = await documentOf()
+    const lacking: string[] = []
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/_sandbox')) continue
+      for (const [method, op] of Object.entries(operations)) {
+        const failures = Object.keys(op.responses).filter(s => Number(s) >= 400)
+        if (!op.summary || !op.description || failures.length === 0)
+          lacking.push(`${method.toUpperCase()} ${path}`)
+      }
+    }
+    expect(lacking).toEqual([])
+    // A route's own failures are listed with the surface's, the operator's among them.
+    const imports = doc.paths['/_sandbox/app/import']!.post!.responses
+    expect(JSON.stringify(imports['409'])).toContain('90056')
+    expect(JSON.stringify(imports['403'])).toContain('90006')
+    expect(JSON.stringify(doc.paths['/_sandbox/clock']!.post!.responses['409'])).toContain('90053')
+  })
+
   it('is valid OpenAPI 3.1', async () => {
     const { doc } = await documentOf()
     expect(doc.openapi).toBe('3.1.0')

@@ -72,6 +72,7 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
         'callback.attempt',
         'schedule.fired',
         'app.changed',
+        'request.completed',
       ].sort(),
     )
     const seqs = all.events.map((e: Event) => e.seq)
@@ -79,7 +80,12 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
     expect(all.next_after).toBe(all.events[0].seq)
     const of = (type: string) => all.events.filter((e: Event) => e.type === type)
     const [changed] = of('app.changed')
-    expect(changed.seq).toBe(all.next_after)
+    // The PATCH's app.changed, then its own request.completed: the newest event.
+    expect(changed.seq).toBe(all.next_after - 1)
+    expect(all.events[0]).toMatchObject({
+      type: 'request.completed',
+      data: { method: 'PATCH', path: '/_sandbox/app', status: 200 },
+    })
     expect(changed.data).toEqual((await get(app, '/_sandbox/app')) as object)
     expect(changed.data).toMatchObject({ balances: { industry: 5 } })
     expect(of('review.decided')[0].data).toEqual({
@@ -179,21 +185,37 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
     const reset = await call(app, 'POST', '/_sandbox/reset', undefined, auth)
     expect(reset.status).toBe(200)
 
+    // Its app.reset, then the journal's entry of the reset itself (request.completed).
     const after = await get(app, '/_sandbox/events?limit=1000')
     expect(after).toEqual({
-      events: [{ seq: before.next_after + 1, type: 'app.reset', data: reset.body }],
-      next_after: before.next_after + 1,
+      events: [
+        {
+          seq: before.next_after + 2,
+          type: 'request.completed',
+          data: expect.objectContaining({ method: 'POST', path: '/_sandbox/reset', status: 200 }),
+        },
+        { seq: before.next_after + 1, type: 'app.reset', data: reset.body },
+      ],
+      next_after: before.next_after + 2,
     })
     // A client following after= from before the reset reads on without a gap or a repeat.
-    expect((await get(app, `/_sandbox/events?after=${before.next_after}`)).events).toHaveLength(1)
+    expect((await get(app, `/_sandbox/events?after=${before.next_after}`)).events).toHaveLength(2)
     expect((await get(app, '/_sandbox/sms/messages')).messages).toEqual([])
     const sent = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 }, auth)
     const next = await get(app, `/_sandbox/sms/messages?after=${before.next_after}`)
     expect(next.messages).toEqual([
-      expect.objectContaining({ seq: before.next_after + 2, msg_id: sent.body.msg_id }),
+      expect.objectContaining({ seq: before.next_after + 3, msg_id: sent.body.msg_id }),
     ])
-    const tail = await get(app, `/_sandbox/events?after=${next.next_after}&wait=50`)
-    expect(tail).toEqual({ events: [], next_after: next.next_after })
+    // After the message, its request's entry; after that, nothing yet: a wait ends empty.
+    const own = await get(app, `/_sandbox/events?after=${next.next_after}`)
+    expect(own.events).toEqual([
+      expect.objectContaining({
+        type: 'request.completed',
+        data: expect.objectContaining({ path: '/v1/codes' }),
+      }),
+    ])
+    const tail = await get(app, `/_sandbox/events?after=${own.next_after}&wait=50`)
+    expect(tail).toEqual({ events: [], next_after: own.next_after })
   })
 })
 

@@ -23,22 +23,33 @@ describe('GET /_sandbox/events as the app changes', () => {
     const reset = await s.http('POST', '/_sandbox/reset')
     expect(reset.status).toBe(200)
     const after = await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
-    const events = await stream.take(4)
+    // Each request's entry in the journal (request.completed) follows what it did.
+    const events = await stream.take(8)
     expect(events.map(e => [e.id, e.event])).toEqual([
       ['1', 'sms.sent'],
-      ['2', 'app.changed'],
-      ['3', 'app.reset'],
-      ['4', 'sms.sent'],
+      ['2', 'request.completed'],
+      ['3', 'app.changed'],
+      ['4', 'request.completed'],
+      ['5', 'app.reset'],
+      ['6', 'request.completed'],
+      ['7', 'sms.sent'],
+      ['8', 'request.completed'],
     ])
     expect(events[0]?.json.msg_id).toBe(sent.body.msg_id)
-    expect(events[1]?.json).toEqual(patched.body)
-    expect(events[1]?.json.blacklisted).toBe(true)
-    expect(events[2]?.json).toEqual(reset.body)
-    expect(events[2]?.json.blacklisted).toBe(false)
-    expect(events[3]?.json).toMatchObject({ seq: 4, msg_id: after.body.msg_id })
+    expect(events[2]?.json).toEqual(patched.body)
+    expect(events[2]?.json.blacklisted).toBe(true)
+    expect(events[4]?.json).toEqual(reset.body)
+    expect(events[4]?.json.blacklisted).toBe(false)
+    expect(events[5]?.json).toMatchObject({ seq: 6, method: 'POST', path: '/_sandbox/reset' })
+    expect(events[6]?.json).toMatchObject({ seq: 7, msg_id: after.body.msg_id })
     // Resuming from before the reset reads what is left: the reset and what came after it.
     const resumed = await openStream(s.url, s.agent, '/_sandbox/events', { 'last-event-id': '1' })
-    expect((await resumed.take(2)).map(e => e.event)).toEqual(['app.reset', 'sms.sent'])
+    expect((await resumed.take(4)).map(e => e.event)).toEqual([
+      'app.reset',
+      'request.completed',
+      'sms.sent',
+      'request.completed',
+    ])
   })
 
   it('a removal for good ends the app’s streams; the default app, made again at once, is reset', async () => {
@@ -73,7 +84,7 @@ describe('GET /_sandbox/events as the app changes', () => {
     const click = await s.http('POST', clicks, { registration_id: ANDROID_1 })
     await s.http('POST', clicks, { registration_id: ANDROID_1 }) // the notification left the tray
     await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
-    const events = await stream.take(3)
+    const events = (await stream.take(7)).filter(e => e.event !== 'request.completed')
     expect(events.map(e => e.event)).toEqual(['push.delivered', 'push.clicked', 'sms.sent'])
     expect(events[1]?.json).toEqual(click.body)
   })

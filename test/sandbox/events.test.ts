@@ -19,8 +19,12 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8')
     const sent = await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
     await s.http('POST', '/_sandbox/clock', { advance_ms: 2000 })
-    const [message, report, moved] = await stream.take(3)
+    // Each request's entry in the journal follows what it did (request.completed).
+    const [message, sending, report, moved, moving] = await stream.take(5)
     expect(message).toMatchObject({ id: '1', event: 'sms.sent' })
+    expect(sending).toMatchObject({ id: '2', event: 'request.completed' })
+    expect(sending?.json).toMatchObject({ seq: 2, method: 'POST', path: '/v1/codes', status: 200 })
+    expect(sending?.json.ids).toEqual({ msg_id: [sent.body.msg_id] })
     expect(message?.json).toMatchObject({
       seq: 1,
       msg_id: sent.body.msg_id,
@@ -28,19 +32,20 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
       code: expect.any(String),
     })
     expect(message?.json.content).toContain(String(message?.json.code))
-    expect(report).toMatchObject({ id: '2', event: 'sms.report' })
+    expect(report).toMatchObject({ id: '3', event: 'sms.report' })
     expect(report?.json).toEqual({
-      seq: 2,
+      seq: 3,
       msg_id: sent.body.msg_id,
       mobile: MOBILE,
       status: 4001,
       receive_time: new Date(s.clock.now() + 2000).toISOString(),
     })
     expect(moved).toMatchObject({
-      id: '3',
+      id: '4',
       event: 'clock.moved',
       json: { now: s.clock.now() + 2000, offset_ms: 2000 },
     })
+    expect(moving).toMatchObject({ id: '5', event: 'request.completed', json: { path: '/_sandbox/clock' } })
     // The same items the lists show.
     const listed = await s.http('GET', '/_sandbox/sms/messages')
     expect(listed.body.messages[0]).toEqual(message?.json)
@@ -53,20 +58,32 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
     const ids: string[] = []
     for (const mobile of ['13800138001', '13800138002', '13800138003'])
       ids.push((await s.http('POST', '/v1/codes', { mobile, temp_id: 1 })).body.msg_id)
+    // Each send took two seqs: its message's (1, 3, 5), its request's in the journal (2, 4, 6).
     const resumed = await openStream(s.url, s.agent, '/_sandbox/events', { 'last-event-id': '1' })
-    const [second, third] = await resumed.take(2)
-    expect([second?.id, third?.id]).toEqual(['2', '3'])
-    expect([second?.json.msg_id, third?.json.msg_id]).toEqual(ids.slice(1))
+    const [first, second, third] = await resumed.take(3)
+    expect([first?.id, second?.id, third?.id]).toEqual(['2', '3', '4'])
+    expect([first?.event, second?.event, third?.event]).toEqual([
+      'request.completed',
+      'sms.sent',
+      'request.completed',
+    ])
+    expect(second?.json.msg_id).toBe(ids[1])
+    // Of one kind only, from where it left off.
+    const texts = await openStream(s.url, s.agent, '/_sandbox/events?kind=sms.sent', { 'last-event-id': '1' })
+    expect((await texts.take(2)).map(e => [e.id, e.json.msg_id])).toEqual([
+      ['3', ids[1]],
+      ['5', ids[2]],
+    ])
     // A new EventSource cannot send the header: after= starts it instead; no id starts from now.
-    const fromQuery = await openStream(s.url, s.agent, '/_sandbox/events?after=2')
-    expect((await fromQuery.take(1))[0]?.id).toBe('3')
+    const fromQuery = await openStream(s.url, s.agent, '/_sandbox/events?after=5')
+    expect((await fromQuery.take(1))[0]?.id).toBe('6')
     const fromNow = await openStream(s.url, s.agent)
     await s.http('POST', '/_sandbox/sms/replies', { mobile: MOBILE, content: 'hi' })
     expect(await fromNow.take(1)).toEqual([
       expect.objectContaining({
-        id: '4',
+        id: '7',
         event: 'sms.reply',
-        json: expect.objectContaining({ seq: 4, content: 'hi' }),
+        json: expect.objectContaining({ seq: 7, content: 'hi' }),
       }),
     ])
   })

@@ -52,9 +52,10 @@ describe('GET /_sandbox/sms/messages', () => {
     }
     const byId = await get(app, `/_sandbox/sms/messages?msg_id=${first.body.msg_id}`)
     expect(byId.body.messages).toEqual([expect.objectContaining({ msg_id: first.body.msg_id })])
+    // The app's latest seq: its two codes' and the journal's entries of their requests.
     expect((await get(app, '/_sandbox/sms/messages?mobile=13700137000')).body).toEqual({
       messages: [],
-      next_after: 2,
+      next_after: 4,
     })
     expect((await get(app, '/_sandbox/sms/messages?limit=1')).body.messages).toHaveLength(1)
   })

@@ -93,34 +93,35 @@ describe('GET /_sandbox/sms/messages and codes/latest', () => {
   it('filter by kind, mobile, msg_id, since/until (ISO-8601 or epoch ms) and after, newest first', async () => {
     const { app, clock } = await createTestApp()
     const start = clock.now()
-    // Less than REPORT_DELAY_MS in all: no report arrives (and takes a seq) meanwhile.
+    // Less than REPORT_DELAY_MS in all: no report arrives (and takes a seq) meanwhile. Each request
+    // takes the seq after its message's: its entry in the journal (request.completed).
     const code = await call(app, 'POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 }) // seq 1
     clock.advance(500)
-    const voice = await call(app, 'POST', '/v1/voice_codes', { mobile: OTHER_MOBILE, code: '4321' }) // 2
+    const voice = await call(app, 'POST', '/v1/voice_codes', { mobile: OTHER_MOBILE, code: '4321' }) // 3
     clock.advance(500)
-    await call(app, 'POST', '/v1/messages', notice(MOBILE)) // 3
-    await call(app, 'POST', '/v1/messages', notice(OTHER_MOBILE)) // 4
+    await call(app, 'POST', '/v1/messages', notice(MOBILE)) // 5
+    await call(app, 'POST', '/v1/messages', notice(OTHER_MOBILE)) // 7
     const list = (q: string) => get(app, `/_sandbox/sms/messages?${q}`).then(b => seqs(b.messages))
 
-    expect(await list('')).toEqual([4, 3, 2, 1])
+    expect(await list('')).toEqual([7, 5, 3, 1])
     expect(await list('kind=code')).toEqual([1])
-    expect(await list('kind=template')).toEqual([4, 3])
-    expect(await list(`mobile=%2B86${MOBILE}`)).toEqual([3, 1])
-    expect(await list(`mobile=${MOBILE}&kind=template`)).toEqual([3])
-    expect(await list(`msg_id=${voice.body.msg_id}`)).toEqual([2])
-    expect(await list(`since=${start + 500}`)).toEqual([4, 3, 2])
+    expect(await list('kind=template')).toEqual([7, 5])
+    expect(await list(`mobile=%2B86${MOBILE}`)).toEqual([5, 1])
+    expect(await list(`mobile=${MOBILE}&kind=template`)).toEqual([5])
+    expect(await list(`msg_id=${voice.body.msg_id}`)).toEqual([3])
+    expect(await list(`since=${start + 500}`)).toEqual([7, 5, 3])
     expect(await list(`until=${new Date(start + 500).toISOString()}`)).toEqual([1])
-    expect(await list(`since=${new Date(start).toISOString()}&until=${start + 1000}`)).toEqual([2, 1])
-    expect(await list('limit=2')).toEqual([4, 3])
+    expect(await list(`since=${new Date(start).toISOString()}&until=${start + 1000}`)).toEqual([3, 1])
+    expect(await list('limit=2')).toEqual([7, 5])
     // after: the `limit` right after it, still newest first, so following next_after misses nothing.
-    expect(await list('after=1&limit=2')).toEqual([3, 2])
-    expect(await get(app, '/_sandbox/sms/messages?after=3')).toMatchObject({ next_after: 4 })
-    expect(await get(app, '/_sandbox/sms/messages?after=4')).toEqual({ messages: [], next_after: 4 })
+    expect(await list('after=1&limit=2')).toEqual([5, 3])
+    expect(await get(app, '/_sandbox/sms/messages?after=5')).toMatchObject({ next_after: 7 })
+    expect(await get(app, '/_sandbox/sms/messages?after=7')).toEqual({ messages: [], next_after: 7 })
 
     const latest = (q: string) => get(app, `/_sandbox/sms/codes/latest?${q}`)
     expect(await latest(`mobile=${MOBILE}`)).toMatchObject({ seq: 1, msg_id: code.body.msg_id, kind: 'code' })
-    expect(await latest('kind=voice_code')).toMatchObject({ seq: 2, code: '4321' })
-    expect(await latest(`since=${start + 1}`)).toMatchObject({ seq: 2 })
+    expect(await latest('kind=voice_code')).toMatchObject({ seq: 3, code: '4321' })
+    expect(await latest(`since=${start + 1}`)).toMatchObject({ seq: 3 })
     expect((await call(app, 'GET', `/_sandbox/sms/codes/latest?mobile=${MOBILE}&after=1`)).status).toBe(404)
   })
 })

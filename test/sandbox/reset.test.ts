@@ -4,12 +4,10 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { DEFAULT_APP_KEY } from '../../src/seed/fixtures.js'
-import { PNG, postForm, pythonForm } from '../fixtures/sign-forms.js'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { ANDROID_1, pushBody } from '../push/helpers.js'
-import { startReceiver } from '../scheduler/receiver.js'
-import { advance, sendTimeIn } from '../sms/schedule-helpers.js'
 import { key } from '../sms/support.js'
+import { useEverything } from './use-everything.js'
 
 // POST /_sandbox/reset: the calling app back to the state of its first use, in every table and in
 // memory, and no other app touched.
@@ -19,8 +17,9 @@ const tenant = () => {
   return { appKey, auth: { authorization: basic(appKey, newKey('s')) } }
 }
 
-/** The app's rows in every table that has an app_key (the store finds them in the schema). */
-function rowsOf(app: SandboxApp, appKey: string): Record<string, number> {
+/** The app's rows in every table, once the journal's entries of the requests answered are written. */
+async function rowsOf(app: SandboxApp, appKey: string): Promise<Record<string, number>> {
+  await app.store.requests.settled()
   return Object.fromEntries(
     app.store.appRows.tables.map(t => [
       t,
@@ -33,57 +32,14 @@ function rowsOf(app: SandboxApp, appKey: string): Record<string, number> {
   )
 }
 
-/** A busy app: a row in every table, state in memory, its clock and settings moved. */
-async function useEverything(app: SandboxApp, auth: { authorization: string }) {
-  const receiver = await startReceiver()
-  const ok = async (method: 'POST' | 'PATCH' | 'GET', url: string, body?: unknown) => {
-    const res = await call(app, method, url, body, auth)
-    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.raw}`)
-    return res.body
-  }
-  await ok('POST', '/v1/codes', { mobile: '13800138000', temp_id: 1 })
-  await ok('POST', '/v1/messages', {
-    mobile: '13800138001',
-    temp_id: 2,
-    temp_para: { order: 'R', days: '1' },
-  })
-  await ok('POST', '/v1/schedule', {
-    send_time: await sendTimeIn(app, 3_600_000, auth),
-    mobile: '13800138002',
-    temp_id: 2,
-    temp_para: { order: 'S', days: '2' },
-  })
-  await ok('POST', '/v1/templates', { template: '新模板{{x}}', type: 2 })
-  await postForm(
-    app,
-    '/v1/sign',
-    pythonForm({ sign: '重置签名', images: [{ name: 'a.png', bytes: PNG }] }),
-    auth.authorization,
-  )
-  await ok('POST', '/_sandbox/sms/templates/4/review', { status: 1 })
-  await ok('GET', '/v1/report') // the 5-second poll window is now open
-  await ok('PATCH', '/_sandbox/app', {
-    callback_url: receiver.url,
-    balances: { market: 1 },
-    blacklisted: true,
-  })
-  await ok('PATCH', '/_sandbox/app', { blacklisted: false, settings: { rate_limits: { device: 9 } } })
-  await ok('POST', '/_sandbox/sms/replies', { mobile: '13800138003', content: 'TD' })
-  await ok('POST', '/v3/push', pushBody())
-  await ok('POST', '/_sandbox/push/devices', { platform: 'ios', alias: 'resetme', tags: ['t1'] })
-  await ok('POST', `/v3/devices/${ANDROID_1}`, { tags: { add: ['extra'] }, alias: 'renamed' })
-  await ok('POST', '/_sandbox/faults', { path: '/v1/messages', code: 50019, times: 5 })
-  await advance(app, 2_000, auth) // reports due, callbacks attempted
-}
-
 describe('POST /_sandbox/reset', () => {
   it('brings every table and setting back to the first use, and answers the app as new', async () => {
     const { app } = await createTestApp()
     const { appKey, auth } = tenant()
     const fresh = (await call(app, 'GET', '/_sandbox/app', undefined, auth)).body
-    const firstRows = rowsOf(app, appKey)
+    const firstRows = await rowsOf(app, appKey)
     await useEverything(app, auth)
-    const busy = rowsOf(app, appKey)
+    const busy = await rowsOf(app, appKey)
     // Every table the app can write to has more rows than at first use (so the check means something).
     for (const t of [
       'messages',
@@ -94,6 +50,7 @@ describe('POST /_sandbox/reset', () => {
       'callbacks',
       'templates',
       'signs',
+      'requests',
     ])
       expect(busy[t], t).toBeGreaterThan(firstRows[t]!)
     for (const t of ['unsubscribed', 'pushes', 'push_deliveries', 'push_devices', 'push_device_tags'])
@@ -102,8 +59,9 @@ describe('POST /_sandbox/reset', () => {
     const reset = await call(app, 'POST', '/_sandbox/reset', undefined, auth)
     expect(reset.status).toBe(200)
     expect(reset.body).toEqual(fresh)
-    // Nothing is left but the reset's own event (app.reset: docs/control-plane.md "Waiting and events").
-    expect(rowsOf(app, appKey)).toEqual({ ...firstRows, events: 1 })
+    // Nothing is left but the reset's own event (app.reset: docs/control-plane.md "Waiting and events")
+    // and the journal's entry of the reset itself (the request journal).
+    expect(await rowsOf(app, appKey)).toEqual({ ...firstRows, events: 1, requests: 1 })
     // Cascaded rows are gone with their parents.
     const orphans = app.store.db
       .prepare(
@@ -156,12 +114,12 @@ describe('POST /_sandbox/reset', () => {
     const b = tenant()
     await useEverything(app, b.auth)
     const before = {
-      rows: rowsOf(app, b.appKey),
+      rows: await rowsOf(app, b.appKey),
       view: (await call(app, 'GET', '/_sandbox/app', undefined, b.auth)).body,
     }
     await useEverything(app, a.auth)
     await call(app, 'POST', '/_sandbox/reset', undefined, a.auth)
-    expect(rowsOf(app, b.appKey)).toEqual(before.rows)
+    expect(await rowsOf(app, b.appKey)).toEqual(before.rows)
     expect((await call(app, 'GET', '/_sandbox/app', undefined, b.auth)).body).toEqual(before.view)
     expect((await call(app, 'GET', '/_sandbox/faults', undefined, b.auth)).body.faults).toHaveLength(1)
   })

@@ -31,17 +31,18 @@ describe('wait= on the lists', () => {
 
   it('waits for the next SMS to a mobile with after=: the example of the issue', async () => {
     const s = await listening()
+    // Each send takes two seqs: its message's, then its request's in the journal (request.completed).
     for (let i = 0; i < 41; i++)
       await s.http('POST', '/v1/messages', notice(`139${String(i).padStart(8, '0')}`))
-    const answer = s.http('GET', '/_sandbox/sms/messages?mobile=13800138000&after=41&wait=5000')
+    const answer = s.http('GET', '/_sandbox/sms/messages?mobile=13800138000&after=82&wait=5000')
     await held(s, 1)
     const sent = await s.http('POST', '/v1/messages', notice('13800138000'))
     const res = await answer
-    expect(res.body.messages).toEqual([expect.objectContaining({ seq: 42, msg_id: sent.body.msg_id })])
-    expect(res.body.next_after).toBe(42)
-    // Nothing newer than 42 yet: a short wait ends empty, and says where to go on from.
-    const later = await s.http('GET', '/_sandbox/sms/messages?mobile=13800138000&after=42&wait=100')
-    expect(later.body).toEqual({ messages: [], next_after: 42 })
+    expect(res.body.messages).toEqual([expect.objectContaining({ seq: 83, msg_id: sent.body.msg_id })])
+    expect(res.body.next_after).toBe(83)
+    // Nothing newer than 83 yet: a short wait ends empty, and says where to go on from.
+    const later = await s.http('GET', '/_sandbox/sms/messages?mobile=13800138000&after=83&wait=100')
+    expect(later.body).toEqual({ messages: [], next_after: 83 })
   })
 
   it('answers as without wait when the wait ends: an empty list, the 404 of codes/latest', async () => {
@@ -150,10 +151,10 @@ describe('wait= on the lists', () => {
 
   it("answers the app's held requests at once when it is reset, and after= reads on past the reset", async () => {
     const s = await listening()
-    await s.http('POST', '/v1/messages', notice(OTHER_MOBILE)) // seq 1
+    await s.http('POST', '/v1/messages', notice(OTHER_MOBILE)) // seq 1, its journal entry 2
     const answer = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&after=1&wait=20000`)
     await held(s, 1)
-    expect((await s.http('POST', '/_sandbox/reset')).status).toBe(200) // its app.reset: seq 2
+    expect((await s.http('POST', '/_sandbox/reset')).status).toBe(200) // app.reset: 3, its entry 4
     // Answered as without waiting: nothing of the app is left; next_after is still the caller's.
     expect(await answer).toEqual({ status: 200, body: { messages: [], next_after: 1 } })
     // Seqs go on from where they were: the same after= finds what the app does next.
@@ -161,8 +162,8 @@ describe('wait= on the lists', () => {
     await held(s, 1)
     const sent = await s.http('POST', '/v1/messages', notice(MOBILE))
     expect((await again).body).toEqual({
-      messages: [expect.objectContaining({ seq: 3, msg_id: sent.body.msg_id })],
-      next_after: 3,
+      messages: [expect.objectContaining({ seq: 5, msg_id: sent.body.msg_id })],
+      next_after: 5,
     })
   })
 

@@ -52,8 +52,9 @@ describe('callbacks', () => {
     expect(log.callback_url).toBe(receiver.url)
     expect(log.callbacks).toEqual([
       {
-        // Sent (1), the clock moved (2), the report arrived (3) and queued it (4), attempted (5).
-        seq: 5,
+        // Sent (1) and its request's entry in the journal (2), the clock moved (3, its request 4),
+        // the report arrived (5) and queued it (6), attempted (7).
+        seq: 7,
         id: expect.any(Number),
         type: 'SMS_REPORT',
         data: JSON.parse(form.data!),

@@ -13,15 +13,21 @@ import type { Dialect } from '../dialect.js'
 import { routeConfig } from '../route-config.js'
 import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
+import { checkAppScope, isOperatorLogin, type OperatorRefusals, operatorLogin } from './operator.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: { store: Store }, tenant: Tenant, ip: string, dialect: Dialect): void {
   const { app } = tenant
-  if (app.blacklisted) throw dialect.blacklisted()
-  if (deps.store.apps.developer(app.devKey)?.frozen) throw dialect.frozenDeveloper()
+  if (app.blacklisted)
+    throw dialect.blacklisted().because(`app ${app.appKey} is blacklisted (its setting \`blacklisted\`)`)
+  if (deps.store.apps.developer(app.devKey)?.frozen)
+    throw dialect.frozenDeveloper().because(`the app's developer ${app.devKey} is frozen`)
   if (app.ipWhitelist.length > 0 && !app.ipWhitelist.includes(normalizeIp(ip)))
-    throw dialect.ipNotWhitelisted()
-  if (dialect.serviceNotEnabled && !app.smsEnabled) throw dialect.serviceNotEnabled()
+    throw dialect
+      .ipNotWhitelisted()
+      .because(`${normalizeIp(ip)} is not in the app's ip_whitelist (${app.ipWhitelist.join(', ')})`)
+  if (dialect.serviceNotEnabled && !app.smsEnabled)
+    throw dialect.serviceNotEnabled().because('the app has SMS turned off (its setting `sms_enabled`)')
 }
 
 /** `::ffff:127.0.0.1` is 127.0.0.1 for a whitelist. */
@@ -44,17 +50,25 @@ export type AuthDeps = { store: Store; config: Config; clock: Clock; provisionin
  * HTTP Basic on every route of the surface, through @fastify/basic-auth: it throws, the surface's
  * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
  * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
- * Routes marked `auth: 'dev'` take devKey:devSecret, `auth: 'group'` a group's (group-auth.ts).
+ * Each kind of credential is its own function: appKey:masterSecret (appLogin, the default),
+ * devKey:devSecret on routes marked `auth: 'dev'` (developerLogin), a group's on `auth: 'group'`
+ * (group-auth.ts), and, on a surface given `operator` (the control plane), the operator's
+ * (operator.ts): for the app X-Sandbox-App names, or alone on routes marked `auth: 'operator'`.
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
   deps: AuthDeps,
   dialect: Dialect,
-  { standing, hooks = {} }: { standing: boolean; hooks?: AuthHooks | undefined },
+  {
+    standing,
+    hooks = {},
+    operator,
+  }: { standing: boolean; hooks?: AuthHooks | undefined; operator?: OperatorRefusals | undefined },
 ): Promise<void> {
   const credentials = createKnownCredentials(appKey => deps.store.apps.get(appKey))
   /** The credentials are right: the request is the tenant's, if its standing allows. */
   const admit = (req: FastifyRequest, tenant: Tenant) => {
+    if (operator) checkAppScope(req, tenant.app.appKey, operator)
     req.tenant = tenant
     hooks.authenticated?.(req, tenant)
     if (standing) checkStanding(deps, tenant, req.ip, dialect)
@@ -66,7 +80,13 @@ export async function registerBasicAuth(
     validate(username, password, req, _reply, done) {
       try {
         const auth = routeConfig(req)?.auth
-        if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        if (isOperatorLogin(deps.config.operator, username, password)) {
+          if (!operator)
+            throw dialect
+              .authFailed()
+              .because("the operator's credentials open /_sandbox only, never /v1 or /v3")
+          operatorLogin(deps, req, operator)
+        } else if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
         else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
           groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
@@ -127,9 +147,10 @@ function developerLogin(
 ) {
   const dev = deps.store.apps.developer(devKey)
   const ok = safeEqual(dev?.devSecret ?? '\u0000', devSecret)
-  if (!dev) throw (dialect.unknownDeveloper ?? dialect.authFailed)()
-  if (!ok) throw dialect.authFailed()
-  if (dev.frozen) throw dialect.frozenDeveloper()
+  if (!dev)
+    throw (dialect.unknownDeveloper ?? dialect.authFailed)().because(`no developer with devKey ${devKey}`)
+  if (!ok) throw dialect.authFailed().because(`the devSecret does not match developer ${devKey}'s`)
+  if (dev.frozen) throw dialect.frozenDeveloper().because(`developer ${devKey} is frozen`)
   req.devKey = dev.devKey
 }
 
@@ -148,10 +169,24 @@ function appLogin(
     if (!(err instanceof ProvisioningRefused)) throw err
     if (err.log) req.log.warn({ appKey, client: req.ip }, err.message)
     const failed = dialect.authFailed()
-    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`)
+    throw new ApiError(failed.status, failed.code, `${failed.message}: ${err.message}`, {}, err.message)
   }
   if (tenant) return tenant
-  throw isWellFormedCredential(appKey) ? dialect.authFailed() : dialect.malformedKey()
+  if (!isWellFormedCredential(appKey))
+    throw dialect.malformedKey().because(`the appKey ${JSON.stringify(appKey)} is not 24 letters or digits`)
+  throw dialect.authFailed().because(whyNotAuthenticated(deps, appKey, secret))
+}
+
+/** Which part of appKey:masterSecret is wrong, for the journal and the log (never the answer). */
+function whyNotAuthenticated(deps: AuthDeps, appKey: string, secret: string): string {
+  if (deps.store.apps.get(appKey)) return `the secret does not match app ${appKey}'s masterSecret`
+  if (deps.store.apps.developer(appKey))
+    return `${appKey} is a devKey: an app's routes take appKey:masterSecret`
+  if (!deps.config.autoProvision)
+    return `no app ${appKey}, and auto-provisioning is off (AUTO_PROVISION=false)`
+  if (!isWellFormedCredential(secret))
+    return `no app ${appKey}; one is auto-provisioned only with a secret of 24 letters or digits`
+  return `no app ${appKey}: auto-provisioning it would take an existing developer's credentials`
 }
 
 /**

@@ -19,6 +19,7 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
     if (routeConfig(req)?.body === 'multipart') return done(null, body)
     let text = body.toString('utf8')
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    req.bodyText = text
     if (text.trim() === '') return done(null, undefined)
     let value: unknown
     try {
@@ -29,7 +30,11 @@ export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
       // `curl -d '{…}'` labels JSON as a form: accepted above. A real form or XML body is 415.
       const media = String(req.headers['content-type'] ?? '').trim()
       const foreign = dialect.mediaNotSupported !== undefined && FOREIGN_MEDIA.test(media)
-      return done(foreign && dialect.mediaNotSupported ? dialect.mediaNotSupported() : dialect.invalidBody())
+      const refusal =
+        foreign && dialect.mediaNotSupported
+          ? dialect.mediaNotSupported().because(`a ${media} body on an endpoint that takes JSON`)
+          : dialect.invalidBody().because(`the body is not JSON: ${(err as Error).message}`)
+      return done(refusal)
     }
     done(null, value)
   })

@@ -1,4 +1,5 @@
 import type { PipelineDeps } from '../../deps.js'
+import type { ApiError } from '../../errors.js'
 import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
 import { dayKey } from '../../time.js'
@@ -9,7 +10,8 @@ import type { PushRequest } from '../send/payload.js'
 import { pushAccepted } from './callbacks.js'
 import { planFanOut } from './fan-out.js'
 
-export type PushOutcome = { sendno: string; msgId: string; noTarget?: boolean }
+/** `noTarget`: the push reached nobody, the 1011 to answer (it carries the msg_id). */
+export type PushOutcome = { sendno: string; msgId: string; noTarget?: ApiError }
 
 /** What a push belongs to besides its app: the group push it is one member's part of. */
 export interface PushOrigin {
@@ -43,7 +45,13 @@ export function dispatchPush(
   if (req.options.overrideMsgId !== undefined) {
     const prior = store.pushes.get(app.appKey, req.options.overrideMsgId)
     if (!prior || now - prior.createdAt > PUSH_LIMITS.overrideWindowMs) {
-      throw pushErrors.invalid("'override_msg_id' value is invalid.")
+      throw pushErrors
+        .invalid("'override_msg_id' value is invalid.")
+        .because(
+          prior
+            ? `push ${prior.msgId} is older than a day: it can no longer be overridden`
+            : `the app made no push ${req.options.overrideMsgId}`,
+        )
     }
   }
   // The images and the plan it names are the app's, as they are now (docs/jpush-wire.md).
@@ -53,12 +61,19 @@ export function dispatchPush(
   // A test-mode push reaches the test devices only: not a broadcast, whatever its audience.
   const broadcast = req.audience === 'all' && !req.options.testModel
   const day = dayKey(now, config.timeZone)
-  if (broadcast && store.pushes.broadcastsOn(app.appKey, day) >= broadcastLimitOf(app))
-    throw pushErrors.broadcastLimit()
+  if (broadcast) {
+    const made = store.pushes.broadcastsOn(app.appKey, day)
+    const limit = broadcastLimitOf(app)
+    if (made >= limit)
+      throw pushErrors
+        .broadcastLimit()
+        .because(`the app made ${made} broadcasts on ${day}: ${limit} a day (settings.broadcasts_per_day)`)
+  }
   const fanOut = planFanOut(deps, tenant, req)
   const msgId = newPushMsgId(store)
   const sendno = req.options.sendno
-  if (fanOut.targets === 0 && !req.liveActivity) return { sendno, msgId, noTarget: true }
+  if (fanOut.targets === 0 && !req.liveActivity)
+    return { sendno, msgId, noTarget: pushErrors.noTarget(msgId).because(noTargetReason(req)) }
   if (validateOnly) return { sendno, msgId }
 
   const ttl = req.options.timeToLive
@@ -78,4 +93,15 @@ export function dispatchPush(
   const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
   return { sendno, msgId }
+}
+
+/** Why a push reached nobody: its audience, on its platforms, among the app's devices. */
+function noTargetReason(req: PushRequest): string {
+  const platforms = req.platforms.join(', ')
+  const reached = req.message === undefined ? ` with a notification for ${platforms}` : ` on ${platforms}`
+  if (req.audience === 'all') return `the app has no device${reached}`
+  const named = Object.entries(req.audience)
+    .map(([key, values]) => `${key} ${JSON.stringify(values)}`)
+    .join(' and ')
+  return `no device of the app matches audience ${named}${reached}`
 }

@@ -186,7 +186,12 @@ export const ridChanges = (allowed: ReadonlyArray<'add' | 'remove'>) =>
 /** Binds a device to an alias, unless 10 other devices already hold it (7015, notice197). */
 export function bindAlias(store: Store, appKey: string, registrationId: string, name: string): void {
   const holders = store.pushDevices.byAlias(appKey, name).filter(d => d.registrationId !== registrationId)
-  if (holders.length >= PUSH_LIMITS.devicesPerAlias) throw e.aliasFull()
+  if (holders.length >= PUSH_LIMITS.devicesPerAlias)
+    throw e
+      .aliasFull()
+      .because(
+        `alias "${name}" is bound to ${holders.length} other devices (${PUSH_LIMITS.devicesPerAlias} at most)`,
+      )
   store.pushDevices.setAlias(appKey, registrationId, name)
 }
 
@@ -195,6 +200,7 @@ export const tagLimit = () => e.invalid('a device may carry at most 1000 tags')
 /** Adds tags to a device, keeping it at ≤ 1000 tags (7002). */
 export function addTags(store: Store, device: Device, tags: string[]): void {
   const after = new Set([...device.tags, ...tags])
-  if (after.size > PUSH_LIMITS.tagsPerDevice) throw tagLimit()
+  if (after.size > PUSH_LIMITS.tagsPerDevice)
+    throw tagLimit().because(`device ${device.registrationId} would carry ${after.size} tags`)
   store.pushDevices.addTags(device.appKey, device.registrationId, tags)
 }

@@ -156,7 +156,7 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
           })
           return dispatchPush(deps, tenant, push, false)
         })
-        if (outcome.noTarget) throw e.noTarget(outcome.msgId)
+        if (outcome.noTarget) throw outcome.noTarget
         return { sendno: outcome.sendno, msg_id: outcome.msgId }
       },
     }),

@@ -41,7 +41,7 @@ export function firePushSchedule(
   try {
     // In a savepoint of its own: a push refused half-way leaves nothing but its error.
     const outcome = store.transaction(() => dispatchPush(deps, tenant, parsePush(task.push, appKey), false))
-    const error = outcome.noTarget ? pushErrors.noTarget(outcome.msgId) : undefined
+    const error = outcome.noTarget
     firing = firingOf(scheduleId, dueAt, outcome.msgId, error?.code ?? 0, error?.message ?? '')
   } catch (err) {
     if (!isApiError(err)) throw err

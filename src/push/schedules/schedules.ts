@@ -102,7 +102,10 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
   /** A task of the calling app, not deleted; 8104 otherwise (another app's id is unknown here). */
   const visible = (appKey: string, scheduleId: string) => {
     const task = store.pushSchedules.get(appKey, scheduleId)
-    if (!task || task.deletedAt !== null) throw e.notFound()
+    if (!task || task.deletedAt !== null)
+      throw e
+        .notFound()
+        .because(task ? `task ${scheduleId} was deleted` : `the app has no task ${scheduleId}`)
     return task
   }
   const routes = (base: string): RouteSpec[] => [

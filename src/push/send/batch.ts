@@ -46,7 +46,7 @@ function pushOne<Success>(
 ): Success | Refusal {
   try {
     const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false, origin))
-    return outcome.noTarget ? entryOf(e.noTarget(outcome.msgId)) : success(outcome)
+    return outcome.noTarget ? entryOf(outcome.noTarget) : success(outcome)
   } catch (err) {
     if (isApiError(err)) return entryOf(err)
     throw err

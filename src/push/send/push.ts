@@ -85,7 +85,7 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
       const outcome = await store.write(() => dispatchPush(deps, req.tenant, body, validateOnly), {
         checksFirst: true,
       })
-      if (outcome.noTarget) throw e.noTarget(outcome.msgId)
+      if (outcome.noTarget) throw outcome.noTarget
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }
   return [

@@ -25,7 +25,11 @@ export function certificateRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/app/certificates',
-      docs: { summary: "The app's APNs certificates, as the Admin API kept them" },
+      docs: {
+        summary: "The app's APNs certificates, as the Admin API kept them",
+        description:
+          'Each certificate uploaded with `POST /v1/app/{appKey}/certificate` on the Admin API (docs/jpush-wire.md), one per environment (`dev`, `pro`), with what its PKCS#12 file says (subject, bundle id, expiry) and the address of its bytes.',
+      },
       schema: { response: { 200: z.object({ certificates: z.array(certificate) }) } },
       handler: async req => ({
         certificates: store.admin.certificates(req.tenant.app.appKey).map(c => ({
@@ -45,6 +49,9 @@ export function certificateRoutes(deps: { store: Store }): RouteSpec[] {
       url: '/app/certificates/:environment',
       docs: {
         summary: 'An APNs certificate, byte for byte as uploaded',
+        description:
+          'The file of the environment (`dev` or `pro`) as the Admin API received it; 404 when none was uploaded.',
+        errors: [sandboxErrors.notFound()],
         answers: { 200: { description: 'The PKCS#12 file.', media: 'application/x-pkcs12' } },
       },
       schema: { params: z.object({ environment: z.enum(['dev', 'pro']) }) },

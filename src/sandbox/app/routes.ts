@@ -47,12 +47,30 @@ export function appRoutes(deps: Deps): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/app',
+      docs: {
+        summary: 'The app: its settings, balances, developer and clock',
+        description: `The keys of an \`apps[]\` entry of the seed file (the limits in force, defaults filled in),
+its \`developer\` (devKey, devSecret, standing, balances) and its \`clock\`.`,
+      },
       schema: { response: { 200: appView } },
       handler: async req => view(req.tenant.app.appKey),
     }),
     schemaRoute({
       method: 'PATCH',
       url: '/app',
+      docs: {
+        summary: "Change any of the app's settings at once",
+        description: `Any subset of the keys GET shows, checked by the seed file's schema: objects with fixed keys merge
+(\`balances\`, \`settings\`, \`settings.rate_limits\`, \`developer\`), the rest is replaced whole;
+\`callback_url: null\` removes it, and a new one must pass the vendor's URL check. Answers the new state;
+a request that fails changes nothing. Event: \`app.changed\`.`,
+        errors: [
+          sandboxErrors.invalidField('"balances.industry": Too small: expected number to be >=0'),
+          sandboxErrors.callbackCheckFailed(
+            '"callback_url": the vendor\'s URL check failed: GET http://127.0.0.1:9999/cb?echostr=… failed: ECONNREFUSED',
+          ),
+        ],
+      },
       schema: { body: patchBody, response: { 200: appView } },
       handler: async req => {
         const { appKey } = req.tenant.app
@@ -63,9 +81,19 @@ export function appRoutes(deps: Deps): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/reset',
+      docs: {
+        summary: 'Back to its first use: every row and setting of the app, and what memory holds of it',
+        description: `In one transaction: every row of the app removed, its fixtures and settings made again, its clock
+back to real time, its faults, rate windows and poll windows forgotten; its developer too unless
+another app shares it. Seqs go on from where they were. Answers the app as GET shows it. Event:
+\`app.reset\`.`,
+      },
       schema: { response: { 200: appView } },
       handler: async req => {
         const { appKey } = req.tenant.app
+        // The journal's entries of the requests answered before it are written (and streamed)
+        // before the reset clears them, not in its commit.
+        await store.requests.settled()
         await store.write(() => {
           reprovision(deps, current(appKey), clock.now())
           resetEvent(appKey)
@@ -76,9 +104,16 @@ export function appRoutes(deps: Deps): RouteSpec[] {
     schemaRoute({
       method: 'DELETE',
       url: '/app',
+      docs: {
+        summary: 'Remove the app; the next request with well-formed credentials makes it afresh',
+        description: `Everything the app made goes, as with a reset, and its own developer account too. The default app
+and a seed file's come back at once from their definition (\`recreated: true\`: for them it is a reset);
+an auto-provisioned one is gone, its held requests answered and its event streams ended.`,
+      },
       schema: { response: { 200: removed } },
       handler: async req => {
         const { appKey } = req.tenant.app
+        await store.requests.settled()
         const recreated = await store.write(() => {
           const again = reprovision(deps, current(appKey), clock.now(), { remove: true })
           if (again) resetEvent(appKey)

@@ -95,6 +95,17 @@ export function createFaults(appResets: AppResets) {
 
 export type Faults = ReturnType<typeof createFaults>
 
+/** `fault #2 (POST /v1/messages, match mobile 13800138000)`: which armed fault decided. */
+const describe = (f: Fault) => {
+  const match =
+    f.match &&
+    ('mobile' in f.match ? `mobile ${f.match.mobile}` : `registration_id ${f.match.registration_id}`)
+  return `fault #${f.id} (${f.method ?? 'any method'} ${f.path}${match ? `, match ${match}` : ''})`
+}
+
+/** A fault's error, saying which fault it is (the journal's and the log line's reason). */
+const injected = (f: Fault) => f.error?.because(`${describe(f)} armed for this request`)
+
 /**
  * Applies armed faults on one API surface: after authentication (the fault belongs to the
  * caller's app), before the handler. The error is thrown, so the surface renders it in its own
@@ -115,12 +126,19 @@ export function useFaults(app: FastifyInstance, faults: Faults | undefined): voi
     const failing = recipients.filter(f => f.error !== null)
     const tenant = req.tenant
     if (failing.length > 0)
-      tenant.recipientFault = mobile =>
-        failing.find(f => f.match !== null && 'mobile' in f.match && f.match.mobile === mobile)?.error ??
-        undefined
-    const go = () => done(whole?.error ?? undefined)
-    const delayMs = Math.max(whole?.delayMs ?? 0, ...recipients.map(f => f.delayMs))
-    if (delayMs > 0) setTimeout(go, delayMs)
-    else go()
+      tenant.recipientFault = mobile => {
+        const f = failing.find(f => f.match !== null && 'mobile' in f.match && f.match.mobile === mobile)
+        return f ? injected(f) : undefined
+      }
+    const go = () => done(whole ? injected(whole) : undefined)
+    const delaying = [whole, ...recipients].filter(f => f !== undefined && f.delayMs > 0) as Fault[]
+    const delayMs = Math.max(0, ...delaying.map(f => f.delayMs))
+    if (delayMs > 0) {
+      req.log.info(
+        { faults: delaying.map(f => f.id) },
+        `${delaying.map(describe).join(', ')}: held ${delayMs} ms`,
+      )
+      setTimeout(go, delayMs)
+    } else go()
   })
 }

@@ -36,6 +36,20 @@ export function faultRoutes({ faults, routeBook }: { faults: Faults; routeBook: 
     schemaRoute({
       method: 'POST',
       url: '/faults',
+      docs: {
+        summary: 'Arm a fault: the next matching /v1 or /v3 requests fail with a vendor error, or wait',
+        description: `The next \`times\` (1) requests of the app matching \`method\`, \`path\` (a path, a route pattern, or \`*\`)
+and \`match\` (one recipient: \`{"mobile"}\` or \`{"registration_id"}\`) are answered with the vendor error \`code\`
+(its documented status and message unless given) before their handler runs, and/or held \`delay_ms\` first.
+Kept in memory; a reset or a restart disarms them. The request journal names the fault that decided.
+A fault that could never fire is refused, naming why.`,
+        errors: [
+          sandboxErrors.invalidField('"path": no route serves /v1/nothing'),
+          sandboxErrors.tooManyFaults(
+            'at most 100 faults may be armed at once: DELETE /_sandbox/faults first',
+          ),
+        ],
+      },
       schema: { body: faultSchema, response: { 200: armed } },
       handler: async req => {
         const fault = toFault(req.body, routeBook)
@@ -51,12 +65,21 @@ export function faultRoutes({ faults, routeBook }: { faults: Faults; routeBook: 
     schemaRoute({
       method: 'GET',
       url: '/faults',
+      docs: {
+        summary: "The app's armed faults",
+        description:
+          'Each with its id (the one the journal names) and how many requests it still fails (`remaining`).',
+      },
       schema: { response: { 200: z.object({ faults: z.array(armed) }) } },
       handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(show) }),
     }),
     schemaRoute({
       method: 'DELETE',
       url: '/faults',
+      docs: {
+        summary: 'Disarm every fault of the app',
+        description: 'Answers how many were armed (`cleared`).',
+      },
       schema: { response: { 200: z.object({ cleared: z.number() }) } },
       handler: async req => ({ cleared: faults.clear(req.tenant.app.appKey) }),
     }),

@@ -22,7 +22,7 @@ export const whole = (name: string, min: number, max: number, why: string) => (v
 }
 
 /** An app-clock time: ISO-8601 (at least `yyyy-mm-dd`) or epoch milliseconds. */
-const time = (name: string) => (v: unknown) => {
+export const time = (name: string) => (v: unknown) => {
   const t = text(v)
   if (t === undefined) return undefined
   const ms = /^\d{1,16}$/.test(t) ? Number(t) : /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(t) : Number.NaN
@@ -33,6 +33,12 @@ const time = (name: string) => (v: unknown) => {
 const oneOf = (name: string, values: readonly string[]) => (v: unknown) => {
   const t = text(v)
   if (t !== undefined && !values.includes(t)) throw invalidField(name, `must be one of ${values.join(', ')}`)
+  return t
+}
+
+const pathPrefix = (v: unknown) => {
+  const t = text(v)
+  if (t !== undefined && !t.startsWith('/')) throw invalidField('path', 'must start with /')
   return t
 }
 
@@ -60,6 +66,19 @@ const FILTERS = {
     readBy(oneOf('kind', values), doc('string', 'Of this kind.', { enum: values })),
   state: (values: readonly string[]) =>
     readBy(oneOf('state', values), doc('string', 'In this state.', { enum: values })),
+  // The request journal's (GET /_sandbox/requests).
+  method: () => readBy(v => text(v)?.toUpperCase(), doc('string', 'Requests of this HTTP method.')),
+  path: () => readBy(pathPrefix, doc('string', 'Requests whose path starts with this (`/v1/messages`).')),
+  status: () =>
+    readBy(
+      whole('status', 100, 599, 'an HTTP status (100 to 599)'),
+      doc('integer', 'Answered with this status.'),
+    ),
+  code: () =>
+    readBy(
+      whole('code', 0, 99_999_999, 'a whole number'),
+      doc('integer', "Refused with this code (the vendor's, or the control plane's 900xx)."),
+    ),
 }
 export type FilterName = keyof typeof FILTERS
 
@@ -104,7 +123,9 @@ export function onlyKnown(known: readonly string[]) {
 }
 
 /** What a list's handler gets: its filters as text (the mobile in national form), times in ms. */
-export type ListQuery<F extends FilterName> = { [K in F]?: string | undefined } & {
+export type ListQuery<F extends FilterName> = {
+  [K in F]?: K extends 'status' | 'code' ? number | undefined : string | undefined
+} & {
   since?: number | undefined
   until?: number | undefined
   after?: number | undefined

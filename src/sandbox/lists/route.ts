@@ -22,6 +22,8 @@ export interface ListSpec<F extends FilterName, I extends z.ZodType> {
   topic: WaitTopic
   /** The items, newest first. */
   read(appKey: string, q: ListQuery<F>): Array<z.input<I> & { seq: number }>
+  /** Markdown the OpenAPI document adds to the lists' own description. */
+  description?: string
   /** Fields the answer carries besides the list (the callbacks' `callback_url`). */
   extra?: { schema: z.ZodRawShape; read(req: FastifyRequest): Record<string, unknown> }
 }
@@ -45,7 +47,7 @@ export function listRoute<F extends FilterName, I extends z.ZodType>(
     url: spec.url,
     docs: {
       summary: spec.summary,
-      description: LIST_DESCRIPTION,
+      description: spec.description ? `${spec.description}\n\n${LIST_DESCRIPTION}` : LIST_DESCRIPTION,
       errors: [sandboxErrors.invalidField('"limit": must be a whole number from 1 to 1000'), ...waitErrors],
     },
     schema: { querystring: listQuery(spec.filters, spec.values), response: { 200: answer } },
@@ -80,13 +82,16 @@ export const waitErrors = [
  * read as without waiting.
  */
 export async function readOrWait<T>(
-  deps: { hub: Hub },
+  deps: { hub: Hub; store: Store },
   req: FastifyRequest,
   reply: FastifyReply,
   topic: WaitTopic,
   wait: number | undefined,
   read: () => T | undefined,
 ): Promise<T | undefined> {
+  // The journal's entries of the requests answered before this one are in SQLite first, so that
+  // what a read answers (its items, its next_after) never depends on a group commit's timing.
+  await deps.store.requests.settled()
   const now = read()
   if (now !== undefined || !wait) return now
   const woken = await deps.hub.waitFor(req.tenant.app.appKey, topic, wait, reply.raw, read)

@@ -107,6 +107,17 @@ export function pushClickRoutes(deps: PipelineDeps): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/push/messages/:msg_id/clicks',
+      docs: {
+        summary: 'A device opens a push it received',
+        description: `Counted by the report host's click statistics (/v3/messages, /v3/messages/detail, /v3/users) and
+sent to the push's \`callback\` when it asks for clicks. Once per device and push (a notification leaves the
+tray when opened): a repeat answers the first click. Event: \`push.clicked\`.`,
+        errors: [
+          clickErrors.noPush('<msg_id>'),
+          clickErrors.noDevice('<registration_id>'),
+          clickErrors.notReceived('<registration_id>', '<msg_id>', 'the device was not in its audience'),
+        ],
+      },
       schema: { params: schemas.params, body: schemas.click, response: { 200: schemas.clicked } },
       handler: async req => {
         const { app } = req.tenant

@@ -41,12 +41,27 @@ export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[]
     schemaRoute({
       method: 'GET',
       url: '/push/devices',
+      docs: {
+        summary: "The app's push devices: platform, alias, tags, mobile, online",
+        description:
+          'Every device of the registry, the fixtures (four) and those registered since, in their order.',
+      },
       schema: { response: { 200: z.object({ devices: z.array(pushDeviceSchemas.device) }) } },
       handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceView) }),
     }),
     schemaRoute({
       method: 'POST',
       url: '/push/devices',
+      docs: {
+        summary: 'Register a device, as a phone app registering with JPush would',
+        description: `\`platform\` (android, ios, hmos, quickapp, winphone); a \`registration_id\` is made for it unless given;
+\`alias\`, \`tags\`, \`mobile\` (for a push's SMS fallback) and \`online\` (true) as the device API takes them,
+within its limits (10 devices per alias, 1000 tags per device).`,
+        errors: [
+          sandboxErrors.invalidField('"alias": The alias is already bound to 10 devices'),
+          sandboxErrors.registrationIdTaken(),
+        ],
+      },
       schema: { body: pushDeviceSchemas.newDevice, response: { 200: pushDeviceSchemas.device } },
       handler: async req => {
         const { platform, alias, tags, mobile, online } = req.body
@@ -80,6 +95,12 @@ export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[]
       schemaRoute({
         method,
         url: '/push/devices/:registration_id',
+        docs: {
+          summary: 'Bring a device online or take it offline',
+          description: `\`{"online":true}\` delivers at once what was pending for it (pushes within their time_to_live):
+answers the device and how many it got (\`delivered\`); offline, later pushes wait for it.`,
+          errors: [sandboxErrors.unknownRegistrationId()],
+        },
         schema: {
           params: pushDeviceSchemas.rid,
           body: pushDeviceSchemas.change,

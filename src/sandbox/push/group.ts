@@ -44,12 +44,21 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/group',
+      docs: {
+        summary: 'The group of apps this app belongs to, for group push',
+        description: `The group key (its \`group_key\`) and the apps of the group: \`POST /v3/grouppush\` with
+\`group-<group_key>:<master_secret>\` reaches every one of them (jpush-api.md §5.14).`,
+      },
       schema: { response: { 200: schemas.group } },
       handler: async req => show(req.tenant.app.appKey),
     }),
     schemaRoute({
       method: 'PUT',
       url: '/push/group',
+      docs: {
+        summary: 'Put the app in a group (its key and master secret), for group push',
+        description: "As the seed file's `settings.group`; answers the group with its apps.",
+      },
       schema: { body: groupSetting, response: { 200: schemas.group } },
       handler: async req => {
         await setGroup(req.tenant.app, req.body)
@@ -59,6 +68,10 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'DELETE',
       url: '/push/group',
+      docs: {
+        summary: 'Take the app out of its group',
+        description: 'Group pushes no longer reach it; answers the group as it stands without it.',
+      },
       schema: { response: { 200: schemas.group } },
       handler: async req => {
         await setGroup(req.tenant.app, undefined)

@@ -69,6 +69,11 @@ export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/images',
+      docs: {
+        summary: "The app's images (POST /v3/images/byurls and /byfiles), newest first",
+        description:
+          "Every image the app uploaded or linked and that is within its 30 days: its `media_id`, its type, where it came from, the files kept per channel (with the address of their bytes) and when it expires on the app's clock.",
+      },
       schema: { response: { 200: z.object({ images: z.array(pushImageSchema) }) } },
       handler: async req => ({
         images: store.pushImages.list(req.tenant.app.appKey, req.tenant.now()).map(view),
@@ -77,6 +82,12 @@ export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/images/:media_id',
+      docs: {
+        summary: 'One image of the app by its media_id',
+        description:
+          'As in the list; 404 90045 for a media_id the app does not have or that is past its 30 days.',
+        errors: [sandboxErrors.unknownMediaId()],
+      },
       schema: { params: mediaParams, response: { 200: pushImageSchema } },
       handler: async req => view(found(req.tenant.app.appKey, req.params.media_id, req.tenant.now())),
     }),
@@ -86,6 +97,9 @@ export function pushImageRoutes(deps: { store: Store }): RouteSpec[] {
       schema: { params: mediaParams.extend({ channel: z.string() }) },
       docs: {
         summary: 'An uploaded image file, byte for byte as sent (image/png or image/jpeg)',
+        description:
+          "The bytes of one channel's file of the image (`/v3/images/byfiles`), with its media type.",
+        errors: [sandboxErrors.unknownMediaId()],
         answers: { 200: { description: 'The image.', media: 'image/png' } },
       },
       handler: async (req, reply) => {

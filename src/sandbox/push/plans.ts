@@ -39,7 +39,11 @@ export function pushPlanRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/plans',
-      docs: { summary: "The app's push plans and the pushes counted under each" },
+      docs: {
+        summary: "The app's push plans and the pushes counted under each",
+        description:
+          'The plans made with `POST /v3/push_plan/create` (send_source 0) or here (send_source 1, as the console makes them), with when each was last named by a push (`options.business_operation_code`).',
+      },
       schema: { response: { 200: z.object({ plans: z.array(plan) }) } },
       handler: async req => ({
         plans: store.pushPlans.page(req.tenant.app.appKey, {}, 1, PLAN_LIMITS.perApp).plans.map(view),
@@ -48,7 +52,10 @@ export function pushPlanRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'PUT',
       url: '/push/plans/:name',
-      docs: { summary: 'Make a push plan as the console does (send_source 1), or describe it anew' },
+      docs: {
+        summary: 'Make a push plan as the console does (send_source 1), or describe it anew',
+        description: `The name is letters, digits and \`_\`, not starting with \`_\`, at most 50; an app has at most ${PLAN_LIMITS.perApp} plans (docs/jpush-wire.md "Push plans").`,
+      },
       schema: {
         params: nameParams,
         body: z.object({ description: z.string().max(PLAN_LIMITS.descriptionChars) }).strict(),
@@ -80,6 +87,12 @@ export function pushPlanRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'DELETE',
       url: '/push/plans/:name',
+      docs: {
+        summary: 'Remove a push plan',
+        description:
+          'Pushes already counted under it keep their statistics; 404 90047 for a plan the app does not have.',
+        errors: [sandboxErrors.unknownPushPlan()],
+      },
       schema: {
         params: nameParams,
         response: { 200: z.object({ name: z.string(), deleted: z.literal(true) }) },

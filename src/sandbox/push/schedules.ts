@@ -4,6 +4,7 @@ import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
 import { type PushSchedule, SCHEDULE_STATES, type ScheduleState } from '../../store/push/schedules.js'
 import { iso, isoOrNull } from '../../time.js'
+import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 
 // What the Schedule API does not show: every task of the app (over and deleted ones too), its
@@ -56,6 +57,13 @@ export function pushScheduleInspectRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/schedules',
+      docs: {
+        summary: "The app's JPush schedules, with every occurrence each fired",
+        description: `Newest first, with their state (\`active\`, \`disabled\`, \`expired\`, \`deleted\`) and firings (the push each
+made, or its error). Filters: \`schedule_id\`, \`kind\`, \`state\`, \`msg_id\` (a push an occurrence made), \`since\`/\`until\`
+(its creation, app clock), \`limit\`. No seq: each firing is a \`schedule.fired\` event.`,
+        errors: [sandboxErrors.invalidField('"state": must be one of active, disabled, expired, deleted')],
+      },
       schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
       handler: async req => {
         const q = req.query as ListQuery<(typeof filters)[number]>

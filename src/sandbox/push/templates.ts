@@ -69,14 +69,22 @@ export function pushTemplateRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/templates',
-      docs: { summary: "The app's push templates (POST /v3/push/template pushes them)" },
+      docs: {
+        summary: "The app's push templates (POST /v3/push/template pushes them)",
+        description:
+          'The templates the app defines (here or in the seed file, as the vendor makes them in its console): each with its parameters and the push it renders per audience.',
+      },
       schema: { response: { 200: z.object({ templates: z.array(pushTemplateSchema) }) } },
       handler: async req => ({ templates: store.pushTemplates.list(req.tenant.app.appKey).map(view) }),
     }),
     schemaRoute({
       method: 'POST',
       url: '/push/templates',
-      docs: { summary: 'Make a push template, with an id of 12 hex digits as the console gives' },
+      docs: {
+        summary: 'Make a push template, with an id of 12 hex digits as the console gives',
+        description:
+          'A name, its parameters and the push body with `{{name}}` placeholders; every placeholder must be a declared parameter (docs/jpush-wire.md "Push templates").',
+      },
       schema: { body: definition, response: { 200: pushTemplateSchema } },
       handler: async req =>
         save(req.tenant.app.appKey, randomBytes(6).toString('hex'), req.body, req.tenant.now()),
@@ -84,6 +92,11 @@ export function pushTemplateRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/templates/:template_id',
+      docs: {
+        summary: 'One push template by its id',
+        description: 'As in the list; 404 90046 for an id the app does not have.',
+        errors: [sandboxErrors.unknownPushTemplate()],
+      },
       schema: { params: idParams, response: { 200: pushTemplateSchema } },
       handler: async req => {
         const t = store.pushTemplates.get(req.tenant.app.appKey, req.params.template_id)
@@ -94,13 +107,23 @@ export function pushTemplateRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'PUT',
       url: '/push/templates/:template_id',
-      docs: { summary: 'Make or replace the push template of this id' },
+      docs: {
+        summary: 'Make or replace the push template of this id',
+        description:
+          "As `POST /_sandbox/push/templates`, under the id named (a seed file's or one chosen by a test).",
+      },
       schema: { params: idParams, body: definition, response: { 200: pushTemplateSchema } },
       handler: async req => save(req.tenant.app.appKey, req.params.template_id, req.body, req.tenant.now()),
     }),
     schemaRoute({
       method: 'DELETE',
       url: '/push/templates/:template_id',
+      docs: {
+        summary: 'Remove a push template',
+        description:
+          "Later template pushes naming it answer the vendor's error; 404 90046 for an id the app does not have.",
+        errors: [sandboxErrors.unknownPushTemplate()],
+      },
       schema: { params: idParams, response: { 200: z.object({ id: z.string(), deleted: z.literal(true) }) } },
       handler: async req => {
         const { appKey } = req.tenant.app

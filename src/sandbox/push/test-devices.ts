@@ -32,14 +32,22 @@ export function pushTestDeviceRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/push/test-devices',
-      docs: { summary: "The app's test devices: a push with options.test_model reaches only these" },
+      docs: {
+        summary: "The app's test devices: a push with options.test_model reaches only these",
+        description:
+          'The devices added with `POST /v3/test/model/add` or here, each with its name: a push with `options.test_model: true` reaches only those of its audience.',
+      },
       schema: { response: { 200: z.object({ test_devices: z.array(testDeviceSchema) }) } },
       handler: async req => ({ test_devices: store.pushTestDevices.list(req.tenant.app.appKey).map(view) }),
     }),
     schemaRoute({
       method: 'PUT',
       url: '/push/test-devices/:registration_id',
-      docs: { summary: 'Make a device of the app a test device, or rename it' },
+      docs: {
+        summary: 'Make a device of the app a test device, or rename it',
+        description: `The device must be registered in the app; an app has at most ${TEST_DEVICE_LIMITS.perApp} test devices.`,
+        errors: [sandboxErrors.unknownRegistrationId()],
+      },
       schema: {
         params: ridParams,
         body: z.object({ device_name: z.string().min(1).max(TEST_DEVICE_LIMITS.deviceNameChars) }).strict(),
@@ -72,6 +80,11 @@ export function pushTestDeviceRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'DELETE',
       url: '/push/test-devices/:registration_id',
+      docs: {
+        summary: 'Make a test device an ordinary device again',
+        description: 'The device stays registered; 404 90043 when it is not a test device of the app.',
+        errors: [sandboxErrors.unknownRegistrationId('no test device with this registration_id')],
+      },
       schema: {
         params: ridParams,
         response: { 200: z.object({ registration_id: z.string(), deleted: z.literal(true) }) },

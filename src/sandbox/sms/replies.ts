@@ -6,7 +6,7 @@ import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { replyItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
-import { invalidField } from '../errors.js'
+import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { mobileField } from '../schemas.js'
 
@@ -55,6 +55,12 @@ export function replyRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/sms/replies',
+      docs: {
+        summary: "A handset's uplink reply to the app",
+        description: `Pulled by GET /v1/reply, or called back (SMS_REPLY) when the app has a callback URL. A reply of TD, T
+or 退订 unsubscribes the mobile from the app's marketing texts, as carriers do. Event: \`sms.reply\`.`,
+        errors: [sandboxErrors.invalidField('"content": must be a non-empty string')],
+      },
       schema: { body: schemas.reply, response: { 200: schemas.replied } },
       handler: async req => {
         const { mobile, content } = req.body

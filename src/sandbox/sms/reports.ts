@@ -57,6 +57,21 @@ export function smsReportSteeringRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/sms/reports',
+      docs: {
+        summary: 'Choose the delivery status of a message the carrier has not reported yet',
+        description: `In place of the status the magic numbers give it (docs/sms.md); the report is handed out as usual when
+it falls due (REPORT_DELAY_MS after the message): pulled by GET /v1/report, or called back.`,
+        errors: [
+          sandboxErrors.invalidField('"status": must be a delivery status: 4001, 4002, …'),
+          sandboxErrors.unknownMsgId('the app sent no message with msg_id <msg_id>'),
+          sandboxErrors.reportHandedOut(
+            'the report of msg_id <msg_id> was already handed out (GET /v1/report or its callback): it can no longer change',
+          ),
+          sandboxErrors.notSentYet(
+            'msg_id <msg_id> belongs to a scheduled message not sent yet: move the clock past its send_time first',
+          ),
+        ],
+      },
       schema: { body: schemas.steer, response: { 200: schemas.report } },
       handler: async req => {
         const { msg_id: msgId, status } = req.body

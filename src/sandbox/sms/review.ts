@@ -61,6 +61,16 @@ export function reviewRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/sms/templates/:temp_id/review',
+      docs: {
+        summary: "Decide a template's review: approve (1) or reject (2, with a refuse_reason)",
+        description: `Whatever its state, at once, in place of the clock (REVIEW_DELAY_MS approves what is under review).
+A rejected template answers 50021 to sends, and may be modified (PUT /v1/templates/{temp_id}); the app
+with a callback URL gets SMS_TEMPLATE. Event: \`review.decided\`.`,
+        errors: [
+          sandboxErrors.invalidField('"status": must be 1 (approve) or 2 (reject)'),
+          unknownTemplate(),
+        ],
+      },
       schema: {
         params: schemas.template,
         body: schemas.decision,
@@ -83,6 +93,12 @@ export function reviewRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'POST',
       url: '/sms/signs/:sign_id/review',
+      docs: {
+        summary: "Decide a signature's review: approve (1) or reject (2, with a refuse_reason)",
+        description: `As for templates: at once, whatever its state; the app with a callback URL gets SMS_SIGN. Event:
+\`review.decided\`.`,
+        errors: [sandboxErrors.invalidField('"status": must be 1 (approve) or 2 (reject)'), unknownSign()],
+      },
       schema: { params: schemas.sign, body: schemas.decision, response: { 200: schemas.decidedSign } },
       handler: async req => {
         const { sign_id: signId } = req.params

@@ -66,6 +66,11 @@ export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/sms/templates',
+      docs: {
+        summary: "The app's templates with their reviews",
+        description: `Every template by temp_id, with its status (0 under review, 1 approved, 2 rejected), the reviewer's
+\`refuse_reason\`, and \`review_at\`, when a review under way completes on the app's clock.`,
+      },
       schema: { response: { 200: schemas.templates } },
       handler: async req => {
         const { appKey } = req.tenant.app
@@ -78,6 +83,11 @@ export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
     schemaRoute({
       method: 'GET',
       url: '/sms/signs',
+      docs: {
+        summary: "The app's signatures with their reviews",
+        description: `Every signature by sign_id, with its status (0 under review, 1 approved, 2 rejected), whether it is the
+default, its \`refuse_reason\` and \`review_at\`.`,
+      },
       schema: { response: { 200: schemas.signs } },
       handler: async req => {
         const { appKey } = req.tenant.app

@@ -5,6 +5,7 @@ import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
 import type { Schedule } from '../../store/sms/schedules.js'
 import { formatLocal, iso, isoOrNull } from '../../time.js'
+import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 
 // What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones
@@ -76,6 +77,13 @@ export function smsScheduleInspectRoutes(deps: { store: Store; config: Config })
     schemaRoute({
       method: 'GET',
       url: '/sms/schedules',
+      docs: {
+        summary: "The app's scheduled SMS tasks, with each recipient's msg_id and outcome",
+        description: `Newest first: each task's send time (SMS_TIME_ZONE and ISO), its state (\`pending\`, \`sent\`, \`deleted\`) and
+its recipients (a refused one keeps its error). Filters: \`schedule_id\`, \`state\`, \`mobile\` and \`msg_id\` (a
+recipient's), \`since\`/\`until\` (its creation, app clock), \`limit\`. No seq: each firing is a \`schedule.fired\` event.`,
+        errors: [sandboxErrors.invalidField('"state": must be one of pending, sent, deleted')],
+      },
       schema: { querystring: schemas.query, response: { 200: schemas.schedules } },
       handler: async req => {
         const q = req.query as ListQuery<(typeof filters)[number]>

@@ -43,11 +43,17 @@ export function smsReportRoutes(deps: PipelineDeps & { appResets: AppResets }): 
   /** 50202 when the app takes callbacks instead, 50201 within five seconds of the last poll. */
   const admit = (req: FastifyRequest, endpoint: string): number => {
     const { app } = req.tenant
-    if (app.callbackUrl !== null) throw smsErrors.pullNotAllow()
+    if (app.callbackUrl !== null)
+      throw smsErrors.pullNotAllow().because(`the app takes callbacks at ${app.callbackUrl}: pulling is off`)
     const now = req.tenant.now()
     const key = `${endpoint} ${app.appKey}`
     const last = lastPoll.get(key)
-    if (last !== undefined && now - last < PULL_LIMITS.intervalMs) throw smsErrors.pullOutOfFrequency()
+    if (last !== undefined && now - last < PULL_LIMITS.intervalMs)
+      throw smsErrors
+        .pullOutOfFrequency()
+        .because(
+          `the last ${endpoint} pull was ${now - last} ms ago: one per ${PULL_LIMITS.intervalMs / 1000} s`,
+        )
     lastPoll.set(key, now)
     return now
   }

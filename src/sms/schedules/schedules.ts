@@ -136,9 +136,15 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
   /** A task this app may still change (`changing`); `isBatch` undefined: of either kind. */
   const changeable = (tenant: Tenant, id: string, isBatch: boolean | undefined, now: number): Schedule => {
     const s = store.schedules.get(tenant.app.appKey, id)
-    if (!s || (isBatch !== undefined && s.batch !== isBatch)) throw e.invalidScheduleId()
+    if (!s) throw e.invalidScheduleId().because(`the app has no task ${id}`)
+    if (isBatch !== undefined && s.batch !== isBatch)
+      throw e.invalidScheduleId().because(`task ${id} is a ${s.batch ? 'batch' : 'single'} task`)
     // A task whose time has come is being sent: too late to change it.
-    if (s.status !== 'pending' || s.sendAt <= now) throw e.wrongScheduleStatus()
+    if (s.status !== 'pending')
+      throw e
+        .wrongScheduleStatus()
+        .because(`task ${id} was already ${s.status === 'sent' ? 'sent' : 'deleted'}`)
+    if (s.sendAt <= now) throw e.wrongScheduleStatus().because(`task ${id} is due: it is being sent`)
     return s
   }
 
@@ -215,7 +221,8 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
         const id = params.schedule_id
         const s = store.schedules.get(req.tenant.app.appKey, id)
         // A deleted task is gone for the vendor's API (the sandbox keeps it to answer 50029).
-        if (!s || s.status === 'deleted') throw e.invalidScheduleId()
+        if (!s || s.status === 'deleted')
+          throw e.invalidScheduleId().because(s ? `task ${id} was deleted` : `the app has no task ${id}`)
         return {
           schedule_id: s.scheduleId,
           send_time: formatLocal(s.sendAt, config.timeZone),

@@ -4,6 +4,7 @@ import type { PipelineDeps } from '../../deps.js'
 import { optionalInt, optionalString } from '../../http/body/fields.js'
 import { field, params, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import { iso } from '../../time.js'
 import { smsErrors as e } from '../errors.js'
 import { mobile, msgIdAnswer, signId, smsBody, tempId, ttl } from '../fields.js'
 import { SMS_LIMITS } from '../limits.js'
@@ -164,11 +165,16 @@ export function codeRoutes(deps: PipelineDeps): RouteSpec[] {
         await store.write(() => {
           const now = req.tenant.now()
           const stored = store.codes.get(req.tenant.app.appKey, msgId)
-          if (!stored) throw e.wrongMsgId()
-          if (stored.verifiedAt !== null) throw e.verifiedCode()
-          if (now > stored.expiresAt) throw e.expiredCode()
+          if (!stored) throw e.wrongMsgId().because(`the app sent no code with msg_id ${msgId}`)
+          if (stored.verifiedAt !== null)
+            throw e.verifiedCode().because(`the code of ${msgId} was verified at ${iso(stored.verifiedAt)}`)
+          if (now > stored.expiresAt)
+            throw e
+              .expiredCode()
+              .because(`the code of ${msgId} expired at ${iso(stored.expiresAt)} (app clock)`)
           const code = given.number ? given.text.padStart(stored.code.length, '0') : given.text.trim()
-          if (code !== stored.code) throw e.invalidCode()
+          if (code !== stored.code)
+            throw e.invalidCode().because(`"${code}" is not the code sent with ${msgId}`)
           store.codes.markVerified(msgId, now)
         })
         return { is_valid: true as const }

@@ -78,7 +78,8 @@ export function readRecipient(
   if (injected) throw injected
   const para = readTempPara(r.temp_para)
   const content = renderTemplateMessage(deps, tenant, template, sign, para)
-  if (seen.has(mobile)) throw smsErrors.repeatSend()
+  if (seen.has(mobile))
+    throw smsErrors.repeatSend().because(`mobile ${mobile} is a recipient twice in this batch`)
   seen.add(mobile)
   return { mobile, para, content }
 }

@@ -45,10 +45,18 @@ export function resolveTemplate(
   allowed: TemplateType[],
 ): Template {
   const t = deps.store.templates.get(tenant.app.appKey, tempId)
-  if (!t) throw smsErrors.invalidTempId()
-  if (t.status === 0) throw smsErrors.templateAuditing()
-  if (t.status === 2) throw smsErrors.templateNotPass()
-  if (!allowed.includes(t.type)) throw smsErrors.wrongTemplateType()
+  if (!t) throw smsErrors.invalidTempId().because(`the app has no template ${tempId}`)
+  if (t.status === 0) throw smsErrors.templateAuditing().because(`template ${tempId} is still under review`)
+  if (t.status === 2)
+    throw smsErrors
+      .templateNotPass()
+      .because(`template ${tempId} was rejected in review${t.refuseReason ? `: "${t.refuseReason}"` : ''}`)
+  if (!allowed.includes(t.type))
+    throw smsErrors
+      .wrongTemplateType()
+      .because(
+        `template ${tempId} is of type ${t.type} (${TEMPLATE_TYPES[t.type]}); this endpoint sends type ${allowed.join(' or ')}`,
+      )
   return t
 }
 
@@ -57,11 +65,21 @@ export function resolveSign(deps: PipelineDeps, tenant: Tenant, signId: number |
   const { signs } = deps.store
   if (signId === undefined) {
     const sign = signs.getDefault(tenant.app.appKey)
-    if (sign?.status !== 1) throw smsErrors.signatureNotSet()
+    if (sign?.status !== 1)
+      throw smsErrors
+        .signatureNotSet()
+        .because(
+          sign
+            ? `the default signature ${sign.signId} is ${reviewState(sign)}`
+            : 'the app has no default signature (and the request named no sign_id)',
+        )
     return sign
   }
   const sign = signs.get(tenant.app.appKey, signId)
-  if (sign?.status !== 1) throw smsErrors.signaturesNotExist()
+  if (sign?.status !== 1)
+    throw smsErrors
+      .signaturesNotExist()
+      .because(sign ? `signature ${signId} is ${reviewState(sign)}` : `the app has no signature ${signId}`)
   return sign
 }
 
@@ -114,12 +132,15 @@ export function placeholders(template: string): readonly string[] {
 /** Fills a template, enforcing the parameter rules (50022, 50023, 50054). */
 export function fillTemplate(template: string, para: Record<string, string>): string {
   const names = placeholders(template)
-  if (names.length > 0 && Object.keys(para).length === 0) throw smsErrors.parametersIsEmpty()
+  if (names.length > 0 && Object.keys(para).length === 0)
+    throw smsErrors.parametersIsEmpty().because(`temp_para is empty; the template needs ${names.join(', ')}`)
   for (const name of names) {
     const value = para[name]
-    if (value === undefined) throw smsErrors.parametersNotAllReplaced()
-    if (value.trim() === '') throw smsErrors.parametersIsEmpty()
-    if (SIGNATURE_MARKS.test(value)) throw smsErrors.contentContainsSpecialSymbol()
+    if (value === undefined)
+      throw smsErrors.parametersNotAllReplaced().because(`temp_para has no value for {{${name}}}`)
+    if (value.trim() === '') throw smsErrors.parametersIsEmpty().because(`temp_para.${name} is blank`)
+    if (SIGNATURE_MARKS.test(value))
+      throw smsErrors.contentContainsSpecialSymbol().because(`temp_para.${name} contains 【 or 】`)
   }
   return template.replace(PLACEHOLDER, (_m, name: string) => para[name] ?? '')
 }
@@ -134,9 +155,15 @@ export function signed(sign: string, body: string): string {
  * are compared case-insensitively: pass them lower-cased (sensitiveWordsOf in send.ts does).
  */
 export function checkContent(content: string, sensitiveWords: readonly string[]): void {
-  if (charCount(content) > SMS_LIMITS.maxContentLength) throw smsErrors.invalidContentLength()
+  const length = charCount(content)
+  if (length > SMS_LIMITS.maxContentLength)
+    throw smsErrors
+      .invalidContentLength()
+      .because(`the text is ${length} characters, over ${SMS_LIMITS.maxContentLength}`)
   const lower = content.toLowerCase()
-  for (const w of sensitiveWords) if (lower.includes(w)) throw smsErrors.hasBlackWord()
+  for (const w of sensitiveWords)
+    if (lower.includes(w))
+      throw smsErrors.hasBlackWord().because(`the text contains the sensitive word "${w}"`)
 }
 
 // Frequency limits.
@@ -162,32 +189,63 @@ export function checkFrequency(
   timeZone: string,
 ): void {
   const { appKey, mobile } = s
+  // The seed's rule and the count that reached it, for the journal (errors.ts: never the answer).
+  const over = (count: number, rule: string) =>
+    smsErrors
+      .outOfFreq()
+      .because(`mobile ${mobile} had ${count} ${rule}: JSMS frequency limit (docs/fidelity.md)`)
   if (s.kind === 'voice_code') {
-    if (messages.countKindSince(appKey, mobile, 'voice_code', now - SMS_LIMITS.voiceIntervalMs) > 0) {
-      throw smsErrors.outOfFreq()
-    }
+    const recent = messages.countKindSince(appKey, mobile, 'voice_code', now - SMS_LIMITS.voiceIntervalMs)
+    if (recent > 0)
+      throw over(
+        recent,
+        `voice code in the last ${SMS_LIMITS.voiceIntervalMs / 1000} s (at least 20 s apart)`,
+      )
     return
   }
   if (s.kind === 'code' || s.tempType === 1) {
-    if (messages.countCodesSince(appKey, mobile, now - ONE_DAY) >= SMS_LIMITS.codesPer24h) {
-      throw smsErrors.outOfFreq()
-    }
+    const codes = messages.countCodesSince(appKey, mobile, now - ONE_DAY)
+    if (codes >= SMS_LIMITS.codesPer24h)
+      throw over(codes, `verification codes in 24 hours (${SMS_LIMITS.codesPer24h} allowed)`)
     return
   }
   if (s.tempType === 2) {
     // "per day" is the calendar day in the configured zone (Beijing time by default).
     const dayStart = localDayStart(now, timeZone) - 1
     const sent = messages.countNotifications(appKey, mobile, s.content, now - TEN_MINUTES, dayStart)
-    if (sent.same >= SMS_LIMITS.notificationSameContentPer10Min) throw smsErrors.outOfFreq()
-    if (sent.day >= SMS_LIMITS.notificationPerDay) throw smsErrors.outOfFreq()
+    if (sent.same >= SMS_LIMITS.notificationSameContentPer10Min)
+      throw over(
+        sent.same,
+        `notifications with this content in 10 minutes (${SMS_LIMITS.notificationSameContentPer10Min} allowed)`,
+      )
+    if (sent.day >= SMS_LIMITS.notificationPerDay)
+      throw over(sent.day, `notifications today (${SMS_LIMITS.notificationPerDay} allowed)`)
     return
   }
   if (s.tempType === 3) {
-    if (messages.countTypeSince(appKey, mobile, 3, now - TEN_MINUTES) >= SMS_LIMITS.marketingPer10Min) {
-      throw smsErrors.outOfFreq()
-    }
+    const marketing = messages.countTypeSince(appKey, mobile, 3, now - TEN_MINUTES)
+    if (marketing >= SMS_LIMITS.marketingPer10Min)
+      throw over(marketing, `marketing texts in 10 minutes (${SMS_LIMITS.marketingPer10Min} allowed)`)
   }
 }
+
+/** Which buckets could not pay, and what each held (jsms-api.md §2.7: NULL is no quota). */
+function noMoneyReason(deps: PipelineDeps, tenant: Tenant, bucket: Bucket, units: number): string {
+  const { apps } = deps.store
+  const app = apps.balances(tenant.app.appKey)
+  const dev = apps.developerBalances(tenant.app.devKey)
+  const held = (v: number | null | undefined) => (v === null || v === undefined ? 'no quota' : String(v))
+  return (
+    `${units} unit(s) of ${bucket}: the app's ${bucket} bucket holds ${held(app?.[bucket])}, its balance ` +
+    `${held(app?.balance)}; developer ${tenant.app.devKey}'s ${bucket} ${held(dev?.[bucket])}, balance ${held(dev?.balance)}`
+  )
+}
+
+/** A signature's review state, in words. */
+const reviewState = (s: Sign) =>
+  s.status === 0 ? 'still under review' : `rejected in review${s.refuseReason ? `: "${s.refuseReason}"` : ''}`
+
+const TEMPLATE_TYPES: Record<number, string> = { 1: 'verification code', 2: 'notification', 3: 'marketing' }
 
 function bucketOf(kind: MessageKind, tempType: number | null): Bucket {
   if (kind === 'voice_code') return 'voice'
@@ -216,7 +274,10 @@ export function deliver(deps: PipelineDeps, tenant: Tenant, m: Outgoing, now: nu
   const { store, config } = deps
   const { appKey } = tenant.app
   const tempType = m.template?.type ?? null
-  if (tempType === 3 && store.unsubscribed.has(appKey, m.mobile)) throw smsErrors.unsubscribedMobile()
+  if (tempType === 3 && store.unsubscribed.has(appKey, m.mobile))
+    throw smsErrors
+      .unsubscribedMobile()
+      .because(`mobile ${m.mobile} unsubscribed from the app's marketing texts`)
   checkFrequency(
     store.messages,
     { appKey, mobile: m.mobile, kind: m.kind, tempType, content: m.content },
@@ -224,7 +285,9 @@ export function deliver(deps: PipelineDeps, tenant: Tenant, m: Outgoing, now: nu
     config.timeZone,
   )
   const units = m.kind === 'voice_code' ? 1 : billedUnits(m.content)
-  if (!store.apps.charge(tenant.app, bucketOf(m.kind, tempType), units)) throw smsErrors.noMoney()
+  const bucket = bucketOf(m.kind, tempType)
+  if (!store.apps.charge(tenant.app, bucket, units))
+    throw smsErrors.noMoney().because(noMoneyReason(deps, tenant, bucket, units))
   const msgId = m.msgId ?? String(store.sequences.next('msg_id'))
   store.messages.insert({
     msgId,

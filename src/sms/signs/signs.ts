@@ -42,7 +42,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
   /** An existing signature of the caller's app (50102 otherwise). */
   function find(req: FastifyRequest, signId: number): Sign {
     const s = store.signs.get(req.tenant.app.appKey, signId)
-    if (!s) throw e.invalidSignId()
+    if (!s) throw e.invalidSignId().because(`the app has no signature ${signId}`)
     return s
   }
 
@@ -52,7 +52,8 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
    * itself replaces its content and restarts its review.
    */
   function checkNoOtherInAudit(appKey: string, signId = -1): void {
-    if (store.signs.pendingOther(appKey, signId)) throw e.otherSignaturesInAudit()
+    if (store.signs.pendingOther(appKey, signId))
+      throw e.otherSignaturesInAudit().because('another signature of the app is under review: one at a time')
   }
 
   return [
@@ -67,7 +68,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: signIdAnswer,
       handler: async (req, { body: form }) => {
         const { sign } = form
-        if (sign === undefined) throw e.invalidSignature()
+        if (sign === undefined) throw e.invalidSignature().because('the form has no `sign` field')
         const { appKey } = req.tenant.app
         const signId = await store.write(() => {
           const now = req.tenant.now()
@@ -142,7 +143,8 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
         const signId = params.sign_id
         await store.write(() => {
           const s = find(req, signId)
-          if (s.isDefault) throw e.defaultSignatureCannotBeDeleted()
+          if (s.isDefault)
+            throw e.defaultSignatureCannotBeDeleted().because(`signature ${signId} is the app's default`)
           store.signs.remove(s.appKey, signId)
         })
         return emptyOk(reply)

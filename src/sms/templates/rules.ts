@@ -57,14 +57,20 @@ export const templateBody = part({
 function readTemplateInput(body: Body): TemplateInput {
   const template = optionalString(body.template, smsErrors.invalidBody) ?? ''
   if (template.trim() === '') throw smsErrors.templateIsEmpty()
-  if (charCount(template) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
+  if (charCount(template) > SMS_LIMITS.maxTemplateLength)
+    throw smsErrors
+      .templateTooLong()
+      .because(`the template is ${charCount(template)} characters, over ${SMS_LIMITS.maxTemplateLength}`)
   const type = optionalInt(body.type, smsErrors.invalidBody)
-  if (type !== 1 && type !== 2 && type !== 3) throw smsErrors.invalidBody()
+  if (type !== 1 && type !== 2 && type !== 3)
+    throw smsErrors.invalidBody().because('field `type`: must be 1 (code), 2 (notification) or 3 (marketing)')
   if (SIGNATURE_MARKS.test(template)) throw smsErrors.templateContainsSpecialSymbol()
   const names = variablesOf(template, type)
   const remark = optionalString(body.remark, smsErrors.invalidBody) ?? ''
   if (names.includes(LINK_VARIABLE) && remark.trim() === '')
-    throw smsErrors.specialTemplateParameterNeedRemark()
+    throw smsErrors
+      .specialTemplateParameterNeedRemark()
+      .because('the template has {{url}}: give the link in `remark`')
   if (charCount(remark) > SMS_LIMITS.maxRemarkLength) throw smsErrors.remarkTooLong()
   // ttl matters only to verification codes; the other types ignore whatever the client sent
   // (C# sends `"ttl":0` with every template).
@@ -88,7 +94,10 @@ function variablesOf(template: string, type: TemplateType): string[] {
   const rest = template.replace(PLACEHOLDER, '')
   if (rest.includes('{{') || rest.includes('}}')) throw smsErrors.templateParameterInvalid()
   if (type === 1) {
-    if (names.length === 0 || names.some(n => n !== CODE_VARIABLE)) throw smsErrors.templateParameterInvalid()
+    if (names.length === 0 || names.some(n => n !== CODE_VARIABLE))
+      throw smsErrors
+        .templateParameterInvalid()
+        .because(`a verification template (type 1) takes {{${CODE_VARIABLE}}} and nothing else`)
   } else if (names.some(n => !VARIABLE.test(n))) {
     throw smsErrors.templateParameterInvalid()
   }
@@ -97,5 +106,11 @@ function variablesOf(template: string, type: TemplateType): string[] {
 
 /** 500 characters at most counting the app's signature as the handset shows it (50043). */
 export function checkSignedLength(template: string, sign: string): void {
-  if (charCount(signed(sign, template)) > SMS_LIMITS.maxTemplateLength) throw smsErrors.templateTooLong()
+  const length = charCount(signed(sign, template))
+  if (length > SMS_LIMITS.maxTemplateLength)
+    throw smsErrors
+      .templateTooLong()
+      .because(
+        `with the signature 【${sign}】 the template is ${length} characters, over ${SMS_LIMITS.maxTemplateLength}`,
+      )
 }

@@ -51,7 +51,14 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
   /** The text must fit with the app's default signature, so the app needs one (50046, 50043). */
   function checkAgainstDefaultSign(tenant: Tenant, template: string): void {
     const sign = store.signs.getDefault(tenant.app.appKey)
-    if (sign?.status !== 1) throw e.signatureNotSet()
+    if (sign?.status !== 1)
+      throw e
+        .signatureNotSet()
+        .because(
+          sign
+            ? `the default signature ${sign.signId} is not approved (status ${sign.status})`
+            : 'the app has no default signature to check the length against',
+        )
     checkSignedLength(template, sign.sign)
   }
 
@@ -61,8 +68,13 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
     await store.write(() => {
       const now = req.tenant.now()
       const current = store.templates.get(appKey, tempId)
-      if (!current) throw e.invalidTempId()
-      if (current.status !== 2) throw e.modifyTemplateNotAllow()
+      if (!current) throw e.invalidTempId().because(`the app has no template ${tempId}`)
+      if (current.status !== 2)
+        throw e
+          .modifyTemplateNotAllow()
+          .because(
+            `template ${tempId} is ${current.status === 0 ? 'under review' : 'approved'}: only a rejected one may change`,
+          )
       const input = templateBody.read(req)
       checkAgainstDefaultSign(req.tenant, input.template)
       store.templates.update(appKey, tempId, input, now + config.reviewDelayMs, now)
@@ -73,7 +85,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
   /** An existing template of the caller's app (50013 otherwise). */
   function find(tenant: Tenant, id: number): Template {
     const t = store.templates.get(tenant.app.appKey, id)
-    if (!t) throw e.invalidTempId()
+    if (!t) throw e.invalidTempId().because(`the app has no template ${id}`)
     return t
   }
 

@@ -71,7 +71,7 @@ const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, 
  * that changes them forgets the cached copy. Balances live in the same rows but change with every
  * send: they are held apart (balances.ts).
  */
-export function createAppStore({ db, caches, due }: Engine) {
+export function createAppStore({ db, caches, due }: Engine, activity: { created(appKey: string): void }) {
   const apps = caches.rows<string, App>({ perApp: true })
   const getApp = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
   const countApps = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM apps')
@@ -112,6 +112,7 @@ export function createAppStore({ db, caches, due }: Engine) {
     insert(app: NewApp, createdAt: number): void {
       insertApp.run(appParams(app, app.balances, createdAt))
       apps.forget(app.appKey)
+      activity.created(app.appKey)
     },
     /** Replaces the settings (not balances, not the clock) of an existing app. */
     updateSettings(app: Omit<App, 'createdAt'>): void {

@@ -8,7 +8,9 @@
  * - Group commit: the jobs queued in one turn of the event loop, or while the last fsync ran,
  *   share one transaction and one fsync, which runs off the event loop. Each job runs in its own
  *   savepoint, so one that throws rolls back alone (`checksFirst` jobs skip the savepoint and are
- *   rerun with one if they throw after writing: writer.ts).
+ *   rerun with one if they throw after writing: writer.ts). A job nobody waits for may `ride`:
+ *   it joins the next commit the others make (the request journal's entries), or commits on its
+ *   own after RIDE_MS or when `hurry()` says a read needs it.
  * - Exactly once: jobs run one after another on the event loop, so a check-then-write inside a job
  *   (a claim, a quota, a once-only code) never interleaves with another job.
  * - Memory follows rollback: what a job changes in memory (balances, id blocks) is recorded in the
@@ -100,6 +102,9 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     ids: createIdBlocks(db, journal),
     /** Group-committed write, durable before it resolves. */
     write: writer.write,
+    /** A write that joins the next commit instead of making one (writer.ts: RIDE_MS). */
+    ride: writer.ride,
+    hurry: writer.hurry,
     flush: writer.flush,
     transaction: writer.transaction,
     /** Every row of an app is gone (a reset, a removal): nothing of it stays cached or bounded. */

@@ -1,7 +1,7 @@
 import type { Db } from './db.js'
 
 /** What a seq was given to; a waiter listens to one topic, the event stream to all. */
-export type SeqTopic = 'sms' | 'reports' | 'push' | 'callbacks' | 'replies' | 'events' | 'reset'
+export type SeqTopic = 'sms' | 'reports' | 'push' | 'callbacks' | 'replies' | 'events' | 'requests' | 'reset'
 
 /** The apps that got new seqs in one commit, with the topics of what they got. */
 export type Marks = ReadonlyMap<string, ReadonlySet<SeqTopic>>
@@ -30,7 +30,8 @@ export function createSeqs(db: Db) {
        UNION ALL SELECT max(seq) FROM push_deliveries WHERE app_key = @appKey AND seq IS NOT NULL
        UNION ALL SELECT max(seq) FROM callbacks WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM replies WHERE app_key = @appKey
-       UNION ALL SELECT max(seq) FROM events WHERE app_key = @appKey)`,
+       UNION ALL SELECT max(seq) FROM events WHERE app_key = @appKey
+       UNION ALL SELECT max(seq) FROM requests WHERE app_key = @appKey)`,
   )
   const counters = new Map<string, number>()
   let marks = new Map<string, Set<SeqTopic>>()
@@ -64,6 +65,10 @@ export function createSeqs(db: Db) {
     },
     /** The app's largest seq handed out so far (0: none). */
     current,
+    /** The app's seqs go on above `seq` (rows written with seqs of their own: an import). In a write. */
+    skipPast(appKey: string, seq: number): void {
+      if (seq > current(appKey)) counters.set(appKey, seq)
+    },
     /** Wakes the app's listeners of `topic` at the next durable commit (a reset releases waiters). */
     mark,
     /** The marks made since the last take: the writer takes them with each commit. */

@@ -33,6 +33,14 @@ import { createUndoJournal, type UndoJournal } from './undo.js'
  */
 export interface Writer {
   write<T>(job: () => T, options?: WriteOptions): Promise<T>
+  /**
+   * A job that rides with the next commit the other jobs make, rather than making one of its own:
+   * for writes nobody waits for (the request journal's entries, written after their answers). It
+   * runs first in that batch; without one, after RIDE_MS, or at once when `hurry()` is called.
+   */
+  ride<T>(job: () => T): Promise<T>
+  /** What rides is committed now (a read that must see it). */
+  hurry(): void
   /** Runs whatever is queued now, synchronously and durably: for shutdown. */
   flush(): void
   /**
@@ -56,6 +64,13 @@ interface Pending {
   checksFirst: boolean
 }
 
+/**
+ * How long a riding job waits for a commit it can join. Under load it never waits (commits follow
+ * each other); idle, its write is this late at most. A commit of its own after every answer made
+ * a second fsync per batch of sends: half the batch, ≈ twice the CPU per send (docs/performance.md).
+ */
+export const RIDE_MS = 50
+
 /** A checks-first job threw after it wrote: the batch runs again, a savepoint per job. */
 class WroteThenThrew extends Error {}
 
@@ -71,7 +86,20 @@ export function createWriter(
   }: { health: StoreHealth; seqs: Seqs; journal?: UndoJournal; wal?: WalSync },
 ): Writer {
   let queue: Pending[] = []
+  let riders: Pending[] = []
+  let rideTimer: NodeJS.Timeout | undefined
+  /** The riders waited long enough (RIDE_MS), or a read needs them: they commit on their own. */
+  let ridersDue = false
   let scheduled = false
+  const schedule = () => {
+    if (scheduled) return
+    scheduled = true
+    setImmediate(run)
+  }
+  const rideNow = () => {
+    ridersDue = true
+    schedule()
+  }
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
   // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
@@ -111,9 +139,14 @@ export function createWriter(
   /** Commits what is queued; returns how to settle the callers once the commit is durable. */
   function commit(): ((syncError: Error | null) => void) | undefined {
     scheduled = false
-    if (queue.length === 0) return undefined
-    const batch = queue
+    if (queue.length === 0 && riders.length === 0) return undefined
+    // The riders were there first: their jobs run first.
+    const batch = riders.length === 0 ? queue : [...riders, ...queue]
     queue = []
+    riders = []
+    ridersDue = false
+    clearTimeout(rideTimer)
+    rideTimer = undefined
     try {
       health.assertWritable()
     } catch (err) {
@@ -165,7 +198,7 @@ export function createWriter(
     wal.sync(err => {
       syncing = false
       settle(err)
-      if (queue.length > 0) run()
+      if (queue.length > 0 || (riders.length > 0 && ridersDue)) run()
     })
   }
 
@@ -174,11 +207,18 @@ export function createWriter(
       return new Promise<T>((resolve, reject) => {
         const checksFirst = options?.checksFirst === true
         queue.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst })
-        if (!scheduled) {
-          scheduled = true
-          setImmediate(run)
-        }
+        schedule()
       })
+    },
+    ride<T>(job: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        // A rider only writes: no savepoint of its own (a failure half-way reruns the batch).
+        riders.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst: true })
+        rideTimer ??= setTimeout(rideNow, RIDE_MS).unref()
+      })
+    },
+    hurry() {
+      if (riders.length > 0) rideNow()
     },
     flush() {
       const settle = commit()
@@ -203,7 +243,10 @@ export function createWriter(
         throw err
       }
     },
-    close: () => wal.close(),
+    close: () => {
+      clearTimeout(rideTimer)
+      wal.close()
+    },
   }
 }
 

@@ -14,12 +14,13 @@ export const EVENT_TYPES = [
   'clock.moved',
   'app.reset',
   'app.changed',
+  'request.completed',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** Types whose item is a row of its own (messages, reports, deliveries): never in `events`. */
-export type RowEventType = 'sms.sent' | 'sms.report' | 'push.delivered'
+/** Types whose item is a row of its own (messages, reports, deliveries, requests): never in `events`. */
+export type RowEventType = 'sms.sent' | 'sms.report' | 'push.delivered' | 'request.completed'
 export type LogEventType = Exclude<EventType, RowEventType>
 
 export interface LoggedEvent {

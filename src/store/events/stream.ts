@@ -3,12 +3,14 @@ import type { Delivery, DeliveryFilter } from '../push/deliveries.js'
 import type { ListedMessage, MessageStore } from '../sms/messages.js'
 import type { ArrivedReport, ReportFilter } from '../sms/reports.js'
 import type { EventLog, EventType, LoggedEvent } from './log.js'
+import type { JournaledRequest, RequestJournal } from './requests.js'
 
 /** One event of an app's stream, with its item as the store holds it. */
 export type StreamEntry =
   | { type: 'sms.sent'; seq: number; at: number; message: ListedMessage }
   | { type: 'sms.report'; seq: number; at: number; report: ArrivedReport }
   | { type: 'push.delivered'; seq: number; at: number; delivery: Delivery }
+  | { type: 'request.completed'; seq: number; at: number; request: JournaledRequest }
   | ({ logged: true } & LoggedEvent)
 
 export type StreamFilter = ListWindow & { kind?: EventType | undefined }
@@ -18,6 +20,7 @@ interface Sources {
   reports: { list(appKey: string, f: ReportFilter): ArrivedReport[] }
   pushDeliveries: { list(appKey: string, f: DeliveryFilter): Delivery[] }
   events: Pick<EventLog, 'list'>
+  requests: Pick<RequestJournal, 'list'>
 }
 
 /**
@@ -41,7 +44,15 @@ export function createStream(s: Sources) {
       if (wants('push.delivered'))
         for (const d of s.pushDeliveries.list(appKey, window))
           entries.push({ type: 'push.delivered', seq: d.seq ?? 0, at: d.deliveredAt ?? 0, delivery: d })
-      if (kind !== 'sms.sent' && kind !== 'sms.report' && kind !== 'push.delivered')
+      if (wants('request.completed'))
+        for (const r of s.requests.list(appKey, window))
+          entries.push({ type: 'request.completed', seq: r.seq, at: r.at, request: r })
+      if (
+        kind !== 'sms.sent' &&
+        kind !== 'sms.report' &&
+        kind !== 'push.delivered' &&
+        kind !== 'request.completed'
+      )
         for (const e of s.events.list(appKey, { ...window, kind })) entries.push({ logged: true, ...e })
       // With `after`: the `limit` lowest past it; else the `limit` highest. Newest first either way.
       if (filter.after === undefined) return entries.sort((a, b) => b.seq - a.seq).slice(0, filter.limit)

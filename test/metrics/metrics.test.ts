@@ -178,8 +178,7 @@ describe('GET /_sandbox/metrics', () => {
 describe('who may read the metrics', () => {
   it("takes the operator's credentials on the API's port, and refuses anyone else's", async () => {
     const { app } = await createTestApp()
-    const get = (headers: Record<string, string>) =>
-      call(app, 'GET', '/_sandbox/metrics', undefined, headers)
+    const get = (headers: Record<string, string>) => call(app, 'GET', '/_sandbox/metrics', undefined, headers)
     const none = await app.inject({ method: 'GET', url: '/_sandbox/metrics' })
     expect(none.statusCode).toBe(401)
     expect(none.json().error.code).toBe(90001)

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
+import { useConnections } from './http/connections.js'
 import { useDrain } from './http/drain.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { logListenerErrors } from './http/listener-errors.js'
@@ -15,6 +16,7 @@ import { registerRoot } from './http/root.js'
 import { createRouteBook, type RouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
+import { createHeld, type Held } from './limits/held.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
@@ -133,6 +135,10 @@ export async function buildApp(
     duePushes,
   ])
 
+  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
+  // bounded per client address and in total; refusals are logged once a minute per bound.
+  const held = createHeld(config, app.log.child({ component: 'bounds' }))
+
   // GET /_sandbox/ready: every check must pass.
   const readiness: ReadinessCheck[] = [
     { name: 'database', check: databaseStatus(db, { health: store.health }) },
@@ -153,7 +159,19 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
-    hub: createHub(store, appResets, sandboxErrors.tooManyListeners, events),
+    held,
+    hub: createHub(
+      store,
+      appResets,
+      (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
+      held,
+      {
+        maxWaiters: config.maxWaitingPerApp,
+        maxSubscribers: config.maxEventStreamsPerApp,
+        ...events,
+        stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
+      },
+    ),
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
     // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
@@ -162,6 +180,8 @@ export async function buildApp(
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   useDrain(app) // the graceful close: late requests refused, connections ended in order
+  // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
+  useConnections(app, held, config)
   // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
   // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
   app.addHook('onError', (_req, _reply, err, done) => {
@@ -169,6 +189,7 @@ export async function buildApp(
     done()
   })
   envelopes.clientErrors.watch(app.server)
+  app.server.on('connect', envelopes.connect)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
@@ -249,7 +270,7 @@ export async function buildApp(
     store.close()
     closeDatabase(db)
   })
-  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub: deps.hub })
+  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub: deps.hub, held })
 }
 
 /**
@@ -288,6 +309,11 @@ export interface AppDeps {
    * `store.events.append(…)` inside the write that makes the change.
    */
   hub: Hub
+  /**
+   * What the process holds for its clients, each bounded per client address and in total
+   * (limits/held.ts); `held.counts()` is what an operator's metrics read.
+   */
+  held: Held
   /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
   eventTokens: EventTokens
   /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
@@ -297,6 +323,7 @@ export interface AppDeps {
 export type SandboxApp = FastifyInstance & {
   store: Store
   hub: Hub
+  held: Held
   clock: Clock
   scheduler: Scheduler
   tls: TlsMaterial

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
+import { OverBound } from '../limits/held.js'
 import type { Dialect } from './dialect.js'
 import { ShuttingDown } from './drain.js'
 import { routeConfig } from './route-config.js'
@@ -25,6 +26,7 @@ const CLIENT_FAULTS = new Set([
 export function toApiError(err: unknown, dialect: Dialect): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof ShuttingDown) return new ApiError(503, dialect.serverError().code, err.message)
+  if (err instanceof OverBound) return new ApiError(err.status, overBoundCode(err, dialect), err.message)
   const e = (err ?? {}) as Partial<FastifyError>
   switch (e.code) {
     case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
@@ -42,6 +44,12 @@ export function toApiError(err: unknown, dialect: Dialect): ApiError {
   return dialect.serverError()
 }
 
+/** The code of a refusal by a bound (limits/held.ts) in the surface's words. */
+function overBoundCode(err: OverBound, dialect: Dialect): number {
+  const own = dialect.overBound?.() ?? (err.status === 429 ? dialect.rateLimited?.() : undefined)
+  return (own ?? dialect.serverError()).code
+}
+
 /** Writes a vendor error: its status, and `{"error":{"code","message"}}` plus its extra fields. */
 export function sendApiError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(e.status).type('application/json; charset=utf-8').send(e.toBody())
@@ -52,8 +60,9 @@ export function vendorErrorHandler(dialect: Dialect) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const extra = routeConfig(req)?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
-    // A refusal while shutting down is the close working, not a failure.
-    if (apiError.status >= 500 && !(err instanceof ShuttingDown)) req.log.error({ err }, 'request failed')
+    // A refusal while shutting down, or by a bound, is the sandbox working, not a failure.
+    if (apiError.status >= 500 && !(err instanceof ShuttingDown) && !(err instanceof OverBound))
+      req.log.error({ err }, 'request failed')
     return sendApiError(reply, apiError)
   }
 }

@@ -48,22 +48,23 @@ export async function main(): Promise<void> {
     },
     `jiguang-sandbox listening on ${address} (default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET})`,
   )
-  if (config.tlsPort !== undefined) {
-    try {
-      const { listener, names } = await listenAppTls(app, graceful, {
-        port: config.tlsPort,
-        host: config.host,
-        onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
-      })
-      logger.info(
-        { tlsPort: listener.port, names, caDir: config.caDir ?? null },
-        `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
-      )
-    } catch (err) {
-      // Plain HTTP keeps working: a runtime that forbids port 443 to a non-root user should
-      // not take the whole sandbox down (see docs: TLS_PORT=8443 and map the port instead).
-      logger.error({ err, tlsPort: config.tlsPort }, 'TLS listener could not start; serving plain HTTP only')
-    }
+  const tlsPort = config.tlsPort
+  if (tlsPort !== undefined) {
+    // A TLS port that cannot be had refuses the start, as PORT does: serving plain HTTP only while
+    // ready said 200 hid the failure from every client that needed HTTPS (issue 19).
+    const { listener, names } = await listenAppTls(app, graceful, {
+      port: tlsPort,
+      host: config.host,
+      handshakeTimeoutMs: config.tlsHandshakeTimeoutMs,
+      onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
+    }).catch(err => {
+      app.server.close()
+      return refuseStart(listenFailure(err, tlsPort, config.host, 'TLS_PORT'))
+    })
+    logger.info(
+      { tlsPort: listener.port, names, caDir: config.caDir ?? null },
+      `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
+    )
   }
 
   startupDone()

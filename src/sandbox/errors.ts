@@ -41,7 +41,11 @@ export const sandboxErrors = {
   tooManyFaults: why(409, 90054),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
-  /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */
+  /**
+   * Over a bound on what the sandbox holds (limits/held.ts, events/hub.ts): requests held by
+   * `wait=`, event streams, connections, pipelined requests; the message names the bound and its
+   * setting. 429 for an app's or a client's share, 503 (`withStatus`) for the whole sandbox's.
+   */
   tooManyListeners: why(429, 90060),
   serverError: e(500, 90099, 'server error'),
 } as const

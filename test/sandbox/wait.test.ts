@@ -140,7 +140,7 @@ describe('wait= on the lists', () => {
     expect(third.status).toBe(429)
     expect(third.body.error).toEqual({
       code: 90060,
-      message: 'too many requests waiting: at most 2 per app at a time',
+      message: 'too many requests waiting: at most 2 per app at a time (MAX_WAITING_REQUESTS_PER_APP)',
     })
     const other = { authorization: basic(newKey('w'), newKey('s')) }
     expect((await s.http('GET', '/_sandbox/sms/messages?wait=50', undefined, other)).status).toBe(200)

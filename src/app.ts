@@ -20,6 +20,7 @@ import { createHeld, type Held } from './limits/held.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
+import { dueFanOuts } from './push/delivery/slices.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
 import { tagRoutes } from './push/device/tags.js'
@@ -129,6 +130,7 @@ export async function buildApp(
     dueReviews,
     dueSchedules,
     duePushSchedules,
+    dueFanOuts,
     dueReports,
     dueReviewResults,
     dueCallbacks(courier),

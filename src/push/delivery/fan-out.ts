@@ -31,7 +31,7 @@ export function planFanOut(deps: PipelineDeps, tenant: Tenant, req: PushRequest)
 }
 
 /** Whether a device gets anything of this push: a notification for its platform, or the message. */
-function reaches(req: PushRequest, platform: PushPlatform): boolean {
+export function reaches(req: PushRequest, platform: PushPlatform): boolean {
   return req.message !== undefined || req.notification?.[platform] !== undefined
 }
 
@@ -69,7 +69,8 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
   }
 }
 
-function deliverEach(
+/** Writes the push's delivery to each of `targets` (and its SMS fallback); returns them if it has a callback. */
+export function deliverEach(
   deps: PipelineDeps,
   tenant: Tenant,
   req: PushRequest,

@@ -101,6 +101,9 @@ export function createPushDeliveryStore({ db, due, seqs }: Engine) {
        sms_due_at, sms_msg_id, sms_error, seq, alias)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
+  const countOf = db.prepare<{ appKey: string; msgId: string }, { n: number }>(
+    'SELECT count(*) AS n FROM push_deliveries WHERE msg_id = @msgId AND app_key = @appKey',
+  )
   const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
     'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
   )
@@ -183,6 +186,10 @@ export function createPushDeliveryStore({ db, due, seqs }: Engine) {
       )
         due.note(PUSH_DUE, made.appKey, made.smsDueAt)
       return made
+    },
+    /** How many devices the push targets (its deliveries, whatever their status). */
+    countOf(appKey: string, msgId: string): number {
+      return countOf.get({ appKey, msgId })?.n ?? 0
     },
     ofPush(appKey: string, msgId: string): Delivery[] {
       return ofPush.all({ appKey, msgId }).map(toDelivery)

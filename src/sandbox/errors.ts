@@ -41,6 +41,13 @@ export const sandboxErrors = {
   tooManyFaults: why(409, 90054),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
+  /** The app holds as many devices as MAX_DEVICES_PER_APP allows: how many. */
+  tooManyDevices: (max: number) =>
+    new ApiError(
+      409,
+      90056,
+      `the app already has ${max} devices, the most one app may register (MAX_DEVICES_PER_APP): reset the app (POST /_sandbox/reset) or raise the setting`,
+    ),
   /**
    * Over a bound on what the sandbox holds (limits/held.ts, events/hub.ts): requests held by
    * `wait=`, event streams, connections, pipelined requests; the message names the bound and its

@@ -6,7 +6,7 @@ import { pushErrors } from '../errors.js'
 import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
 import type { PushRequest } from '../send/payload.js'
 import { pushAccepted } from './callbacks.js'
-import { planFanOut } from './fan-out.js'
+import { keepDeliveries, planFanOut } from './fan-out.js'
 import {
   type FanOutShape,
   isWide,
@@ -109,5 +109,6 @@ export function dispatchPush(
   }
   const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
+  keepDeliveries(deps, app.appKey, msgId, fanOut.targets)
   return { sendno, msgId }
 }

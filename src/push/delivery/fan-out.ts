@@ -109,3 +109,16 @@ export function deliverEach(
   }
   return made
 }
+
+/**
+ * An app keeps at most PUSH_DELIVERIES_KEPT_PER_APP deliveries (its share of the disk): a write
+ * that adds `added` of them beyond removes as many of the oldest pushes' (and a bounded number
+ * more, should the setting have been lowered), never the push `msgId` being written.
+ */
+export function keepDeliveries(deps: PipelineDeps, appKey: string, msgId: string, added: number): void {
+  deps.store.pushDeliveries.trim(appKey, {
+    keep: deps.config.pushDeliveriesKept,
+    atMost: added + 1_000,
+    except: msgId,
+  })
+}

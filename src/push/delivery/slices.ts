@@ -10,7 +10,7 @@ import { audienceTest, candidatesAtMost, groupsOf, readsTags } from '../send/aud
 import { type PushRequest, parsePush } from '../send/payload.js'
 import { isObject } from '../values.js'
 import { deliveriesMade, pushSucceeded } from './callbacks.js'
-import { deliverEach, reaches } from './fan-out.js'
+import { deliverEach, keepDeliveries, reaches } from './fan-out.js'
 
 // A push to a large audience, in slices (issue 19). One write job that went through 50 000 devices
 // held the event loop for a second: every other tenant's request waited behind it. Such a push is
@@ -135,15 +135,20 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
   const calling = { msgId, sendno: push.sendno, callback: request.callback }
   let next: RegistryKey | undefined
   let made: Delivery[] = []
+  let written: number
   if (request.audience === 'all' && request.sms === undefined && request.callback === undefined) {
     // A broadcast's slice: one INSERT … SELECT, like the whole broadcast of a small registry.
     const platforms = request.platforms.filter(p => reaches(request, p))
     const slice = store.pushFanOut.slice(appKey, plan.after, plan.end, FAN_OUT_SLICE, false)
-    store.pushFanOut.insertSlice({ msgId, appKey, now, ttl: request.options.timeToLive }, platforms, {
-      after: plan.after,
-      end: plan.end,
-      limit: FAN_OUT_SLICE,
-    })
+    written = store.pushFanOut.insertSlice(
+      { msgId, appKey, now, ttl: request.options.timeToLive },
+      platforms,
+      {
+        after: plan.after,
+        end: plan.end,
+        limit: FAN_OUT_SLICE,
+      },
+    )
     next = slice.length === FAN_OUT_SLICE ? slice.at(-1)!.key : undefined
   } else {
     const slice = store.pushFanOut.slice(
@@ -153,10 +158,13 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
       FAN_OUT_SLICE,
       readsTags(request.audience),
     )
-    made = deliverEach(deps, tenant, request, slice.filter(targetTest(request, app)), msgId, now)
+    const targets = slice.filter(targetTest(request, app))
+    made = deliverEach(deps, tenant, request, targets, msgId, now)
+    written = targets.length
     next = slice.length === FAN_OUT_SLICE ? slice.at(-1)!.key : undefined
   }
   deliveriesMade(deps, app, calling, made, now)
+  keepDeliveries(deps, appKey, msgId, written)
   if (next) {
     store.pushes.fanOutAt(appKey, msgId, { after: next, end: plan.end })
     return false

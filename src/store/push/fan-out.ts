@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/index.js'
-import { PUSH_DUE } from './deliveries.js'
+import { PUSH_DUE, type PushDeliveryStore } from './deliveries.js'
 import type { Device, PushPlatform } from './devices.js'
 
 /**
@@ -65,7 +65,7 @@ interface DeviceRow {
 }
 
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written at once. */
-export function createPushFanOut({ db, due, seqs }: Engine) {
+export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
   const count = db.prepare<{ appKey: string; platforms: string }, { targets: number; online: number }>(
     `SELECT count(*) AS targets, coalesce(sum(online = 1), 0) AS online ${OF_APP}`,
   )
@@ -173,6 +173,7 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
       const expiresAt = d.now + d.ttl * 1000
       const offline = d.ttl > 0 ? 'pending' : 'expired'
       const written = sliceInsert.run({ ...params, msgId: d.msgId, now: d.now, expiresAt, offline, firstSeq })
+      deliveries.added(d.appKey, written.changes)
       if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
       return written.changes
     },
@@ -193,7 +194,7 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
       const firstSeq = d.online > 0 ? seqs.next(d.appKey, 'push', d.online) : 0
       const expiresAt = d.now + d.ttl * 1000
       const offline = d.ttl > 0 ? 'pending' : 'expired'
-      insert.run({
+      const written = insert.run({
         msgId: d.msgId,
         appKey: d.appKey,
         platforms: JSON.stringify(platforms),
@@ -202,6 +203,7 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
         offline,
         firstSeq,
       })
+      deliveries.added(d.appKey, written.changes)
       // Push work due, as pushDeliveries.insert notes it: the expiry of the pending deliveries, all
       // at the same time. Noted whether or not a device was offline: a bound may be early (the work
       // is then looked at and found done), never late. No SMS fallback here: a push with one takes

@@ -52,31 +52,36 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
       httpServer.emit('connection', socket)
     },
   )
-  if (handshakes) {
-    // Before Node's own listener wraps the connection in a TLSSocket.
-    server.prependListener('connection', (raw: Socket) => {
-      const client = raw.remoteAddress ?? 'unknown'
-      try {
-        handshakes.take(client)
-      } catch {
-        raw.destroy() // refused, and logged once a minute by the bound
-        return
-      }
-      let pending = true
-      const done = () => {
-        if (!pending) return
-        pending = false
-        handshakes.give(client)
-      }
-      raw.once('close', done)
-      // The handshake's end: the TLS socket wrapping `raw` is secure ('secureConnection' below).
-      ;(raw as HandshakeSocket)[HANDSHAKE_DONE] = done
-    })
-    server.on('secureConnection', (socket: TLSSocket) => {
-      const raw = (socket as unknown as { _parent?: Socket })._parent
-      ;(raw as HandshakeSocket | undefined)?.[HANDSHAKE_DONE]?.()
-    })
-  }
+  // Before Node's own listener wraps the connection in a TLSSocket. Node's `handshakeTimeout`
+  // counts only once the client has sent something: a connection that sends nothing at all would
+  // stay open, so the sandbox keeps its own clock for every handshake.
+  const timeoutMs = options.handshakeTimeoutMs ?? 10_000
+  server.prependListener('connection', (raw: Socket) => {
+    const client = raw.remoteAddress ?? 'unknown'
+    try {
+      handshakes?.take(client)
+    } catch {
+      raw.destroy() // refused, and logged once a minute by the bound
+      return
+    }
+    let pending = true
+    const timer = setTimeout(() => raw.destroy(), timeoutMs).unref()
+    const done = () => {
+      if (!pending) return
+      pending = false
+      clearTimeout(timer)
+      handshakes?.give(client)
+    }
+    raw.once('close', done)
+    // The handshake's end: the TLS socket wrapping `raw` is secure ('secureConnection' below).
+    ;(raw as HandshakeSocket)[HANDSHAKE_DONE] = done
+  })
+  server.on('secureConnection', (socket: TLSSocket) => {
+    // Node keeps the wrapped connection as `_parent` (an internal, stable since Node 0.11; the
+    // handshake test fails if it ever goes).
+    const raw = (socket as unknown as { _parent?: Socket })._parent
+    ;(raw as HandshakeSocket | undefined)?.[HANDSHAKE_DONE]?.()
+  })
   // A client that does not trust the CA aborts the handshake: its problem, not a crash.
   server.on('tlsClientError', err => options.onClientError?.(err))
   await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Clock } from '../../clock.js'
-import type { Config } from '../../config.js'
 import { appNow } from '../../clock.js'
+import type { Config } from '../../config.js'
 import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
 import type { Balances } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
@@ -43,12 +43,16 @@ export const storageView = z.object({
   rows: z.record(z.string(), z.number()).describe("The app's rows in each table."),
   approx_bytes: z
     .number()
-    .describe('An estimate of what the rows take in the database file, indexes included (rows × measured bytes per row).'),
+    .describe(
+      'An estimate of what the rows take in the database file, indexes included (rows × measured bytes per row).',
+    ),
   limits: z.object({
     devices: z.number().describe('MAX_DEVICES_PER_APP: registrations beyond are refused (409 90056).'),
     push_deliveries: z
       .number()
-      .describe("PUSH_DELIVERIES_KEPT_PER_APP: beyond, the app's oldest pushes are forgotten, deliveries first."),
+      .describe(
+        "PUSH_DELIVERIES_KEPT_PER_APP: beyond, the app's oldest pushes are forgotten, deliveries first.",
+      ),
   }),
 })
 

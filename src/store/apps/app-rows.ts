@@ -61,7 +61,9 @@ export function createAppRows(engine: Engine) {
   return {
     /** How many rows the app has in each of its tables (its share of the disk: GET /_sandbox/app). */
     count(appKey: string): Record<string, number> {
-      return Object.fromEntries(counts.map(([table, statement]) => [table, statement.get({ appKey })?.n ?? 0]))
+      return Object.fromEntries(
+        counts.map(([table, statement]) => [table, statement.get({ appKey })?.n ?? 0]),
+      )
     },
     /** The tables an app's rows are removed from, in that order. */
     tables,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { testConfig } from '../../src/config.js'
 import { dispatchPush } from '../../src/push/delivery/dispatch.js'
-import { FAN_OUT_SLICE } from '../../src/push/delivery/slices.js'
+import { SLICED_ABOVE } from '../../src/push/delivery/slices.js'
 import { parsePush } from '../../src/push/send/payload.js'
 import { tenantOf } from '../../src/tenancy.js'
 import { APP_KEY, call, createTestApp, defaultAuth } from '../helpers.js'
@@ -14,7 +14,7 @@ import { pushBody } from './helpers.js'
 // made, answered once every slice is durable; a push planned but not finished (a scheduled push's
 // firing, a process stopped half-way) is finished by the due-work loop.
 
-const N = FAN_OUT_SLICE * 2 + 345
+const N = SLICED_ABOVE * 2 + 345
 
 const rid = (i: number) => `1a${String(i).padStart(17, '0')}`
 

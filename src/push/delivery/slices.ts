@@ -15,8 +15,9 @@ import { deliverEach, keepDeliveries, reaches } from './fan-out.js'
 // A push to a large audience, in slices (issue 19). One write job that went through 50 000 devices
 // held the event loop for a second: every other tenant's request waited behind it. Such a push is
 // accepted by one job (its checks, its msg_id, and its plan: how far its slices have gone), then
-// its deliveries are written a slice of FAN_OUT_SLICE devices of the registry at a time, each slice
-// a write job of its own, so that other requests run between them.
+// its deliveries are written a slice of the registry at a time, each slice a write job of its own
+// that stops once it has taken SLICE_BUDGET_MS of real time (at a page of PAGE devices), so that
+// other requests run between them, however busy the machine.
 //
 // What the client sees: the same answer, once every slice is durable (a test that reads the
 // deliveries after its push finds them all). What others see meanwhile: the push's deliveries
@@ -29,8 +30,12 @@ import { deliverEach, keepDeliveries, reaches } from './fan-out.js'
 // tag held by more, more registration_ids (a file push's), aliases or segment members than a slice
 // can hold. The others go as before, in the one job that accepts them.
 
-/** Devices of the registry gone through per write job: a few milliseconds each. */
-export const FAN_OUT_SLICE = 1000
+/** A push whose candidates may be more than this many goes in slices (a job per ~10 ms). */
+export const SLICED_ABOVE = 1000
+/** Devices read from the registry at a time (one statement, their tags in one more). */
+const PAGE = 250
+/** Real time a slice's job goes on reading pages: then it commits and lets other requests run. */
+const SLICE_BUDGET_MS = 8
 /** Slices a scheduler tick writes before it lets the rest of the due work run. */
 const SLICES_PER_TICK = 20
 
@@ -50,8 +55,8 @@ export type FanOutShape = { wide: false } | WideShape
 export function isWide(store: Pick<Store, 'pushDevices'>, app: App, req: PushRequest): boolean {
   const groups = groupsOf(app.settings)
   const most = candidatesAtMost(req.audience, groups, tags => store.pushDevices.tagged(app.appKey, tags))
-  if (most !== undefined) return most > FAN_OUT_SLICE
-  return store.pushDevices.count(app.appKey) > FAN_OUT_SLICE
+  if (most !== undefined) return most > SLICED_ABOVE
+  return store.pushDevices.count(app.appKey) > SLICED_ABOVE
 }
 
 /** Whether a device of a slice is a target of the push: its platform reached, in the audience. */
@@ -68,9 +73,9 @@ function* firstTarget(store: Store, app: App, req: PushRequest): Generator<void,
   const tags = readsTags(req.audience)
   let start = REGISTRY_START
   while (end) {
-    const slice = store.pushFanOut.slice(appKey, start, end, FAN_OUT_SLICE, tags)
+    const slice = store.pushFanOut.slice(appKey, start, end, PAGE, tags)
     if (slice.some(test)) return { wide: true, found: true, start, end }
-    if (slice.length < FAN_OUT_SLICE) break
+    if (slice.length < PAGE) break
     start = slice.at(-1)!.key
     yield
   }
@@ -133,36 +138,31 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
   // The deliveries' times are the push's: a slice written later is the same push.
   const tenant: Tenant = { app, now: () => now }
   const calling = { msgId, sendno: push.sendno, callback: request.callback }
-  let next: RegistryKey | undefined
-  let made: Delivery[] = []
-  let written: number
-  if (request.audience === 'all' && request.sms === undefined && request.callback === undefined) {
-    // A broadcast's slice: one INSERT … SELECT, like the whole broadcast of a small registry.
-    const platforms = request.platforms.filter(p => reaches(request, p))
-    const slice = store.pushFanOut.slice(appKey, plan.after, plan.end, FAN_OUT_SLICE, false)
-    written = store.pushFanOut.insertSlice(
-      { msgId, appKey, now, ttl: request.options.timeToLive },
-      platforms,
-      {
-        after: plan.after,
-        end: plan.end,
-        limit: FAN_OUT_SLICE,
-      },
-    )
-    next = slice.length === FAN_OUT_SLICE ? slice.at(-1)!.key : undefined
-  } else {
-    const slice = store.pushFanOut.slice(
-      appKey,
-      plan.after,
-      plan.end,
-      FAN_OUT_SLICE,
-      readsTags(request.audience),
-    )
-    const targets = slice.filter(targetTest(request, app))
-    made = deliverEach(deps, tenant, request, targets, msgId, now)
-    written = targets.length
-    next = slice.length === FAN_OUT_SLICE ? slice.at(-1)!.key : undefined
+  const made: Delivery[] = []
+  let written = 0
+  // A broadcast's page: one INSERT … SELECT, like the whole broadcast of a small registry.
+  const setBased = request.audience === 'all' && request.sms === undefined && request.callback === undefined
+  const platforms = request.platforms.filter(p => reaches(request, p))
+  const isTarget = targetTest(request, app)
+  const tags = readsTags(request.audience)
+  const started = performance.now()
+  let after: RegistryKey | undefined = plan.after
+  while (after) {
+    const page = { after, end: plan.end, limit: PAGE }
+    if (setBased) {
+      const ttl = request.options.timeToLive
+      written += store.pushFanOut.insertSlice({ msgId, appKey, now, ttl }, platforms, page)
+      after = store.pushFanOut.sliceEnd(appKey, after, plan.end, PAGE)
+    } else {
+      const devices = store.pushFanOut.slice(appKey, after, plan.end, PAGE, tags)
+      const targets = devices.filter(isTarget)
+      made.push(...deliverEach(deps, tenant, request, targets, msgId, now))
+      written += targets.length
+      after = devices.length === PAGE ? devices.at(-1)!.key : undefined
+    }
+    if (performance.now() - started >= SLICE_BUDGET_MS) break
   }
+  const next = after
   deliveriesMade(deps, app, calling, made, now)
   keepDeliveries(deps, appKey, msgId, written)
   if (next) {

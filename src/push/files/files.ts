@@ -6,7 +6,7 @@ import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
 import { formatLocal } from '../../time.js'
 import { sendPush } from '../delivery/dispatch.js'
-import { FAN_OUT_SLICE } from '../delivery/slices.js'
+import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent } from '../send/payload.js'
 import { accepted, NOBODY } from '../send/push.js'
@@ -154,7 +154,7 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
           if (file.type === 'alias') return { alias: file.entries }
           // A large file goes in slices through the registry (delivery/slices.ts), which skip the
           // ids the app does not have by themselves; a small one is looked up here, id by id.
-          if (file.entries.length > FAN_OUT_SLICE) return { registration_id: file.entries }
+          if (file.entries.length > SLICED_ABOVE) return { registration_id: file.entries }
           return { registration_id: file.entries.filter(rid => store.pushDevices.get(app.appKey, rid)) }
         })
         const outcome = await sendPush(deps, tenant, push, false)

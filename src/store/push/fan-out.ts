@@ -86,6 +86,11 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
      WHERE app_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   )
   const slice = db.prepare<SliceParams, DeviceRow>(SLICE)
+  const sliceEnd = db.prepare<SliceParams, { created_at: number; place: number }>(
+    `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
+     WHERE app_key = @appKey AND (created_at, rowid) > (@afterAt, @afterRow) AND (created_at, rowid) <= (@endAt, @endRow)
+     ORDER BY created_at, rowid LIMIT 1 OFFSET @limit - 1`,
+  )
   const tagsOfSlice = db.prepare<SliceParams, { registration_id: string; tag: string }>(
     `SELECT t.registration_id, t.tag FROM (${SLICE}) d JOIN push_device_tags t
        ON t.app_key = d.app_key AND t.registration_id = d.registration_id ORDER BY t.tag`,
@@ -153,6 +158,11 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
         tags: tags.get(r.registration_id) ?? [],
         key: [r.created_at, r.place] as const,
       }))
+    },
+    /** The last device of a slice that has `limit` devices; undefined when it has fewer (the last slice). */
+    sliceEnd(appKey: string, after: RegistryKey, end: RegistryKey, limit: number): RegistryKey | undefined {
+      const row = sliceEnd.get(range(appKey, after, end, limit))
+      return row && [row.created_at, row.place]
     },
     /**
      * A broadcast's deliveries to one slice of the registry (after `after`, up to `end`, at most

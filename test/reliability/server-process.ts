@@ -33,16 +33,28 @@ export function tempDatabase(): string {
 
 /**
  * Starts the server and resolves once it has logged the URL it listens on (PORT=0: any free port).
- * `preload`: modules the process imports first (test fixtures that reach inside it).
+ * `preload`: modules the process imports first (test fixtures that reach inside it). `uid`/`gid`:
+ * run it as another user (the caller must be root). `ulimit`: bash `ulimit` options set first
+ * (`-f 4096`: a file-size limit of 4 MiB).
  */
 export function startServer(
   env: Record<string, string>,
-  { preload = [] as string[] } = {},
+  {
+    preload = [] as string[],
+    uid,
+    gid,
+    ulimit,
+  }: { preload?: string[]; uid?: number; gid?: number; ulimit?: string } = {},
 ): Promise<ServerProcess> {
   const imports = ['tsx', ...preload].flatMap(m => ['--import', m])
-  const child = spawn(process.execPath, [...imports, 'src/server.ts'], {
+  const args = [...imports, 'src/server.ts']
+  const [command, argv] = ulimit
+    ? ['bash', ['-c', `ulimit ${ulimit} && exec "$0" "$@"`, process.execPath, ...args]]
+    : [process.execPath, args]
+  const child = spawn(command, argv, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid }),
   })
   children.push(child)
   let out = ''

@@ -50,8 +50,9 @@ export function createHealth(db: Db, log?: HealthLog) {
   let fatal: string | undefined
   let full: string | undefined
   let fullSeen = 0
-  /** Why the `-wal` cannot be repaired now (writes refused until it can), and when it was last tried. */
+  /** Why the `-wal` cannot be repaired now (writes refused until it can), what was seen, and when it was last tried. */
   let walBroken: string | undefined
+  let walSeen: string | undefined
   let walTried = 0
   const renewed: Array<() => void> = []
   let timer: NodeJS.Timeout | undefined
@@ -72,7 +73,9 @@ export function createHealth(db: Db, log?: HealthLog) {
   /** The `-wal` as SQLite opened it, or repaired (outside any transaction: the caller's). */
   function checkWal(): void {
     if (!wal || db.inTransaction || !db.open) return
-    const changed = wal.changed()
+    // What was first seen stays the cause while the repair fails (the WAL SQLite then makes looks
+    // like a replacement).
+    const changed = walBroken ? wal.changed() && walSeen : wal.changed()
     if (!changed) {
       if (walBroken) {
         walBroken = undefined
@@ -96,6 +99,7 @@ export function createHealth(db: Db, log?: HealthLog) {
         `database: ${changed}; what it held was written into the database file and a new -wal made: nothing acknowledged was lost`,
       )
       walBroken = undefined
+      walSeen = undefined
     } catch (err) {
       const code = String((err as { code?: unknown }).code ?? (err as Error).message)
       const reason =
@@ -104,6 +108,7 @@ export function createHealth(db: Db, log?: HealthLog) {
         'which writes what the WAL holds into the database file; a SIGKILL now would lose the writes since the last checkpoint'
       if (!walBroken) log?.error({ database: db.name }, `database: ${reason}; writes are refused meanwhile`)
       walBroken = reason
+      walSeen = changed
     }
   }
 

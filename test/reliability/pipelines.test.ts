@@ -90,7 +90,8 @@ describe('answers nobody reads', () => {
     expect(Math.max(...peaks) - rssBefore, summary).toBeLessThan(30 + CONNECTIONS / 2)
     // Let go: the second wave ends about where the first did (no growth per wave).
     expect(peaks[1]! - peaks[0]!, summary).toBeLessThan(50)
-    expect(under.p99, summary).toBeLessThan(before.p99 + 100)
+    // The acceptance bound at the default size; larger sizes are measured (docs/reliability.md).
+    if (SCALE === 1) expect(under.p99, summary).toBeLessThan(before.p99 + 100)
     await agent.close()
   })
 })

@@ -33,7 +33,7 @@ import { deliverEach, keepDeliveries, reaches } from './fan-out.js'
 /** A push whose candidates may be more than this many goes in slices (a job per ~10 ms). */
 export const SLICED_ABOVE = 1000
 /** Devices read from the registry at a time (one statement, their tags in one more). */
-const PAGE = 250
+const PAGE = 100
 /** Real time a slice's job goes on reading pages: then it commits and lets other requests run. */
 const SLICE_BUDGET_MS = 8
 /** Slices a scheduler tick writes before it lets the rest of the due work run. */
@@ -59,11 +59,20 @@ export function isWide(store: Pick<Store, 'pushDevices'>, app: App, req: PushReq
   return store.pushDevices.count(app.appKey) > SLICED_ABOVE
 }
 
-/** Whether a device of a slice is a target of the push: its platform reached, in the audience. */
+/**
+ * Whether a device of a slice is a target of the push: its platform reached, in the audience.
+ * Made once per push (a file push's audience is a set of 100 000 ids), not once per slice.
+ */
 function targetTest(req: PushRequest, app: App): (d: PlacedDevice) => boolean {
+  const known = tests.get(req)
+  if (known) return known
   const inAudience = audienceTest(req.audience, groupsOf(app.settings))
-  return d => req.platforms.includes(d.platform) && reaches(req, d.platform) && inAudience(d)
+  const test = (d: PlacedDevice) =>
+    req.platforms.includes(d.platform) && reaches(req, d.platform) && inAudience(d)
+  tests.set(req, test)
+  return test
 }
+const tests = new WeakMap<PushRequest, (d: PlacedDevice) => boolean>()
 
 /** The first slice of the registry with a target in it, one slice per call of `step`. */
 function* firstTarget(store: Store, app: App, req: PushRequest): Generator<void, WideShape> {

@@ -1,7 +1,7 @@
 // jiguang-sandbox/client: a typed client of the sandbox's control plane, for test suites.
 // No dependencies: the global fetch of Node 20+ (or any fetch given).
 
-export type { App, AppPatch, Balances, Clock, Fault, FaultInput, Removed } from './app-types.js'
+export type { App, AppPatch, Balances, Clock, Fault, FaultInput, Removed, Storage } from './app-types.js'
 export { type ClientOptions, DEFAULT_APP, SandboxClient } from './client.js'
 export { createApp, type NewAppOptions, type ReadyOptions, randomKey, waitUntilReady } from './create-app.js'
 export { NothingArrived, SandboxError } from './errors.js'

@@ -1,6 +1,7 @@
 import { buildApp } from '../app.js'
 import { type Config, ConfigError, loadConfig } from '../config.js'
 import { StartRefusal } from '../errors.js'
+import { processLimit } from '../limits/process-limits.js'
 import { createLogger } from '../logger.js'
 import {
   DEFAULT_APP_KEY,
@@ -30,6 +31,7 @@ export async function main(): Promise<void> {
     throw err
   }
   const logger = createLogger(config.logLevel)
+  warnIfDescriptorsShort(config, logger)
   const app = await buildApp(config, { logger }).catch(refuseStart)
   const graceful = prepareGracefulClose(app)
   const address = await app
@@ -88,6 +90,27 @@ export async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
+}
+
+/**
+ * Connections and TLS handshakes are each a descriptor: bounds above the open-file limit would let
+ * the process run out of descriptors first, and a listener out of them resets every newcomer,
+ * health checks included (issue 19). Said once at start; the operator raises `ulimit -n` (or the
+ * container's nofile limit) or lowers the bounds.
+ */
+function warnIfDescriptorsShort(config: Config, logger: ReturnType<typeof createLogger>): void {
+  const limit = processLimit('Max open files')
+  // The database, its -wal, the log, the listeners, callbacks on the wire: a margin for them.
+  const needed = config.maxConnections + config.maxTlsHandshakes + 128
+  if (limit !== undefined && needed > limit)
+    logger.warn(
+      {
+        openFileLimit: limit,
+        maxConnections: config.maxConnections,
+        maxTlsHandshakes: config.maxTlsHandshakes,
+      },
+      `MAX_CONNECTIONS + MAX_TLS_HANDSHAKES (${needed - 128}) is above what the open-file limit (${limit}) leaves: raise ulimit -n, or lower them`,
+    )
 }
 
 /** An operator's mistake (see StartRefusal): one line saying what to do, no stack. */

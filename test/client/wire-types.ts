@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { App, AppPatch } from '../../src/client/app-types.js'
+import type { App, AppPatch, Storage } from '../../src/client/app-types.js'
 import type { EVENT_TYPES } from '../../src/client/events.js'
 import type {
   Callback,
@@ -13,7 +13,7 @@ import type {
 } from '../../src/client/list-types.js'
 import type { Device } from '../../src/client/steer-types.js'
 import type { items } from '../../src/items/items.js'
-import type { appView } from '../../src/sandbox/app/view.js'
+import type { appView, storageView } from '../../src/sandbox/app/view.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
 import type { appPatchSchema } from '../../src/seed/seed-file.js'
 import type { CallbackState, CallbackType as ServerCallbackType } from '../../src/store/callbacks/outbox.js'
@@ -29,6 +29,7 @@ type Expect<T extends true> = T
 
 export type Checks = [
   Expect<Equal<App, z.output<typeof appView>>>,
+  Expect<Equal<Storage, z.output<typeof storageView>>>,
   Expect<Equal<AppPatch, z.input<typeof appPatchSchema>>>,
   Expect<Equal<Device, z.output<typeof pushDeviceSchemas.device>>>,
   Expect<Equal<Message, z.output<typeof items.message>>>,

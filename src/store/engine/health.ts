@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs'
+import { closeSync, openSync, readSync, type Stats, statSync } from 'node:fs'
+import { processLimit } from '../../limits/process-limits.js'
 import type { Db } from './db.js'
 import { listMigrations, MIGRATIONS_DIR } from './db.js'
 
@@ -114,7 +115,7 @@ export function createHealth(db: Db, log?: HealthLog) {
 
   /** Whether the error says a file reached the process's file-size limit; then its description. */
   function fileSizeLimitHit(): string | undefined {
-    const limit = fileSizeLimit()
+    const limit = processLimit('Max file size')
     if (limit === undefined || db.memory) return undefined
     for (const path of [db.name, `${db.name}-wal`]) {
       const size = sizeOf(path)
@@ -250,19 +251,6 @@ function statOrUndefined(path: string): Stats | undefined {
 }
 
 const sizeOf = (path: string): number | undefined => statOrUndefined(path)?.size
-
-/** The process's file-size limit in bytes (RLIMIT_FSIZE, Linux), undefined when unlimited or unknown. */
-function fileSizeLimit(): number | undefined {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8')
-      .split('\n')
-      .find(l => l.startsWith('Max file size'))
-    const soft = line?.split(/\s{2,}/)[1]
-    return soft === undefined || soft === 'unlimited' ? undefined : Number(soft)
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Readiness of the database: open, its schema at the newest migration shipped with this build,

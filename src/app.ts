@@ -181,9 +181,9 @@ export async function buildApp(
   }
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
-  useDrain(app) // the graceful close: late requests refused, connections ended in order
   // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
-  useConnections(app, held, config)
+  const connections = useConnections(app, held, config)
+  useDrain(app, connections) // the graceful close: late requests refused, connections ended in order
   // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
   // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
   app.addHook('onError', (_req, _reply, err, done) => {

@@ -33,13 +33,17 @@ export function useConnections(
   app: FastifyInstance,
   held: Pick<Held, 'connections' | 'refusals' | 'measureUnread'>,
   options: ConnectionOptions,
-): void {
+): ConnectionTracker {
   const server = app.server
   const { maxPipelined, maxUnreadBytesPerConnection, maxUnreadBytes, unreadTimeoutMs } = options
+  /** Every open connection (the graceful close goes through them: drain.ts). */
+  const open = new Set<Socket>()
   /** Connections whose client has answers unread: what the total bound and the timeout look at. */
   const unread = new Set<Connection>()
   let refusedOpen = 0
   let watch: NodeJS.Timeout | undefined
+  let refuseEvery: () => Error | undefined = () => undefined
+  let answered: ((socket: Socket, owed: number) => void) | undefined
 
   const totalUnread = (): number => {
     let sum = 0
@@ -53,6 +57,7 @@ export function useConnections(
     const c: Connection = {
       socket,
       client,
+      requests: 0,
       answers: new Set(),
       waiting: [],
       paused: false,
@@ -61,6 +66,8 @@ export function useConnections(
       since: 0,
     }
     ;(socket as Tracked)[CONNECTION] = c
+    open.add(socket)
+    socket.once('close', () => open.delete(socket))
     try {
       held.connections.take(client)
     } catch (err) {
@@ -84,17 +91,23 @@ export function useConnections(
     })
   })
 
-  // Before Fastify's listener: every request is counted before any hook of its own runs.
+  // Before Fastify's listener: every request is counted before any hook of its own runs. One
+  // listener function for every answer, not a closure each: this runs for every request.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const c = (req.socket as Tracked)[CONNECTION]
     if (!c) return
+    c.requests++
     c.answers.add(res)
     // 'close' follows every answer, sent or cut off (Node's ServerResponse).
-    res.once('close', () => {
-      c.answers.delete(res)
-      pump(c)
-    })
+    res.on('close', answerClosed)
   })
+  function answerClosed(this: ServerResponse): void {
+    const c = (this.req.socket as Tracked)[CONNECTION]
+    if (!c) return
+    c.answers.delete(this)
+    if (c.waiting.length > 0 || c.paused || unread.size > 0) pump(c)
+    answered?.(c.socket, c.answers.size)
+  }
 
   /** Whether one more request of `c` may run now. */
   function mayRun(c: Connection): boolean {
@@ -158,6 +171,8 @@ export function useConnections(
 
   // Callback-style, not async: this runs for every request, and nearly always lets it through.
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    const refused = refuseEvery()
+    if (refused) return done(refused)
     const c = (req.raw.socket as Tracked | undefined)?.[CONNECTION]
     if (!c) return done() // light-my-request: no connection
     if (c.refused) {
@@ -191,6 +206,35 @@ export function useConnections(
     clearInterval(watch)
     watch = undefined
   })
+
+  return {
+    open,
+    owed(socket) {
+      const c = (socket as Tracked)[CONNECTION]
+      return c && c.requests > 0 ? c.answers.size : undefined
+    },
+    onAnswered(fn) {
+      answered = fn
+    },
+    refuseEvery(check) {
+      refuseEvery = check
+    },
+  }
+}
+
+/** The connections as the graceful close (drain.ts) sees them. */
+export interface ConnectionTracker {
+  /** Every open connection. */
+  readonly open: ReadonlySet<Socket>
+  /**
+   * The answers a connection owes: every request received whose answer has not closed; undefined
+   * when it never sent a request (or is no connection of this server: light-my-request).
+   */
+  owed(socket: Socket): number | undefined
+  /** Told after each answer closes, with what its connection still owes. */
+  onAnswered(fn: (socket: Socket, owed: number) => void): void
+  /** Asked first for every request: an error refuses it before anything else (the close). */
+  refuseEvery(check: () => Error | undefined): void
 }
 
 export type ConnectionOptions = Pick<
@@ -211,6 +255,8 @@ const CONNECTION = Symbol('connection')
 interface Connection {
   socket: Socket
   client: string
+  /** Requests it has sent. */
+  requests: number
   /** Over a bound when it was accepted: its first request is answered with this, then it closes. */
   refused?: OverBound
   /** Answers owed: every request received whose answer has not closed. */

@@ -109,10 +109,14 @@ export function useConnections(
     answered?.(c.socket, c.answers.size)
   }
 
-  /** Whether one more request of `c` may run now. */
-  function mayRun(c: Connection): boolean {
-    // The request asking is among the answers owed; those still waiting are not running.
-    if (c.answers.size - c.waiting.length > maxPipelined) return false
+  /**
+   * Whether one more request of `c` may run now: the one asking (`queued`: the first of those
+   * waiting). `total`: the clients' unread bytes together, counted at most once per pass.
+   */
+  function mayRun(c: Connection, queued: boolean, total: () => number): boolean {
+    // The request asking is among the answers owed; those waiting are not running.
+    const running = c.answers.size - c.waiting.length + (queued ? 1 : 0)
+    if (running > maxPipelined) return false
     if (c.socket.writableLength === 0 && c.answers.size <= 1) return true
     const mine = unreadOf(c)
     if (mine === 0) return true
@@ -122,13 +126,22 @@ export function useConnections(
       c.since = Date.now()
       watch ??= setInterval(checkStalled, Math.min(1_000, unreadTimeoutMs / 4)).unref()
     }
-    return mine <= maxUnreadBytesPerConnection && totalUnread() <= maxUnreadBytes
+    return mine <= maxUnreadBytesPerConnection && total() <= maxUnreadBytes
+  }
+
+  /** The clients' unread bytes, counted once for a pass over the connections however many ask. */
+  const counter = (): (() => number) => {
+    let known: number | undefined
+    return () => {
+      known ??= totalUnread()
+      return known
+    }
   }
 
   /** Runs what waits on `c` while it may; reads again once nothing waits. */
-  function pump(c: Connection): void {
+  function pump(c: Connection, total = counter()): void {
     if (c.socket.destroyed) return
-    while (c.waiting.length > 0 && mayRun(c)) c.waiting.shift()!()
+    while (c.waiting.length > 0 && mayRun(c, true, total)) c.waiting.shift()!()
     if (c.waiting.length === 0 && c.paused) {
       c.paused = false
       c.socket.resume()
@@ -138,9 +151,10 @@ export function useConnections(
 
   /** A client read, or the total went down: connections that waited may go on. */
   function pumpAll(this: Socket | undefined): void {
+    const total = counter()
     const c = (this as Tracked | undefined)?.[CONNECTION]
-    if (c) pump(c)
-    for (const u of [...unread]) pump(u)
+    if (c) pump(c, total)
+    for (const u of [...unread]) pump(u, total)
   }
 
   function checkStalled(): void {
@@ -180,7 +194,7 @@ export function useConnections(
       reply.raw.shouldKeepAlive = false
       return done(ALWAYS_ANSWERED.has(req.url) ? undefined : c.refused)
     }
-    if (c.waiting.length === 0 && mayRun(c)) return done()
+    if (c.waiting.length === 0 && mayRun(c, false, totalUnread)) return done()
     if (c.waiting.length >= maxPipelined) {
       const message = `a client at ${c.client} sent more than ${2 * maxPipelined} requests on one connection without reading the answers (MAX_PIPELINED_REQUESTS): disconnected`
       held.refusals.refused('pipelined requests', c.client, message)

@@ -15,6 +15,7 @@ export type {
   Imported,
   Removed,
 } from './app-types.js'
+export type * from './change-types.js'
 export {
   type ClientOptions,
   DEFAULT_APP,

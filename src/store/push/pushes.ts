@@ -1,4 +1,5 @@
 import type { Engine } from '../engine/index.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
 
 export interface Push {
   msgId: string
@@ -16,6 +17,8 @@ export interface Push {
   groupMsgId?: string | null
   /** The push plan it named (options.business_operation_code). */
   plan?: string | null
+  /** Its push.sent event (given by `insert`); null for pushes accepted before migration 018. */
+  seq?: number | null
 }
 
 interface PushRow {
@@ -31,6 +34,7 @@ interface PushRow {
   withdrawn_at: number | null
   group_msgid: string | null
   plan: string | null
+  seq: number | null
 }
 
 const toPush = (r: PushRow): Push => ({
@@ -46,16 +50,26 @@ const toPush = (r: PushRow): Push => ({
   withdrawnAt: r.withdrawn_at,
   groupMsgId: r.group_msgid,
   plan: r.plan,
+  seq: r.seq,
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
-export function createPushStore({ db }: Engine) {
+export function createPushStore({ db, seqs }: Engine) {
   const insertPush = db.prepare(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
-       group_msgid, plan)
+       group_msgid, plan, seq)
      VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt,
-       @groupMsgId, @plan)`,
+       @groupMsgId, @plan, @seq)`,
   )
+  const list = createLister<never, PushRow>(db, {
+    columns: '*',
+    from: 'pushes INDEXED BY pushes_by_seq',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'created_at',
+    where: 'seq IS NOT NULL',
+    filters: {},
+  })
   // Through the partial index of migration 015: only group pushes' parts are in it.
   const ofGroup = db.prepare<[string], PushRow>(
     'SELECT * FROM pushes WHERE group_msgid = ? ORDER BY app_key, msg_id',
@@ -78,6 +92,7 @@ export function createPushStore({ db }: Engine) {
   )
 
   return {
+    /** Stores an accepted push with the seq of its push.sent event (the stream reads the row). */
     insert(p: Push): void {
       insertPush.run({
         ...p,
@@ -85,7 +100,12 @@ export function createPushStore({ db }: Engine) {
         broadcast: p.broadcast ? 1 : 0,
         groupMsgId: p.groupMsgId ?? null,
         plan: p.plan ?? null,
+        seq: seqs.next(p.appKey, 'push'),
       })
+    },
+    /** The app's accepted pushes by seq, newest first (lister.ts): the push.sent events. */
+    list(appKey: string, window: ListWindow): Push[] {
+      return list(appKey, window).map(toPush)
     },
     /** The pushes a group push made, one per member app that accepted it (every app's). */
     ofGroup(groupMsgId: string): Push[] {

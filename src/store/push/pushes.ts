@@ -63,7 +63,7 @@ export function createPushStore({ db, seqs }: Engine) {
   )
   const list = createLister<never, PushRow>(db, {
     columns: '*',
-    from: 'pushes INDEXED BY pushes_by_seq',
+    from: 'pushes INDEXED BY pushes_by_app',
     appKey: 'app_key',
     seq: 'seq',
     time: 'created_at',
@@ -77,8 +77,10 @@ export function createPushStore({ db, seqs }: Engine) {
   const getPush = db.prepare<{ appKey: string; msgId: string }, PushRow>(
     'SELECT * FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
   )
+  // Through pushes_by_app (app_key, seq), migration 018: seqs follow creation times within an
+  // app; the pushes accepted before it (seq NULL) come last, by their creation time.
   const latest = db.prepare<[string], PushRow>(
-    'SELECT * FROM pushes WHERE app_key = ? ORDER BY created_at DESC, msg_id DESC LIMIT 1',
+    'SELECT * FROM pushes WHERE app_key = ? ORDER BY seq DESC, created_at DESC, msg_id DESC LIMIT 1',
   )
   // Through the cid's own index (partial since migration 012: only pushes that carry one); left
   // to itself SQLite walked the app's pushes of the whole day through pushes_by_app.

@@ -330,6 +330,22 @@ describe('push.sent and code.verified', () => {
   })
 })
 
+describe('what the operator does for an app', () => {
+  it('is an event of that app, its request.completed marked as the operator’s', async () => {
+    const { app } = await createTestApp()
+    const appKey = newKey('op')
+    const own = { authorization: basic(appKey, newKey('s')) }
+    await call(app, 'GET', '/_sandbox/clock', undefined, own)
+    const after = await mark(app, own)
+    const operator = { authorization: basic('operator', 'operator'), 'x-sandbox-app': appKey }
+    const made = await call(app, 'POST', '/_sandbox/faults', { path: '/v1/codes', code: 50019 }, operator)
+    expect(made.status, made.raw).toBe(200)
+    expect((await since(app, after, 'fault.changed', own)).map(e => e.data.action)).toEqual(['armed'])
+    const [request] = await since(app, after, 'request.completed', own)
+    expect(request?.data).toMatchObject({ method: 'POST', path: '/_sandbox/faults', status: 200, operator: true })
+  })
+})
+
 describe('change events stay with their app', () => {
   it("another app's changes, a reset and an import bring no event of another app", async () => {
     const { app } = await createTestApp()

@@ -342,7 +342,12 @@ describe('what the operator does for an app', () => {
     expect(made.status, made.raw).toBe(200)
     expect((await since(app, after, 'fault.changed', own)).map(e => e.data.action)).toEqual(['armed'])
     const [request] = await since(app, after, 'request.completed', own)
-    expect(request?.data).toMatchObject({ method: 'POST', path: '/_sandbox/faults', status: 200, operator: true })
+    expect(request?.data).toMatchObject({
+      method: 'POST',
+      path: '/_sandbox/faults',
+      status: 200,
+      operator: true,
+    })
   })
 })
 

@@ -41,9 +41,8 @@ export function journalRequests(deps: { store: Store; clock: Clock }) {
   ) => {
     const surface = journaled(req)
     if (surface !== undefined) {
-      // As they stand now: a request that moved the app's clock is timed on the clock it moved to.
-      const apps = appsOf(req, appKey => store.apps.get(appKey)).map(a => store.apps.get(a.appKey) ?? a)
-      if (apps.length > 0) store.requests.record(entriesOf(req, reply, payload, surface, apps, clock))
+      const apps = appsOf(req, appKey => store.apps.get(appKey))
+      if (apps.length > 0) recordEntries(req, reply, payload, surface, apps, clock, store.requests.record)
     }
     done(null, payload)
   }
@@ -67,12 +66,16 @@ function basicUser(header: string | undefined): string | undefined {
 }
 
 /**
- * The apps a request spoke for: its tenant; the members of a group push; or, refused for its
+ * The apps a request spoke for, as they stand now (a request that moved the app's clock is timed
+ * on the clock it moved to): its tenant; the members of a group push; or, refused for its
  * credentials (or on an unknown path), the existing app its appKey names.
  */
 function appsOf(req: FastifyRequest, app: (appKey: string) => App | undefined): App[] {
-  if (req.tenant) return [req.tenant.app]
-  if (req.group) return req.group.members.map(m => m.tenant.app)
+  if (req.tenant) {
+    const { app: known } = req.tenant
+    return [app(known.appKey) ?? known]
+  }
+  if (req.group) return req.group.members.map(({ tenant }) => app(tenant.app.appKey) ?? tenant.app)
   const user = basicUser(req.headers.authorization)
   const named = user === undefined ? undefined : app(user)
   return named ? [named] : []
@@ -115,48 +118,65 @@ function answerText(payload: unknown): string | null {
  * (store/events/requests.ts): a send pays nothing for them.
  */
 function idsOf(req: FastifyRequest, status: number, payload: unknown): Record<string, string[]> | null {
-  const ids = collectIds()
   const params = req.params as Record<string, unknown> | undefined
+  const long = typeof payload === 'string' && payload.length > BODY_CAP && createdIds(req.method, status)
+  // Most calls (a send) name nothing in their path, and their answer is kept whole.
+  if (!long && !hasKeys(params)) return null
+  const ids = collectIds()
   if (params) for (const key in params) ids.add(key, params[key])
-  if (typeof payload === 'string' && payload.length > BODY_CAP && createdIds(req.method, status))
-    ids.addAnswer(payload)
+  if (long) ids.addAnswer(payload)
   return ids.result()
 }
 
-/** The entries of one answered request: one per app it spoke for. */
-function entriesOf(
+function hasKeys(o: object | undefined): boolean {
+  if (o) for (const _ in o) return true
+  return false
+}
+
+/** Records the entries of one answered request: one per app it spoke for. */
+function recordEntries(
   req: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
   surface: string,
   apps: App[],
   clock: Clock,
-): JournalEntry[] {
+  record: (entry: JournalEntry) => void,
+): void {
   const url = redactUrl(req.url)
   const q = url.indexOf('?')
   const refusal = req.refusal
   const status = reply.statusCode
-  const shared = {
-    realAt: systemClock.now(),
-    method: req.method,
-    path: q < 0 ? url : url.slice(0, q),
-    query: q < 0 ? null : url.slice(q + 1),
-    surface,
-    status,
-    code: refusal?.code ?? null,
-    message: refusal?.message ?? null,
-    reason: refusal ? (refusal.reason ?? refusal.message) : null,
-    ids: idsOf(req, status, payload),
-    durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-    client: req.ip,
-    userAgent: userAgentOf(req),
-    operator: req.operator === true,
-    requestBody: requestText(req),
-    answerBody: answerText(payload),
-  }
-  const at = (app: App) => appNow(clock, app)
-  if (apps.length === 1) return [Object.assign(shared, { appKey: apps[0]!.appKey, at: at(apps[0]!) })]
-  return apps.map(app => ({ ...shared, appKey: app.appKey, at: at(app) }))
+  const realAt = systemClock.now()
+  const path = q < 0 ? url : url.slice(0, q)
+  const query = q < 0 ? null : url.slice(q + 1)
+  const ids = idsOf(req, status, payload)
+  const durationMs = Math.round(reply.elapsedTime * 1000) / 1000
+  const userAgent = userAgentOf(req)
+  const requestBody = requestText(req)
+  const answerBody = answerText(payload)
+  // Every entry made by this one literal: one shape for the store's loop over them.
+  for (const app of apps)
+    record({
+      appKey: app.appKey,
+      at: appNow(clock, app),
+      realAt,
+      method: req.method,
+      path,
+      query,
+      surface,
+      status,
+      code: refusal?.code ?? null,
+      message: refusal?.message ?? null,
+      reason: refusal ? (refusal.reason ?? refusal.message) : null,
+      ids,
+      durationMs,
+      client: req.ip,
+      userAgent,
+      operator: req.operator === true,
+      requestBody,
+      answerBody,
+    })
 }
 
 function userAgentOf(req: FastifyRequest): string | null {

@@ -8,9 +8,10 @@
  * - Group commit: the jobs queued in one turn of the event loop, or while the last fsync ran,
  *   share one transaction and one fsync, which runs off the event loop. Each job runs in its own
  *   savepoint, so one that throws rolls back alone (`checksFirst` jobs skip the savepoint and are
- *   rerun with one if they throw after writing: writer.ts). A job nobody waits for may `ride`:
- *   it joins the next commit the others make (the request journal's entries), or commits on its
- *   own after RIDE_MS or when `hurry()` says a read needs it.
+ *   rerun with one if they throw after writing: writer.ts). A job nobody waits for may `ride`
+ *   (the request journal's entries): it joins a commit the others make (the next on a quiet
+ *   writer, the first after RIDE_MS on a busy one), or commits on its own when the writer is idle
+ *   after RIDE_MS, or when `hurry()` says a read needs it.
  * - Exactly once: jobs run one after another on the event loop, so a check-then-write inside a job
  *   (a claim, a quota, a once-only code) never interleaves with another job.
  * - Memory follows rollback: what a job changes in memory (balances, id blocks) is recorded in the
@@ -104,7 +105,7 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     ids: createIdBlocks(db, journal),
     /** Group-committed write, durable before it resolves. */
     write: writer.write,
-    /** A write that joins the next commit instead of making one (writer.ts: RIDE_MS). */
+    /** A write that joins a later commit instead of making one (writer.ts: RIDE_MS). */
     ride: writer.ride,
     hurry: writer.hurry,
     flush: writer.flush,

@@ -34,9 +34,10 @@ import { createUndoJournal, type UndoJournal } from './undo.js'
 export interface Writer {
   write<T>(job: () => T, options?: WriteOptions): Promise<T>
   /**
-   * A job that rides with the next commit the other jobs make, rather than making one of its own:
-   * for writes nobody waits for (the request journal's entries, written after their answers). It
-   * runs first in that batch; without one, after RIDE_MS, or at once when `hurry()` is called.
+   * A job nobody waits for (the request journal's entries, written after their answers): it rides
+   * with a commit the other jobs make, running first in that batch: the next one on a quiet writer
+   * (RIDE_ALONG_BELOW), the first one after RIDE_MS on a busy one; idle, it commits on its own
+   * after RIDE_MS. `hurry()` ends the wait at once.
    */
   ride<T>(job: () => T): Promise<T>
   /** What rides is committed now (a read that must see it). */
@@ -65,11 +66,23 @@ interface Pending {
 }
 
 /**
- * How long a riding job waits for a commit it can join. Under load it never waits (commits follow
- * each other); idle, its write is this late at most. A commit of its own after every answer made
- * a second fsync per batch of sends: half the batch, ≈ twice the CPU per send (docs/performance.md).
+ * How long a riding job waits for a commit it can join, or, on a busy writer, before it joins one.
+ * A commit of its own after every answer made a second fsync per batch of sends: half the batch,
+ * ≈ twice the CPU per send. Joining every commit of a busy writer made each one carry a few rows
+ * of the journal, and rewrite the same pages of its table and index for them (≈ 9 more pages in a
+ * commit of 24 sends); waiting this long gathers the rows of every commit made meanwhile into one
+ * (docs/performance.md). Idle, the rider's write is this late at most.
  */
 export const RIDE_MS = 50
+
+/**
+ * While the recent commits carried fewer jobs than this on average, the riders join the next
+ * commit: a client calling one request after another (a test) finds each request's journal entry
+ * right after what the request did (its seq, its `request.completed` on the event stream). A busier
+ * writer's riders wait for RIDE_MS (a busy writer also makes small commits between its large ones:
+ * the average, not the commit at hand, tells it is busy).
+ */
+export const RIDE_ALONG_BELOW = 8
 
 /** A checks-first job threw after it wrote: the batch runs again, a savepoint per job. */
 class WroteThenThrew extends Error {}
@@ -88,8 +101,10 @@ export function createWriter(
   let queue: Pending[] = []
   let riders: Pending[] = []
   let rideTimer: NodeJS.Timeout | undefined
-  /** The riders waited long enough (RIDE_MS), or a read needs them: they commit on their own. */
+  /** The riders waited RIDE_MS on a busy writer: its next commit takes them. */
   let ridersDue = false
+  /** The riders are committed now, on their own if need be: a read needs them, or the writer is idle. */
+  let ridersNow = false
   let scheduled = false
   const schedule = () => {
     if (scheduled) return
@@ -97,8 +112,19 @@ export function createWriter(
     setImmediate(run)
   }
   const rideNow = () => {
-    ridersDue = true
+    ridersNow = true
     schedule()
+  }
+  /** Commits made while the riders waited: the writer is busy, and will soon commit again. */
+  let commitsWhileRiding = 0
+  /** Jobs per commit lately (a moving average): riders join the next commit of a quiet writer. */
+  let jobsPerCommit = 0
+  const rideDue = () => {
+    if (commitsWhileRiding === 0) return rideNow()
+    // Its next commit takes them; should none come (the load ended), they commit on their own.
+    ridersDue = true
+    commitsWhileRiding = 0
+    rideTimer = setTimeout(rideNow, RIDE_MS).unref()
   }
   // A -wal made anew (health.ts repaired a deleted one): the next fsync opens the new file.
   health.onWalRenewed(() => wal.renew?.())
@@ -141,14 +167,22 @@ export function createWriter(
   /** Commits what is queued; returns how to settle the callers once the commit is durable. */
   function commit(): ((syncError: Error | null) => void) | undefined {
     scheduled = false
-    if (queue.length === 0 && riders.length === 0) return undefined
+    const riding = riders.length > 0 && (ridersNow || ridersDue || jobsPerCommit < RIDE_ALONG_BELOW)
+    // Riders alone make a commit only when they must (ridersNow); otherwise they wait for one.
+    if (queue.length === 0 && !(riding && ridersNow)) return undefined
+    // How many jobs the recent commits carried (a moving average): a busy writer's are many.
+    jobsPerCommit += (queue.length - jobsPerCommit) / 4
     // The riders were there first: their jobs run first.
-    const batch = riders.length === 0 ? queue : [...riders, ...queue]
+    const batch = riding ? [...riders, ...queue] : queue
     queue = []
-    riders = []
-    ridersDue = false
-    clearTimeout(rideTimer)
-    rideTimer = undefined
+    if (riding) {
+      riders = []
+      ridersDue = false
+      ridersNow = false
+      commitsWhileRiding = 0
+      clearTimeout(rideTimer)
+      rideTimer = undefined
+    } else if (riders.length > 0) commitsWhileRiding++
     try {
       health.assertWritable()
     } catch (err) {
@@ -200,7 +234,7 @@ export function createWriter(
     wal.sync(err => {
       syncing = false
       settle(err)
-      if (queue.length > 0 || (riders.length > 0 && ridersDue)) run()
+      if (queue.length > 0 || (riders.length > 0 && ridersNow)) run()
     })
   }
 
@@ -216,13 +250,14 @@ export function createWriter(
       return new Promise<T>((resolve, reject) => {
         // A rider only writes: no savepoint of its own (a failure half-way reruns the batch).
         riders.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst: true })
-        rideTimer ??= setTimeout(rideNow, RIDE_MS).unref()
+        rideTimer ??= setTimeout(rideDue, RIDE_MS).unref()
       })
     },
     hurry() {
       if (riders.length > 0) rideNow()
     },
     flush() {
+      if (riders.length > 0) ridersNow = true
       const settle = commit()
       wal.syncNow()
       settle?.(null)

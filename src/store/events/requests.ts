@@ -38,6 +38,8 @@ export type JournaledRequest = JournalEntry & { seq: number }
 const IDS_CAP = 1000
 /** Answers parsed for their ids only up to this size. */
 const PARSE_CAP = 256 * 1024
+/** Entries kept in memory before they are written at once rather than with a later commit. */
+const PENDING_MAX = 2000
 
 /** The ids a call creates or names, by their vendor names (the journal's `ids`, its `msg_id=`). */
 const ID_KEYS = new Set([
@@ -164,12 +166,13 @@ const toEntry = (r: Row): JournaledRequest => ({
 /**
  * The request journal (migration 014). Each answered request the journal keeps is `record`ed as
  * it is answered (http/journal.ts makes its entry) and stays in memory until one job, riding with
- * the next commit the other writes make (engine/writer.ts: `ride`), writes every entry recorded
- * meanwhile: a send's entry is committed with the sends that arrive after it, and never costs an
- * fsync of its own, nor a turn of the answer (idle, it commits alone after RIDE_MS, or as soon as
- * a read needs it: `settled()`). Each row takes the app's next seq then (seqs stay in commit
- * order: `request.completed` on the stream), and the app's activity is touched once per commit
- * (apps/activity.ts). An app's journal is a ring of `keep` rows: once
+ * a commit the other writes make (engine/writer.ts: `ride`), writes every entry recorded
+ * meanwhile: a send's entry is committed with sends that arrive after it, and never costs an
+ * fsync of its own, nor a turn of the answer. On a quiet sandbox that is the next commit; on a
+ * busy one, the first after RIDE_MS, so that one commit writes the rows of many (idle, it commits
+ * alone after RIDE_MS; a read that needs it has it at once: `settled()`). Each row takes the app's
+ * next seq then (seqs stay in commit order: `request.completed` on the stream), and the app's
+ * activity is touched once per such commit (apps/activity.ts). An app's journal is a ring of `keep` rows: once
  * full, each new entry overwrites the app's oldest row in place (a row appended and another
  * deleted cost ≈ 1 µs more per request: docs/performance.md); a reset or a removal deletes the
  * rows with every other row of the app.
@@ -291,15 +294,17 @@ export function createRequestJournal(
   return {
     /** Whether requests are journaled at all (JOURNAL_MAX_PER_APP > 0). */
     enabled: keep > 0,
-    /** Keeps the entries of an answered request; they are written with the next group commit. */
-    record(entries: JournalEntry[]): void {
+    /** Keeps the entry of an answered request (one per app it spoke for), written with a later commit. */
+    record(entry: JournalEntry): void {
       if (closed || keep === 0) return
-      for (const e of entries) pending.push(e)
+      pending.push(entry)
+      // Memory held for the journal stays bounded however busy the sandbox is.
+      if (pending.length === PENDING_MAX) hurry()
       if (queued) return
       queued = true
       let batch: JournalEntry[] | undefined
-      // With the next commit the others make: a commit of its own after each batch of answers
-      // was a second fsync per batch (engine/writer.ts: RIDE_MS).
+      // With a commit the others make: a commit of its own after each batch of answers was a
+      // second fsync per batch (engine/writer.ts: RIDE_MS).
       last = ride(() => {
         // Taken once: a batch rerun with savepoints (writer.ts) writes the same entries again.
         if (batch === undefined) {

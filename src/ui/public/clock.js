@@ -1,7 +1,7 @@
 // Clock: the app's own time, moved forward by hand. A move answers once everything that fell due
 // on the way has run (POST /_sandbox/clock); the events logged meanwhile say what that was.
 
-import { act, beijing, h, toast } from './dom.js'
+import { act, beijing, duration, h, toast } from './dom.js'
 import { reportText } from './labels.js'
 
 const STEPS = [
@@ -109,7 +109,7 @@ export const clockView = {
             h(
               'small',
               null,
-              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms} ms ahead of real time`,
+              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms === 0 ? 'real time' : `${duration(clock.offset_ms)} ahead of real time`}`,
             ),
           )
         : h('p', { class: 'empty' }, 'Loading…'),

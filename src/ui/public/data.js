@@ -1,9 +1,11 @@
 // What the page knows of the app, read from the control plane by topic. An event of the stream
-// marks the topics it touches stale; they are read again at once (a burst of events is one read),
-// so every view shows what the API shows, and nothing is merged by hand.
+// marks the topics it touches stale (EVENT_TOPICS, the one table of what each event changes); they
+// are read again at once (a burst of events is one read), and every view and tab badge drawn from
+// them is drawn again: every view shows what the API shows, and nothing is merged by hand.
 
 const LIMIT = 'limit=1000'
 
+/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<object>>} */
 const TOPICS = {
   app: async api => {
     const [app, faults] = await Promise.all([api.get('/_sandbox/app'), api.get('/_sandbox/faults')])
@@ -36,6 +38,14 @@ const TOPICS = {
     const answer = await api.get(`/_sandbox/callbacks?${LIMIT}`)
     return { callbacks: answer.callbacks, callbackUrl: answer.callback_url }
   },
+  // The journal is long and changes at every request: read only while the Requests view shows it,
+  // with that view's filters.
+  requests: async (api, opts) => {
+    const query = opts.requestsQuery()
+    if (query === null) return {}
+    const answer = await api.get(`/_sandbox/requests?${query}`)
+    return { requests: answer.requests, requestsQuery: query }
+  },
   reviews: async api => {
     const [templates, signs] = await Promise.all([
       api.get('/_sandbox/sms/templates'),
@@ -47,22 +57,64 @@ const TOPICS = {
 
 export const ALL = Object.keys(TOPICS)
 
-/** What each event changes. A callback is queued by a report, a reply or a review decision. */
-const EVENT_TOPICS = {
+/**
+ * What each event of the stream changes: the topics it makes stale, so the views and the tab
+ * badges drawn from them. The page listens to every type named here (live.js); a type the server
+ * does not send costs nothing, and one not named here is not listened to.
+ * @type {Record<string, string[] | ((data: any) => string[])>}
+ */
+export const EVENT_TOPICS = {
   'sms.sent': ['sms', 'schedules'],
   'sms.report': ['sms', 'callbacks'],
   'sms.reply': ['sms', 'callbacks', 'app'],
+  'code.verified': ['sms'],
+  'push.sent': ['push'],
   'push.delivered': ['push'],
-  'push.clicked': ['push'],
+  'push.clicked': ['push', 'callbacks'],
+  'device.changed': ['push'],
   'callback.attempt': ['callbacks'],
   'review.decided': ['reviews', 'callbacks'],
+  'template.changed': ['reviews'],
+  'sign.changed': ['reviews'],
+  'schedule.changed': ['schedules'],
   'schedule.fired': ['schedules', 'sms', 'push'],
+  'fault.changed': ['app'],
   'clock.moved': ['app'],
   'app.changed': ['app'],
+  'app.reset': ALL,
+  'request.completed': d => ['requests', ...writeTopics(d)],
 }
 
-/** The app's data, kept fresh: `onChange()` after each read. */
-export function createData(api, onChange) {
+/**
+ * A write answered 2xx changes what its path names: what a sandbox without the event of that
+ * change (an older one) still shows live, through its journal's `request.completed`.
+ */
+const WRITES = [
+  ['/v1/templates', 'reviews'],
+  ['/v1/sign', 'reviews'],
+  ['/v1/schedule', 'schedules'],
+  ['/v3/schedules', 'schedules'],
+  ['/v3/devices', 'push'],
+  ['/v3/tags', 'push'],
+  ['/v3/aliases', 'push'],
+  ['/v1/codes', 'sms'],
+  ['/v1/voice_codes', 'sms'],
+  ['/_sandbox/faults', 'app'],
+]
+function writeTopics(d) {
+  if (!d || d.method === 'GET' || d.status >= 300) return []
+  return WRITES.filter(([path]) => d.path?.startsWith(path)).map(([, topic]) => topic)
+}
+
+/** @typedef {{ requestsQuery: () => string | null }} DataOptions */
+
+/**
+ * The app's data, kept fresh: `onChange()` after each read.
+ * @param {import('./api.js').Api} api
+ * @param {() => void} onChange
+ * @param {DataOptions} opts
+ */
+export function createData(api, onChange, opts) {
   const state = {
     messages: [],
     /** msg_id → its delivery report. */
@@ -76,6 +128,9 @@ export function createData(api, onChange) {
     templates: [],
     signs: [],
     faults: [],
+    /** The journal as the Requests view asked for it (`requestsQuery`). */
+    requests: [],
+    requestsQuery: null,
     /** Pushes opened from this page (msg_id/registration_id → the click's answer). */
     clicks: new Map(),
     /** Report statuses chosen from this page for reports still to come (msg_id → the answer). */
@@ -98,7 +153,7 @@ export function createData(api, onChange) {
         await Promise.all(
           topics.map(async topic => {
             try {
-              Object.assign(state, await TOPICS[topic](api))
+              Object.assign(state, await TOPICS[topic](api, opts))
               delete state.errors[topic]
             } catch (err) {
               state.errors[topic] = err
@@ -135,7 +190,8 @@ export function createData(api, onChange) {
         state.app = { ...state.app, clock: data }
         state.clockReadAt = Date.now()
       }
-      invalidate(EVENT_TOPICS[type] ?? ALL)
+      const topics = EVENT_TOPICS[type] ?? ALL
+      invalidate(typeof topics === 'function' ? topics(data) : topics)
     },
   }
 }

@@ -1,7 +1,7 @@
 // Devices: every push device of the app, and what each received, drawn as its platform shows it:
 // a notification in the system's shade, a custom message (JPush "message") only to the app.
 
-import { act, field, h, matches, time, toast } from './dom.js'
+import { act, copyable, field, h, matches, time, toast } from './dom.js'
 import { PLATFORMS } from './labels.js'
 import { received } from './push-cards.js'
 
@@ -24,7 +24,7 @@ function detail(ctx, device) {
       'dl',
       { class: 'facts' },
       h('dt', null, 'registration_id'),
-      h('dd', null, h('code', null, device.registration_id)),
+      h('dd', null, copyable(device.registration_id, 'registration_id')),
       h('dt', null, 'alias'),
       h('dd', null, device.alias ?? '—'),
       h('dt', null, 'tags'),

@@ -1,8 +1,9 @@
 // A push as the device got it: a notification drawn as its platform shows one, a custom message
 // (JPush "message", for the app only), and the click that opens it.
 
-import { act, h, json, time, toast } from './dom.js'
+import { act, copyable, h, json, time, toast } from './dom.js'
 import { PLATFORMS } from './labels.js'
+import { callOf } from './sms.js'
 
 /** An iOS alert is a string or `{title, subtitle, body}` (jpush-api.md §5.3). */
 function alertParts(n) {
@@ -64,7 +65,9 @@ export function received(ctx, device, p) {
       'Received ',
       time(p.received_at),
       ' · msg_id ',
-      h('code', null, p.msg_id),
+      copyable(p.msg_id, 'msg_id'),
+      ' · ',
+      h('a', { href: callOf(p.msg_id) }, 'the call that pushed it'),
       p.alias && ` · to alias ${p.alias}`,
       p.withdrawn_at && [' · withdrawn ', time(p.withdrawn_at)],
       p.sms_msg_id && [

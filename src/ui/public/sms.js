@@ -1,8 +1,11 @@
 // One text as the phone shows it: its kind and signature, the code marked with a copy button, its
 // delivery report (or the status it will get, chosen here); the phone's replies, and the box to send one.
 
-import { act, copyText, field, h, time, toast } from './dom.js'
+import { act, copyable, field, h, time, toast } from './dom.js'
 import { messageKind, REPORT_STATUSES, reportText } from './labels.js'
+
+/** The Requests view, filtered to the calls that made or named a msg_id (and links back). */
+export const callOf = msgId => `#/requests?msg_id=${encodeURIComponent(msgId)}`
 
 /** The text with its code marked, so that the eye finds it at once. */
 function withCode(content, code) {
@@ -93,28 +96,16 @@ export function sms(ctx, m, highlighted) {
         h('a', { href: `#/scheduled/${m.schedule_id}` }, ` · schedule ${m.schedule_id.slice(0, 8)}…`),
     ),
     h('p', { class: 'text' }, withCode(m.content, m.code)),
-    m.code &&
-      h(
-        'p',
-        { class: 'code' },
-        'Code ',
-        h('strong', { class: 'code-value' }, m.code),
-        ' ',
-        h(
-          'button',
-          {
-            type: 'button',
-            'aria-label': `Copy code ${m.code}`,
-            onclick: e =>
-              act(e.currentTarget, async () => {
-                await copyText(m.code)
-                toast(`Copied ${m.code}`)
-              }),
-          },
-          'Copy code',
-        ),
-      ),
-    h('footer', null, time(m.created_at), ' · msg_id ', h('code', null, m.msg_id), ` · ${m.units} billed`),
+    m.code && h('p', { class: 'code' }, 'Code ', copyable(m.code, 'code', 'Copy code')),
+    h(
+      'footer',
+      null,
+      time(m.created_at),
+      ' · msg_id ',
+      copyable(m.msg_id, 'msg_id'),
+      ` · ${m.units} billed · `,
+      h('a', { href: callOf(m.msg_id) }, 'the call that sent it'),
+    ),
     h('div', { class: 'report' }, reportLine(ctx, m)),
   )
 }

@@ -120,3 +120,27 @@ describe('every view, live', { timeout: BROWSER_TEST_MS }, () => {
     await page.getByText('1 day 3 h 5 min ahead of real time').waitFor({ timeout: LIVE_MS })
   })
 })
+
+describe('a code in its phone', { timeout: BROWSER_TEST_MS }, () => {
+  it('shows whether it was verified, or expired, as it happens', async () => {
+    const tenant = newTenant('uilivecode')
+    const mobile = '13800138090'
+    const { page } = await ui.open(tenant, `#/phones/${mobile}`)
+    await page.getByText(`No texts to ${mobile} yet`).waitFor({ timeout: LIVE_MS })
+    const first = await ui.api(tenant, 'POST', '/v1/codes', { mobile, temp_id: 1 })
+    const bubble = page.locator(`[data-msg-id="${first.body.msg_id}"]`)
+    await bubble.getByText('not verified yet').waitFor({ timeout: LIVE_MS })
+    const code = (await ui.api(tenant, 'GET', `/_sandbox/sms/codes/latest?msg_id=${first.body.msg_id}`)).body
+      .code
+    const valid = await ui.api(tenant, 'POST', `/v1/codes/${first.body.msg_id}/valid`, { code })
+    expect(valid.body.is_valid).toBe(true)
+    await bubble.locator('.code-state', { hasText: 'verified' }).waitFor({ timeout: LIVE_MS })
+
+    const second = await ui.api(tenant, 'POST', '/v1/codes', { mobile, temp_id: 1 })
+    const next = page.locator(`[data-msg-id="${second.body.msg_id}"]`)
+    await next.getByText('not verified yet').waitFor({ timeout: LIVE_MS })
+    await ui.api(tenant, 'POST', '/_sandbox/clock', { advance_ms: 86_400_000 })
+    await next.locator('.code-state', { hasText: 'expired' }).waitFor({ timeout: LIVE_MS })
+    expect(await bubble.locator('.code-state').innerText()).toBe('verified')
+  })
+})

@@ -149,6 +149,34 @@ describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
 })
 
 describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
+  it('a lost connection is one banner naming the address, not a stack of errors', async () => {
+    const app = await buildApp(testConfig())
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    const context = await ui.browser.newContext()
+    const page = await context.newPage()
+    try {
+      await page.goto(`${url}/_sandbox/ui/#/phones`)
+      await ui.signIn(page, newTenant('uilost'))
+      await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
+      await app.close()
+      await page.locator('#live[data-status="reconnecting"]').waitFor({ timeout: LIVE_MS })
+      const banner = page.locator('#problems .problem')
+      await banner.first().waitFor({ timeout: LIVE_MS })
+      // Whatever fails meanwhile (the stream, each list read), one line says it: a read that fails.
+      await page.evaluate(() => {
+        location.hash = '#/requests'
+      })
+      await page.locator('main .problem').waitFor({ timeout: LIVE_MS })
+      expect(await banner.count()).toBe(1)
+      expect(await banner.innerText()).toBe(
+        `Lost the connection to the sandbox at ${url}: reconnecting… (what you see may be out of date)`,
+      )
+    } finally {
+      await context.close()
+      await app.close()
+    }
+  })
+
   it('loads in under 200 KB, everything from this server', async () => {
     const tenant = newTenant('uisize')
     const context = await ui.browser.newContext()
@@ -180,23 +208,9 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
       notification: { alert: 'hi' },
     })
     await ui.api(tenant, 'POST', '/_sandbox/faults', { path: '/v1/messages', code: 50019 })
-    const { page, context } = await ui.open(tenant)
-    const views = [
-      'phones/13800138000',
-      'devices/1a0018970a8b0fd6c0e',
-      'scheduled',
-      'callbacks',
-      'templates',
-      'clock',
-      'settings',
-    ]
-    for (const view of views) {
-      await page.goto(`${ui.url}/_sandbox/ui/#/${view}`)
-      await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })
-      await page.locator('details').evaluateAll(all => {
-        for (const d of all) d.setAttribute('open', '')
-      })
-      const unlabelled = await page.evaluate(() =>
+    await ui.api(tenant, 'POST', '/v1/messages', { mobile: '13800138000', temp_id: 99 })
+    const unlabelled = (page: import('playwright-core').Page) =>
+      page.evaluate(() =>
         [...document.querySelectorAll('input, select, textarea, button')]
           .filter(el => {
             const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
@@ -205,9 +219,44 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
           })
           .map(el => el.outerHTML.slice(0, 120)),
       )
-      expect(unlabelled, view).toEqual([])
+    // The sign-in page, before anything else.
+    const bare = await ui.browser.newContext()
+    const signInPage = await bare.newPage()
+    await signInPage.goto(`${ui.url}/_sandbox/ui/`)
+    await signInPage.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await unlabelled(signInPage), 'sign-in').toEqual([])
+    await bare.close()
+
+    const { page, context } = await ui.open(tenant)
+    const views = [
+      'phones/13800138000',
+      'devices/1a0018970a8b0fd6c0e',
+      'scheduled',
+      'requests',
+      'callbacks',
+      'templates',
+      'clock',
+      'settings',
+    ]
+    for (const view of views) {
+      await page.goto(`${ui.url}/_sandbox/ui/?app=${tenant.appKey}#/${view}`)
+      await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })
+      if (view === 'requests') await page.locator('details.request').first().waitFor({ timeout: LIVE_MS })
+      await page.locator('details').evaluateAll(all => {
+        for (const d of all) d.setAttribute('open', '')
+      })
+      expect(await unlabelled(page), view).toEqual([])
     }
     await context.close()
+
+    // The operator's switcher.
+    const operator = await ui.browser.newContext()
+    const opPage = await operator.newPage()
+    await opPage.goto(`${ui.url}/_sandbox/ui/`)
+    await ui.signIn(opPage, 'operator')
+    await opPage.locator('#operator-apps li[data-app-key]').first().waitFor({ timeout: LIVE_MS })
+    expect(await unlabelled(opPage), 'operator').toEqual([])
+    await operator.close()
   })
 
   it('is readable on a narrow window: one column, nothing wider than the screen', async () => {
@@ -222,6 +271,7 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
       'clock',
       'settings',
       'callbacks',
+      'requests',
     ]) {
       await page.goto(`${ui.url}/_sandbox/ui/#/${view}`)
       await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })

@@ -11,14 +11,22 @@ const TOPICS = {
     const [app, faults] = await Promise.all([api.get('/_sandbox/app'), api.get('/_sandbox/faults')])
     return { app, faults: faults.faults, clockReadAt: Date.now() }
   },
-  sms: async api => {
+  sms: async (api, opts) => {
     const [messages, reports, replies] = await Promise.all([
       api.get(`/_sandbox/sms/messages?${LIMIT}`),
       api.get(`/_sandbox/sms/reports?${LIMIT}`),
       api.get(`/_sandbox/sms/replies?${LIMIT}`),
     ])
     const reportOf = new Map(reports.reports.map(r => [r.msg_id, r]))
-    return { messages: messages.messages, reportOf, replies: replies.replies }
+    // Whether a code was verified (and until when it is valid): for the codes on screen only.
+    const shown = opts.codesShown(messages.messages)
+    const codes = await Promise.all(
+      shown.map(id =>
+        api.get(`/_sandbox/sms/codes/latest?msg_id=${encodeURIComponent(id)}`).catch(() => null),
+      ),
+    )
+    const codeOf = new Map(codes.filter(Boolean).map(c => [c.msg_id, c]))
+    return { messages: messages.messages, reportOf, replies: replies.replies, codeOf }
   },
   push: async api => {
     const [devices, pushes] = await Promise.all([
@@ -106,7 +114,11 @@ function writeTopics(d) {
   return WRITES.filter(([path]) => d.path?.startsWith(path)).map(([, topic]) => topic)
 }
 
-/** @typedef {{ requestsQuery: () => string | null }} DataOptions */
+/**
+ * What the page shows decides what is read: the journal with the Requests view's filters, and the
+ * state of the codes in the open phone (msg_ids, from the messages just read).
+ * @typedef {{ requestsQuery: () => string | null, codesShown: (messages: any[]) => string[] }} DataOptions
+ */
 
 /**
  * The app's data, kept fresh: `onChange()` after each read.
@@ -119,6 +131,8 @@ export function createData(api, onChange, opts) {
     messages: [],
     /** msg_id → its delivery report. */
     reportOf: new Map(),
+    /** msg_id → its code's state (GET /_sandbox/sms/codes/latest?msg_id=), for the open phone. */
+    codeOf: new Map(),
     replies: [],
     devices: [],
     pushes: [],

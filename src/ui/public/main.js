@@ -50,6 +50,16 @@ export function route() {
   }
 }
 
+/** The codes of the open phone (its newest ten), whose state the phone view shows. */
+function codesShown(current, messages) {
+  const [mobile] = current.args
+  if (current.id !== 'phones' || !mobile) return []
+  return messages
+    .filter(m => m.mobile === mobile && m.code)
+    .slice(0, 10)
+    .map(m => m.msg_id)
+}
+
 /** The app the address names (`?app=`), if any. */
 const linkedApp = () => new URLSearchParams(location.search).get('app') || undefined
 
@@ -181,7 +191,10 @@ function start(credentials, appKey) {
   nameApp(appKey)
   document.body.classList.remove('signed-out')
   const api = createApi(credentials, appKey)
-  const data = createData(api, render, { requestsQuery: () => requestsQuery(route()) })
+  const data = createData(api, render, {
+    requestsQuery: () => requestsQuery(route()),
+    codesShown: messages => codesShown(route(), messages),
+  })
   session = { credentials, api, data, status: 'connecting' }
   session.stream = follow(api, {
     onEvent: data.onEvent,
@@ -291,7 +304,7 @@ async function boot() {
   setUpDialogs((credentials, appKey) => start(credentials, appKey), currentCredentials)
   let shown = route().id
   window.addEventListener('hashchange', () => {
-    if (session) session.data.invalidate(['requests'])
+    if (session) session.data.invalidate(route().id === 'phones' ? ['requests', 'sms'] : ['requests'])
     render()
     // A new view: focus moves to it (within a view, e.g. from one phone to the next, it stays).
     if (route().id !== shown) main.focus({ preventScroll: true })

@@ -7,6 +7,22 @@ import { messageKind, REPORT_STATUSES, reportText } from './labels.js'
 /** The Requests view, filtered to the calls that made or named a msg_id (and links back). */
 export const callOf = msgId => `#/requests?msg_id=${encodeURIComponent(msgId)}`
 
+/** Verified, expired, or valid until when (its expiry read against the app's clock). */
+function codeState(ctx, m) {
+  const code = ctx.state.codeOf.get(m.msg_id)
+  if (!code) return ''
+  if (code.verified) return h('span', { class: 'badge ok code-state' }, 'verified')
+  const clock = ctx.state.app?.clock
+  const now = clock ? clock.now + (Date.now() - ctx.state.clockReadAt) : Date.now()
+  if (Date.parse(code.expires_at) <= now) return h('span', { class: 'badge muted code-state' }, 'expired')
+  return h(
+    'span',
+    { class: 'badge warn code-state' },
+    'not verified yet · valid until ',
+    time(code.expires_at),
+  )
+}
+
 /** The text with its code marked, so that the eye finds it at once. */
 function withCode(content, code) {
   const at = code ? content.indexOf(code) : -1
@@ -96,7 +112,8 @@ export function sms(ctx, m, highlighted) {
         h('a', { href: `#/scheduled/${m.schedule_id}` }, ` · schedule ${m.schedule_id.slice(0, 8)}…`),
     ),
     h('p', { class: 'text' }, withCode(m.content, m.code)),
-    m.code && h('p', { class: 'code' }, 'Code ', copyable(m.code, 'code', 'Copy code')),
+    m.code &&
+      h('p', { class: 'code' }, 'Code ', copyable(m.code, 'code', 'Copy code'), ' ', codeState(ctx, m)),
     h(
       'footer',
       null,

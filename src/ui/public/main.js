@@ -209,6 +209,13 @@ function start(credentials, appKey) {
   data.invalidate()
 }
 
+/** The operator's badge in the header, when signed in as the operator. */
+function showWho(credentials) {
+  document
+    .getElementById('who')
+    .replaceChildren(credentials.kind === 'operator' ? h('span', { class: 'badge warn' }, 'operator') : '')
+}
+
 function showSignIn(reason = '') {
   stop()
   document.body.classList.add('signed-out')
@@ -239,6 +246,8 @@ function enter(credentials) {
     stop()
     document.body.classList.remove('signed-out')
     document.getElementById('app-key').textContent = 'none'
+    document.getElementById('live').textContent = 'No app open'
+    showWho(credentials)
     main.replaceChildren(h('p', { class: 'empty' }, 'Open an app to see it.'))
     return openSwitch()
   }

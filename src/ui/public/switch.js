@@ -47,6 +47,7 @@ function appRow(operator, app) {
   const last = app.last_request_at ? Date.parse(app.last_request_at) : 0
   const active = justActive.has(app.app_key) || Date.now() - last < ACTIVE_MS
   const c = app.counts
+  const n = (count, what) => `${count} ${what}${count === 1 ? '' : 's'}`
   return h(
     'li',
     { 'data-app-key': app.app_key, class: active ? 'active' : '' },
@@ -66,7 +67,7 @@ function appRow(operator, app) {
     h(
       'small',
       { class: 'muted' },
-      ` ${c.texts} texts · ${c.pushes} pushes · ${c.requests} requests`,
+      ` ${n(c.texts, 'text')} · ${c.pushes} push${c.pushes === 1 ? '' : 'es'} · ${n(c.requests, 'request')}`,
       c.refusals > 0 ? ` (${c.refusals} refused)` : '',
       app.last_request_at ? [' · last request ', time(app.last_request_at)] : ' · no request yet',
     ),

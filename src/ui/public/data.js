@@ -1,3 +1,4 @@
+// @ts-check
 // What the page knows of the app, read from the control plane by topic. An event of the stream
 // marks the topics it touches stale (EVENT_TOPICS, the one table of what each event changes); they
 // are read again at once (a burst of events is one read), and every view and tab badge drawn from

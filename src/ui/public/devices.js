@@ -1,3 +1,4 @@
+// @ts-check
 // Devices: every push device of the app, and what each received, drawn as its platform shows it:
 // a notification in the system's shade, a custom message (JPush "message") only to the app.
 

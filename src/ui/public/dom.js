@@ -1,3 +1,4 @@
+// @ts-check
 // The few DOM helpers the views share: no library, no build step (README "Web UI").
 
 /** `h('button', { type: 'button', onclick }, 'Approve')`: an element with its attributes and children. */
@@ -140,11 +141,13 @@ export function duration(ms) {
   const sign = ms < 0 ? '-' : ''
   let s = Math.round(Math.abs(ms) / 1000)
   const parts = []
-  for (const [unit, size] of [
+  /** @type {Array<[string, number]>} */
+  const units = [
     ['day', 86_400],
     ['h', 3600],
     ['min', 60],
-  ]) {
+  ]
+  for (const [unit, size] of units) {
     const n = Math.floor(s / size)
     s -= n * size
     if (n > 0) parts.push(unit === 'day' ? `${n} day${n === 1 ? '' : 's'}` : `${n} ${unit}`)

@@ -1,3 +1,4 @@
+// @ts-check
 // Live updates: the app's Server-Sent Events (GET /_sandbox/events). An EventSource cannot send an
 // Authorization header, so the page first trades its Basic credentials for a short-lived token
 // (POST /_sandbox/events/token) that opens this app's stream and nothing else. An open stream

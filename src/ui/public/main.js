@@ -1,3 +1,4 @@
+// @ts-check
 // The web UI (docs/web-ui.md): one page, signed in on its own form as an app or as the operator,
 // every view a client of /_sandbox, kept live by the app's event stream.
 //
@@ -34,8 +35,12 @@ const VIEWS = [
 ]
 
 const main = document.getElementById('main')
-const search = document.getElementById('search')
-let session // { credentials, api, data, stream, status }
+const search = /** @type {HTMLInputElement} */ (document.getElementById('search'))
+/**
+ * The app the page speaks for now.
+ * @type {{ credentials: import('./session.js').Credentials, api: import('./api.js').Api, data: ReturnType<typeof createData>, status: string, stream?: { stop(): void } } | undefined}
+ */
+let session
 /** GET /_sandbox/info: whether there is an operator, whether new appKeys make apps. */
 let info = {}
 
@@ -74,8 +79,14 @@ function nameApp(appKey) {
 // What the user is typing survives a live re-render: inputs they changed keep their value, and the
 // focused control keeps focus (forms say `done(form)` once sent).
 const dirty = new Set()
-main.addEventListener('input', e => e.target.id && dirty.add(e.target.id))
-main.addEventListener('change', e => e.target.id && dirty.add(e.target.id))
+/** @param {Event} e */
+const touched = e => {
+  const { id } = /** @type {HTMLElement} */ (e.target)
+  if (id) dirty.add(id)
+}
+main.addEventListener('input', touched)
+main.addEventListener('change', touched)
+/** @returns {any} the element of that id under root (an input, mostly) */
 const byId = (root, id) => root.querySelector(`#${CSS.escape(id)}`)
 
 function renderMain(ctx, view) {
@@ -84,8 +95,8 @@ function renderMain(ctx, view) {
     const el = byId(main, id)
     if (el) values.set(id, el.type === 'checkbox' ? el.checked : el.value)
   }
-  const active = document.activeElement
-  const focus = main.contains(active) && active.id ? active : null
+  const active = /** @type {HTMLInputElement | null} */ (document.activeElement)
+  const focus = active && main.contains(active) && active.id ? active : null
   const selection = focus && 'selectionStart' in focus ? [focus.selectionStart, focus.selectionEnd] : null
   main.replaceChildren(view.render(ctx))
   for (const [id, value] of values) {
@@ -235,7 +246,8 @@ function showSignIn(reason = '') {
       },
     }),
   )
-  main.querySelector('#sign-in-user')?.focus()
+  const first = /** @type {HTMLElement | null} */ (main.querySelector('#sign-in-user'))
+  first?.focus()
 }
 
 /** Signed in: the app the address names (an app's credentials: only their own), else theirs. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Phones: one conversation per mobile, as a phone's messages app shows it — every SMS the app sent
 // it (signature, kind, the code with a copy button, the delivery report) and the phone's replies.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A push as the device got it: a notification drawn as its platform shows one, a custom message
 // (JPush "message", for the app only), and the click that opens it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Requests: the app's request journal (GET /_sandbox/requests), newest first and live
 // (`request.completed`): every /v1 and /v3 call and every /_sandbox write, what it was answered
 // and why. A row opens to the bodies and the reason; the ids a call made link to what they are.

@@ -1,3 +1,4 @@
+// @ts-check
 // Scheduled: the app's SMS tasks (POST /v1/schedule) and JPush schedules (/v3/schedules), their
 // state, and what each fired: its messages, each a link to the phone that got it.
 

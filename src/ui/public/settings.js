@@ -1,3 +1,4 @@
+// @ts-check
 // Faults and settings: arm and disarm faults (/_sandbox/faults), change the app's settings at
 // runtime (PATCH /_sandbox/app, checked by the seed file's schema), reset the app.
 
@@ -154,7 +155,7 @@ function importInput() {
 
 /** POST /_sandbox/app/import with the chosen file, once confirmed: the app then holds exactly it. */
 async function importApp(ctx, button) {
-  const file = document.getElementById('import-file').files?.[0]
+  const file = /** @type {HTMLInputElement} */ (document.getElementById('import-file')).files?.[0]
   if (!file) {
     imported = { error: 'Choose a document first (a file GET /_sandbox/app/export made).' }
     return ctx.render()

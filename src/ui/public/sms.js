@@ -1,3 +1,4 @@
+// @ts-check
 // One text as the phone shows it: its kind and signature, the code marked with a copy button, its
 // delivery report (or the status it will get, chosen here); the phone's replies, and the box to send one.
 

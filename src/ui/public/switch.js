@@ -1,3 +1,4 @@
+// @ts-check
 // Switching apps, and confirming what cannot be undone. Both are native <dialog>s: focus moves
 // into them, Escape closes them, and the page behind is inert while they are open.
 // Signed in as an app, the dialog signs in as another (its appKey and masterSecret) or one used
@@ -18,6 +19,7 @@ let openApp
 /** @type {() => import('./session.js').Credentials | null} */
 let signedInAs
 
+/** @param {string} id @returns {any} the page's element of that id (a dialog, an input…) */
 const $ = id => document.getElementById(id)
 
 /** Tries app credentials on GET /_sandbox/app; on success this tab speaks for that app. */
@@ -150,7 +152,7 @@ export function setUpDialogs(open, current) {
   $('app-button').addEventListener('click', () => openSwitch())
   $('switch-form').addEventListener('submit', async e => {
     e.preventDefault()
-    const form = e.target
+    const form = /** @type {any} */ (e.target)
     const credentials = {
       kind: 'app',
       app_key: form.app_key.value.trim(),

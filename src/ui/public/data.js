@@ -6,7 +6,7 @@
 
 const LIMIT = 'limit=1000'
 
-/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<object>>} */
+/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<object | null>>} */
 const TOPICS = {
   app: async api => {
     const [app, faults] = await Promise.all([api.get('/_sandbox/app'), api.get('/_sandbox/faults')])
@@ -51,7 +51,7 @@ const TOPICS = {
   // with that view's filters.
   requests: async (api, opts) => {
     const query = opts.requestsQuery()
-    if (query === null) return {}
+    if (query === null) return null
     const answer = await api.get(`/_sandbox/requests?${query}`)
     return { requests: answer.requests, requestsQuery: query }
   },
@@ -165,17 +165,23 @@ export function createData(api, onChange, opts) {
       while (stale.size > 0) {
         const topics = [...stale]
         stale.clear()
+        let changed = false
         await Promise.all(
           topics.map(async topic => {
             try {
-              Object.assign(state, await TOPICS[topic](api, opts))
+              const read = await TOPICS[topic](api, opts)
+              if (read) Object.assign(state, read)
+              changed ||= read !== null || topic in state.errors
               delete state.errors[topic]
             } catch (err) {
               state.errors[topic] = err
+              changed = true
             }
           }),
         )
-        onChange()
+        // A topic the page does not show now (the journal, outside its view) was not read: the
+        // view stays as it is drawn.
+        if (changed) onChange()
       }
     } finally {
       reading = false

@@ -21,6 +21,9 @@ export function requestsQuery(route) {
   return q.toString()
 }
 
+/** This view, filtered to the calls that made or named a msg_id (a text's or push's link to its call). */
+export const callOf = msgId => `#/requests?msg_id=${encodeURIComponent(msgId)}`
+
 const outcomeOf = status => `${String(status)[0]}xx`
 
 /** Where an id a call made is shown: a text in its phone, a push on its device. */

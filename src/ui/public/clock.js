@@ -26,6 +26,8 @@ function describe({ type, data: d = {} }) {
       return ['Delivery report for ', phone(d.mobile, d.msg_id), `: ${reportText(d.status)}`]
     case 'sms.reply':
       return ['Reply from ', phone(d.mobile), `: ${d.content}`]
+    case 'push.sent':
+      return ['Push ', d.msg_id, ' sent']
     case 'push.delivered':
       return [
         'Push ',

@@ -10,6 +10,7 @@ import { type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
+import { useConnections } from './http/connections.js'
 import type { Dialect } from './http/dialect.js'
 import { useDrain } from './http/drain.js'
 import { journalRequests } from './http/journal.js'
@@ -21,10 +22,12 @@ import { registerRoot } from './http/root.js'
 import { createRouteBook, type RouteBook } from './http/route-book.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { requestTimeouts } from './http/timeouts.js'
+import { createHeld, type Held } from './limits/held.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
 import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
+import { dueFanOuts } from './push/delivery/slices.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
 import { tagRoutes } from './push/device/tags.js'
@@ -158,13 +161,28 @@ export async function buildApp(
     dueReviews,
     dueSchedules,
     duePushSchedules,
+    dueFanOuts,
     dueReports,
     dueReviewResults,
     dueCallbacks(courier),
     duePushes,
   ])
 
-  const hub = createHub(store, appResets, sandboxErrors.tooManyListeners, events)
+  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
+  // bounded per client address and in total; refusals are logged once a minute per bound.
+  const held = createHeld(config, app.log.child({ component: 'bounds' }))
+  const hub = createHub(
+    store,
+    appResets,
+    (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
+    held,
+    {
+      maxWaiters: config.maxWaitingPerApp,
+      maxSubscribers: config.maxEventStreamsPerApp,
+      ...events,
+      stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
+    },
+  )
   // The metrics' name of each surface, by the dialect that answers its paths.
   const surfaceNames = new Map<Dialect, string>([
     [smsDialect, 'sms'],
@@ -199,6 +217,7 @@ export async function buildApp(
     // Certificates follow real time (clients check them against their own clocks), never app time.
     tls: createTlsMaterial(config, systemClock),
     readiness,
+    held,
     hub,
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
@@ -211,7 +230,9 @@ export async function buildApp(
   deps.metrics.watchConnections(app.server)
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
-  useDrain(app) // the graceful close: late requests refused, connections ended in order
+  // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
+  const connections = useConnections(app, held, config)
+  useDrain(app, connections) // the graceful close: late requests refused, connections ended in order
   // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
   // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
   app.addHook('onError', (_req, _reply, err, done) => {
@@ -221,6 +242,7 @@ export async function buildApp(
   // The request journal: each answered request that names an app, recorded as it is answered.
   if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
   envelopes.clientErrors.watch(app.server)
+  app.server.on('connect', envelopes.connect)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
@@ -317,7 +339,16 @@ export async function buildApp(
     store.close()
     closeDatabase(db)
   })
-  return Object.assign(app, { store, clock, scheduler, tls: deps.tls, readiness, hub, metrics: deps.metrics })
+  return Object.assign(app, {
+    store,
+    clock,
+    scheduler,
+    tls: deps.tls,
+    readiness,
+    hub,
+    held,
+    metrics: deps.metrics,
+  })
 }
 
 /**
@@ -356,6 +387,11 @@ export interface AppDeps {
    * `store.events.append(…)` inside the write that makes the change.
    */
   hub: Hub
+  /**
+   * What the process holds for its clients, each bounded per client address and in total
+   * (limits/held.ts); `held.counts()` is what an operator's metrics read.
+   */
+  held: Held
   /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
   eventTokens: EventTokens
   /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
@@ -369,6 +405,7 @@ export interface AppDeps {
 export type SandboxApp = FastifyInstance & {
   store: Store
   hub: Hub
+  held: Held
   clock: Clock
   scheduler: Scheduler
   tls: TlsMaterial

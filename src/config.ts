@@ -165,6 +165,7 @@ export const SETTINGS = {
   // The request journal and the operator.
   journalMaxPerApp: setting({
     env: 'JOURNAL_MAX_PER_APP',
+    public: true,
     flag: 'journal-max-per-app',
     describe: "requests each app's journal keeps, newest first (0: no journal)",
     schema: int(0, 1_000_000).default(1_000),
@@ -185,6 +186,136 @@ export const SETTINGS = {
         }
         return Object.freeze({ user: v.slice(0, colon), password: v.slice(colon + 1) })
       }),
+  }),
+
+  // What one client (its address), one app, or the whole process may hold, so that no
+  // client can take a shared sandbox from the others. Each bound, its default and what a client
+  // sees beyond it: docs/reliability.md "Bounds".
+  maxConnections: setting({
+    env: 'MAX_CONNECTIONS',
+    public: true,
+    flag: 'max-connections',
+    describe: 'open connections (plain and TLS) in total; beyond, a newcomer is answered 503',
+    schema: int(1, 1_000_000).default(4_096),
+  }),
+  maxConnectionsPerClient: setting({
+    env: 'MAX_CONNECTIONS_PER_CLIENT',
+    public: true,
+    flag: 'max-connections-per-client',
+    describe: 'open connections of one client address; beyond, a newcomer is answered 429',
+    schema: int(1, 1_000_000).default(1_024),
+  }),
+  maxTlsHandshakes: setting({
+    env: 'MAX_TLS_HANDSHAKES',
+    public: true,
+    flag: 'max-tls-handshakes',
+    describe: 'TLS handshakes under way at once, in total (beyond: the connection is closed)',
+    schema: int(1, 1_000_000).default(256),
+  }),
+  maxTlsHandshakesPerClient: setting({
+    env: 'MAX_TLS_HANDSHAKES_PER_CLIENT',
+    public: true,
+    flag: 'max-tls-handshakes-per-client',
+    describe: 'TLS handshakes under way at once from one client address',
+    schema: int(1, 1_000_000).default(64),
+  }),
+  tlsHandshakeTimeoutMs: setting({
+    env: 'TLS_HANDSHAKE_TIMEOUT_MS',
+    public: true,
+    flag: 'tls-handshake-timeout-ms',
+    describe: 'real time a TLS handshake may take before the connection is closed',
+    schema: int(1, MAX_TIMER_MS).default(10_000),
+  }),
+  maxEventStreams: setting({
+    env: 'MAX_EVENT_STREAMS',
+    public: true,
+    flag: 'max-event-streams',
+    describe: 'open event streams (GET /_sandbox/events) in total; beyond, 503 90060',
+    schema: int(1, 1_000_000).default(1_000),
+  }),
+  maxEventStreamsPerClient: setting({
+    env: 'MAX_EVENT_STREAMS_PER_CLIENT',
+    public: true,
+    flag: 'max-event-streams-per-client',
+    describe: 'open event streams of one client address, over all its apps; beyond, 429 90060',
+    schema: int(1, 1_000_000).default(100),
+  }),
+  maxEventStreamsPerApp: setting({
+    env: 'MAX_EVENT_STREAMS_PER_APP',
+    public: true,
+    flag: 'max-event-streams-per-app',
+    describe: 'open event streams of one app; beyond, 429 90060',
+    schema: int(1, 1_000_000).default(20),
+  }),
+  eventStreamMaxLifeMs: setting({
+    env: 'EVENT_STREAM_MAX_LIFE_MS',
+    public: true,
+    flag: 'event-stream-max-life-ms',
+    describe: 'real time an event stream stays open; then it ends and the client resumes with Last-Event-ID',
+    schema: int(1_000, MAX_TIMER_MS).default(30 * 60_000),
+  }),
+  maxWaiting: setting({
+    env: 'MAX_WAITING_REQUESTS',
+    public: true,
+    flag: 'max-waiting-requests',
+    describe: 'requests held by wait= at once, in total; beyond, 503 90060',
+    schema: int(1, 1_000_000).default(2_000),
+  }),
+  maxWaitingPerClient: setting({
+    env: 'MAX_WAITING_REQUESTS_PER_CLIENT',
+    public: true,
+    flag: 'max-waiting-requests-per-client',
+    describe: 'requests held by wait= at once from one client address; beyond, 429 90060',
+    schema: int(1, 1_000_000).default(200),
+  }),
+  maxWaitingPerApp: setting({
+    env: 'MAX_WAITING_REQUESTS_PER_APP',
+    public: true,
+    flag: 'max-waiting-requests-per-app',
+    describe: 'requests held by wait= at once for one app; beyond, 429 90060',
+    schema: int(1, 1_000_000).default(100),
+  }),
+  maxPipelined: setting({
+    env: 'MAX_PIPELINED_REQUESTS',
+    public: true,
+    flag: 'max-pipelined-requests',
+    describe: 'requests one connection may have unanswered at once; beyond, it is no longer read',
+    schema: int(1, 10_000).default(16),
+  }),
+  maxUnreadBytesPerConnection: setting({
+    env: 'MAX_UNREAD_BYTES_PER_CONNECTION',
+    public: true,
+    flag: 'max-unread-bytes-per-connection',
+    describe: "bytes of answers a connection's client has not read before its next request waits",
+    schema: int(1_024, Number.MAX_SAFE_INTEGER).default(1024 * 1024),
+  }),
+  maxUnreadBytes: setting({
+    env: 'MAX_UNREAD_BYTES',
+    public: true,
+    flag: 'max-unread-bytes',
+    describe: 'bytes of answers unread by their clients, in total, before requests of such clients wait',
+    schema: int(1_024, Number.MAX_SAFE_INTEGER).default(64 * 1024 * 1024),
+  }),
+  unreadTimeoutMs: setting({
+    env: 'UNREAD_TIMEOUT_MS',
+    public: true,
+    flag: 'unread-timeout-ms',
+    describe: 'real time a client may leave answers unread without taking a byte before it is disconnected',
+    schema: int(1_000, MAX_TIMER_MS).default(60_000),
+  }),
+  maxDevicesPerApp: setting({
+    env: 'MAX_DEVICES_PER_APP',
+    public: true,
+    flag: 'max-devices-per-app',
+    describe: 'devices one app may register; beyond, the registration is refused',
+    schema: int(1, Number.MAX_SAFE_INTEGER).default(100_000),
+  }),
+  pushDeliveriesKept: setting({
+    env: 'PUSH_DELIVERIES_KEPT_PER_APP',
+    public: true,
+    flag: 'push-deliveries-kept-per-app',
+    describe: "push deliveries kept per app: beyond, the app's oldest pushes are forgotten",
+    schema: int(1_000, Number.MAX_SAFE_INTEGER).default(500_000),
   }),
 } as const
 

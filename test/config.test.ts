@@ -33,6 +33,21 @@ describe('loadConfig', () => {
     }
   })
 
+  it('refuses, for every numeric setting, what Node could not use: negatives, fractions, timers past 2^31 - 1 ms', () => {
+    const numeric = Object.values(SETTINGS).filter(
+      s => s.schema.safeParse('1000').success && !s.schema.safeParse('x').success,
+    )
+    expect(numeric.length).toBeGreaterThan(20)
+    for (const s of numeric) {
+      for (const bad of ['-1', '1.5', '1e400', String(Number.MAX_SAFE_INTEGER + 2)])
+        expect(s.schema.safeParse(bad).success, `${s.env}=${bad}`).toBe(false)
+      // A real-time setting is a timer: setTimeout fires at once past 2^31 - 1 ms (Node warns and
+      // uses 1). Clock-time ones (REVIEW_DELAY_MS…) are compared, never slept: the scheduler caps its sleeps.
+      if (s.describe.startsWith('real time'))
+        expect(s.schema.safeParse(String(2 ** 31)).success, s.env).toBe(false)
+    }
+  })
+
   it('names every setting once, by env and by flag', () => {
     const envs = Object.values(SETTINGS).map(s => s.env)
     const flags = Object.values(SETTINGS).map(s => s.flag)

@@ -31,6 +31,16 @@ export interface App {
   clock: Clock
 }
 
+/** GET /_sandbox/app/storage: the app's share of the disk. */
+export interface Storage {
+  /** The app's rows in each table. */
+  rows: Record<string, number>
+  /** An estimate of what the rows take in the database file, indexes included. */
+  approx_bytes: number
+  /** MAX_DEVICES_PER_APP and PUSH_DELIVERIES_KEPT_PER_APP. */
+  limits: { devices: number; push_deliveries: number }
+}
+
 type Quota = { total: number; used: number }
 type VendorQuota = { system?: Quota | undefined; operation?: Quota | undefined }
 

@@ -7,6 +7,7 @@ import type {
   Clock,
   Imported,
   Removed,
+  Storage,
 } from './app-types.js'
 import { type EventOptions, type EventStream, openEvents } from './events.js'
 import { basicAuthorization, createTransport, type Fetch, type Transport } from './http.js'
@@ -87,6 +88,11 @@ export class SandboxClient {
   /** The app's settings, balances, developer and clock. */
   app(): Promise<App> {
     return this.#http.json('GET', '/_sandbox/app')
+  }
+
+  /** The app's share of the disk: its rows per table, their estimated bytes, the caps on what grows. */
+  storage(): Promise<Storage> {
+    return this.#http.json('GET', '/_sandbox/app/storage')
   }
 
   /** Changes any of the app's settings at once; answers the new state. */

@@ -14,6 +14,7 @@ export type {
   FaultInput,
   Imported,
   Removed,
+  Storage,
 } from './app-types.js'
 export {
   type ClientOptions,

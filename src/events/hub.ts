@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { AppResets } from '../app-resets.js'
+import { type Held, type HeldBound, OverBound } from '../limits/held.js'
 import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
@@ -20,9 +21,9 @@ interface Listeners {
 }
 
 export const HUB_DEFAULTS = {
-  /** Requests held by `wait=` at once, per app (429 beyond). */
+  /** Requests held by `wait=` at once, per app (429 beyond): MAX_WAITING_REQUESTS_PER_APP. */
   maxWaiters: 100,
-  /** Open event streams per app (429 beyond). */
+  /** Open event streams per app (429 beyond): MAX_EVENT_STREAMS_PER_APP. */
   maxSubscribers: 20,
   heartbeatMs: 15_000,
 }
@@ -38,6 +39,12 @@ export const STREAM_DEFAULTS = {
   maxLag: 1000,
   /** After the final event, how long a client that still reads nothing keeps its socket. */
   dropGraceMs: 10_000,
+  /**
+   * Real time a stream stays open (EVENT_STREAM_MAX_LIFE_MS): then it ends with a comment saying
+   * so, and the client comes back with Last-Event-ID (an EventSource does so by itself), so that
+   * no client holds a stream, and its slot of the bounds, for good.
+   */
+  maxLifeMs: 30 * 60_000,
 }
 export type StreamOptions = Partial<typeof STREAM_DEFAULTS>
 
@@ -46,9 +53,13 @@ export type HubOptions = Partial<typeof HUB_DEFAULTS> & { stream?: StreamOptions
 
 /**
  * How a listener over a bound is refused: the error the surface that holds listeners answers
- * (the control plane's 429, given by app.ts), so that the hub knows no surface's error table.
+ * (the control plane's 90060, given by app.ts), so that the hub knows no surface's error table.
+ * 429 for an app's or a client's share, 503 for the whole sandbox's.
  */
-export type Refuse = (reason: string) => Error
+export type Refuse = (reason: string, status: 429 | 503) => Error
+
+/** The process-wide and per-client bounds the hub takes its listeners from (limits/held.ts). */
+export type HubBounds = Pick<Held, 'eventStreams' | 'waiting' | 'refusals'>
 
 /**
  * The in-memory side of waiting and events (issue 12 §3, §4): who listens to which app. Nothing
@@ -56,15 +67,33 @@ export type Refuse = (reason: string) => Error
  * what (store/engine/item-seqs.ts: only apps that have listeners are even marked); the hub wakes their waiters
  * of that topic and their streams, each of which reads SQLite past what it already has. An idle
  * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
+ *
+ * Every listener is counted three ways, each with its maximum: per app (here), per client address
+ * and in the whole process (`bounds`, limits/held.ts). A newcomer over any of them is refused with
+ * `refuse`, the others are never disturbed.
  */
 export function createHub(
   store: Pick<Store, 'seqs'>,
   appResets: AppResets,
   refuse: Refuse,
+  bounds: HubBounds,
   options: HubOptions = {},
 ) {
   const { maxWaiters, maxSubscribers, heartbeatMs } = { ...HUB_DEFAULTS, ...options }
-  const tooMany = (what: string, max: number) => refuse(`too many ${what}: at most ${max} per app at a time`)
+  const perApp = (what: string, max: number, setting: string, appKey: string, client: string) => {
+    const message = `too many ${what}: at most ${max} per app at a time (${setting})`
+    bounds.refusals.refused(`${what} per app`, `${client} (app ${appKey})`, message)
+    return refuse(message, 429)
+  }
+  /** Takes one of `bound` for `client`, or refuses in the control plane's words. */
+  const take = (bound: HeldBound, client: string) => {
+    try {
+      bound.take(client)
+    } catch (err) {
+      if (err instanceof OverBound) throw refuse(err.message, err.status)
+      throw err
+    }
+  }
   const apps = new Map<string, Listeners>()
   let pending = new Map<string, Set<SeqTopic>>()
   let scheduled = false
@@ -123,33 +152,44 @@ export function createHub(
      * sandbox closing (then resolves undefined: answer as without waiting).
      */
     waitFor<T>(
-      appKey: string,
+      who: { appKey: string; client: string },
       topic: WaitTopic,
       ms: number,
       res: ServerResponse,
       read: () => T | undefined,
     ): Promise<T | undefined> {
       if (closed) return Promise.resolve(undefined)
+      const { appKey, client } = who
       const l = of(appKey)
       if (l.waiters.size >= maxWaiters) {
         forgetIfIdle(appKey)
-        throw tooMany('requests waiting', maxWaiters)
+        throw perApp('requests waiting', maxWaiters, 'MAX_WAITING_REQUESTS_PER_APP', appKey, client)
       }
-      return hold(l.waiters, { topic, ms, res, read }, () => forgetIfIdle(appKey))
+      take(bounds.waiting, client)
+      return hold(l.waiters, { topic, ms, res, read }, () => {
+        bounds.waiting.give(client)
+        forgetIfIdle(appKey)
+      })
     },
 
-    /** Adds an event stream of the app; returns how to remove it. */
-    subscribe(appKey: string, subscriber: Subscriber): () => void {
+    /** Adds an event stream of the app, opened by `client`; returns how to remove it (once). */
+    subscribe(who: { appKey: string; client: string }, subscriber: Subscriber): () => void {
+      const { appKey, client } = who
       const l = of(appKey)
       if (l.subscribers.size >= maxSubscribers) {
         forgetIfIdle(appKey)
-        throw tooMany('event streams', maxSubscribers)
+        throw perApp('event streams', maxSubscribers, 'MAX_EVENT_STREAMS_PER_APP', appKey, client)
       }
+      take(bounds.eventStreams, client)
       l.subscribers.add(subscriber)
       heartbeat ??= setInterval(() => {
         for (const a of apps.values()) for (const s of a.subscribers) s.heartbeat()
       }, heartbeatMs).unref()
+      let removed = false
       return () => {
+        if (removed) return
+        removed = true
+        bounds.eventStreams.give(client)
         l.subscribers.delete(subscriber)
         forgetIfIdle(appKey)
         if (![...apps.values()].some(a => a.subscribers.size > 0)) {

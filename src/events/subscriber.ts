@@ -9,7 +9,8 @@ import { type Hub, STREAM_DEFAULTS } from './hub.js'
  * from SQLite (store/events/stream.ts) only as fast as the client takes them: nothing is queued per
  * client beyond what the socket holds (write() says when it is full; 'drain' resumes), so a slow
  * client costs no memory and never holds up the API or other clients. One that stops reading
- * while the app moves more than `maxLag` seqs ahead is dropped (see STREAM_DEFAULTS).
+ * while the app moves more than `maxLag` seqs ahead is dropped, and every stream ends after
+ * `maxLifeMs` (see STREAM_DEFAULTS): either way the client resumes with Last-Event-ID.
  */
 export function streamEvents(
   deps: { store: Pick<Store, 'stream' | 'seqs' | 'pushes' | 'health'>; hub: Hub },
@@ -20,14 +21,16 @@ export function streamEvents(
 ): void {
   const res = reply.raw
   const { store, hub } = deps
-  const { batch, maxLag, dropGraceMs } = { ...STREAM_DEFAULTS, ...hub.streamOptions }
+  const { batch, maxLag, dropGraceMs, maxLifeMs } = { ...STREAM_DEFAULTS, ...hub.streamOptions }
   let stalled = false
   let ended = false
+  let life: NodeJS.Timeout | undefined
 
   let unsubscribe = () => {}
   const end = (final?: string) => {
     if (ended) return
     ended = true
+    clearTimeout(life)
     unsubscribe()
     if (final !== undefined) res.write(final)
     res.end()
@@ -61,31 +64,43 @@ export function streamEvents(
     }
   }
 
-  unsubscribe = hub.subscribe(appKey, {
-    wake() {
-      if (!stalled) {
-        pump()
-        return
-      }
-      if (store.seqs.current(appKey) - cursor > maxLag)
-        end(
-          `event: dropped\ndata: ${JSON.stringify({
-            reason: `the client fell more than ${maxLag} events behind; reconnect with Last-Event-ID`,
-            last_event_id: cursor,
-          })}\n\n`,
-        )
+  unsubscribe = hub.subscribe(
+    { appKey, client: reply.request.ip },
+    {
+      wake() {
+        if (!stalled) {
+          pump()
+          return
+        }
+        if (store.seqs.current(appKey) - cursor > maxLag)
+          end(
+            `event: dropped\ndata: ${JSON.stringify({
+              reason: `the client fell more than ${maxLag} events behind; reconnect with Last-Event-ID`,
+              last_event_id: cursor,
+            })}\n\n`,
+          )
+      },
+      heartbeat() {
+        if (!stalled && !ended) res.write(': heartbeat\n\n')
+      },
+      close: why => end(why === undefined ? undefined : `: ${why}\n\n`),
     },
-    heartbeat() {
-      if (!stalled && !ended) res.write(': heartbeat\n\n')
-    },
-    close: why => end(why === undefined ? undefined : `: ${why}\n\n`),
-  })
+  )
   // Subscribed (or refused, 429, in the API's envelope) before Fastify lets go of the reply.
   reply.hijack()
   res.once('close', () => {
     ended = true
+    clearTimeout(life)
     unsubscribe()
   })
+  // Its maximum life: the stream ends, and the client resumes where it was (Last-Event-ID).
+  life = setTimeout(
+    () =>
+      end(
+        `: this stream reached its maximum life of ${maxLifeMs} ms (EVENT_STREAM_MAX_LIFE_MS); reconnect with Last-Event-ID\n\n`,
+      ),
+    maxLifeMs,
+  ).unref()
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',

@@ -39,4 +39,11 @@ export interface Dialect {
   serviceNotEnabled?(): ApiError
   /** Over a rate window, where the surface has one (/v3: push/rate-limit.ts). */
   rateLimited?(): ApiError
+  /**
+   * A bound on what the sandbox holds (connections, pipelined requests, streams, waits:
+   * limits/held.ts): the code it is answered with, where the surface has its own; the status and
+   * message are the bound's. Absent: the rate-limit code for a client over its share (429), else
+   * the server error's.
+   */
+  overBound?(): ApiError
 }

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import type { ConnectionTracker } from './connections.js'
 
 /** A request that arrived once the close had begun: each surface answers its server error as 503. */
 export class ShuttingDown extends Error {
@@ -12,7 +13,8 @@ export class ShuttingDown extends Error {
 
 /**
  * The close, connection by connection (wired by buildApp, before the surfaces, so that every
- * route and not-found handler inherits the hooks; Fastify's own 503 is turned off there).
+ * route and not-found handler inherits the hooks; Fastify's own 503 is turned off there), over the
+ * connections as connections.ts tracks them.
  *
  * HTTP/1.1 answers leave a keep-alive connection in the order its requests came (a client may
  * pipeline), and Node ends the connection after an answer that carries `Connection: close`,
@@ -26,57 +28,37 @@ export class ShuttingDown extends Error {
  * - a connection that has not sent a byte yet (a client's pool opens them ahead) is ended at once:
  *   Node's own close waits for it, so it would hold the close for the whole grace period.
  */
-export function useDrain(app: FastifyInstance): void {
-  // Every open connection (a Set entry per connection, not per request).
-  const connections = new Set<CountedSocket>()
+export function useDrain(app: FastifyInstance, connections: ConnectionTracker): void {
   let draining = false
 
-  app.server.on('connection', (socket: Socket) => {
-    connections.add(socket)
-    socket.once('close', () => connections.delete(socket))
-  })
-
-  // Before Fastify's listener, so the count includes every request received. A count, not a list
-  // of answers: it runs for every request, and the order is the connection's own (turnOn).
-  app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket as CountedSocket
-    socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1
-    // 'close' follows every answer, sent or cut off (Node's ServerResponse).
-    res.once('close', () => {
-      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1
-      // An answer sent keep-alive before the close began was the last: nobody ends it otherwise.
-      if (draining && socket[IN_FLIGHT] === 0) socket.end()
-    })
+  // An answer sent keep-alive before the close began was the last: nobody ends it otherwise.
+  connections.onAnswered((socket, owed) => {
+    if (draining && owed === 0) socket.end()
   })
 
   const begin = () => {
     draining = true
     // Never a request and no byte read: nothing is arriving. (Bytes read but no request yet: one
-    // is arriving; the onRequest hook answers it 503.)
-    for (const socket of connections)
-      if (socket[IN_FLIGHT] === undefined && socket.bytesRead === 0) socket.end()
+    // is arriving; the request is answered 503.)
+    for (const socket of connections.open)
+      if (connections.owed(socket) === undefined && socket.bytesRead === 0) socket.end()
   }
   app.decorate('beginDrain', begin)
   app.addHook('preClose', async () => begin())
-  // Callback-style, not async: these run for every request, and nearly always do nothing.
-  app.addHook('onRequest', (_req, _reply, done) => {
-    done(draining ? new ShuttingDown() : undefined)
-  })
+  // Refused first, before any bound or back-pressure of the connections' own (connections.ts).
+  connections.refuseEvery(() => (draining ? new ShuttingDown() : undefined))
   app.addHook('onSend', (req, reply, payload, done) => {
     if (!draining) return done(null, payload)
     const res = reply.raw
-    const socket = req.raw.socket as CountedSocket
-    if (socket[IN_FLIGHT] === undefined) return done(null, payload) // light-my-request: no connection
+    const socket = req.raw.socket
+    if (connections.owed(socket) === undefined) return done(null, payload) // light-my-request: no connection
     turnOn(res, socket).then(() => {
-      if ((socket[IN_FLIGHT] ?? 0) > 1) res.removeHeader('connection')
+      if ((connections.owed(socket) ?? 0) > 1) res.removeHeader('connection')
       else res.setHeader('connection', 'close')
       done(null, payload)
     })
   })
 }
-
-const IN_FLIGHT = Symbol('answers in flight')
-type CountedSocket = Socket & { [IN_FLIGHT]?: number }
 
 /** Resolves once `res` is the answer its connection writes next (or the connection is gone). */
 function turnOn(res: ServerResponse, socket: Socket): Promise<void> {

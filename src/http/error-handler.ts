@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
+import { OverBound } from '../limits/held.js'
 import type { Dialect } from './dialect.js'
 import { ShuttingDown } from './drain.js'
 import { routeConfig } from './route-config.js'
@@ -25,6 +26,7 @@ const CLIENT_FAULTS = new Set([
 export function toApiError(err: unknown, dialect: Dialect): ApiError {
   if (err instanceof ApiError) return err
   if (err instanceof ShuttingDown) return new ApiError(503, dialect.serverError().code, err.message)
+  if (err instanceof OverBound) return new ApiError(err.status, overBoundCode(err, dialect), err.message)
   const e = (err ?? {}) as Partial<FastifyError>
   switch (e.code) {
     case 'FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER':
@@ -40,6 +42,12 @@ export function toApiError(err: unknown, dialect: Dialect): ApiError {
   }
   if (e.validation || CLIENT_FAULTS.has(e.code ?? '')) return dialect.invalidBody()
   return dialect.serverError()
+}
+
+/** The code of a refusal by a bound (limits/held.ts) in the surface's words. */
+function overBoundCode(err: OverBound, dialect: Dialect): number {
+  const own = dialect.overBound?.() ?? (err.status === 429 ? dialect.rateLimited?.() : undefined)
+  return (own ?? dialect.serverError()).code
 }
 
 /**
@@ -67,7 +75,14 @@ export function vendorErrorHandler(dialect: Dialect) {
     const config = routeConfig(req)
     const extra = config?.errorExtra
     const apiError = extra ? toApiError(err, dialect).withExtra(extra) : toApiError(err, dialect)
-    if (apiError.status >= 500 && !(err instanceof ApiError) && !(err instanceof ShuttingDown))
+    // A refusal while shutting down, or by a bound, is the sandbox working, not a failure; an
+    // ApiError answering 5xx is one on purpose (an armed fault).
+    if (
+      apiError.status >= 500 &&
+      !(err instanceof ApiError) &&
+      !(err instanceof ShuttingDown) &&
+      !(err instanceof OverBound)
+    )
       req.log.error({ err }, 'request failed')
     if (config?.errorShape === 'flat') {
       reply.request.refusal = apiError

@@ -1,5 +1,6 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
@@ -44,6 +45,22 @@ export function createEnvelopes(fallback: Dialect) {
     notFound: (req: FastifyRequest, reply: FastifyReply) =>
       sendApiError(reply, dialectFor(req.url).notFound()),
     clientErrors: clientErrors(dialectFor),
+    /**
+     * CONNECT (a proxy's tunnel request): Node hands it to the server's 'connect' listeners and,
+     * with none, destroys the connection unanswered. No route takes it: the "method not allowed"
+     * of the surface its target names (an authority such as `example.com:443` names none: the
+     * fallback's), and the connection closed. (Requests with `Upgrade:` reach the routes as
+     * usual: Node treats them as such when nobody listens for 'upgrade'.)
+     */
+    connect(req: IncomingMessage, socket: Duplex): void {
+      const e = dialectFor(req.url ?? '').methodNotAllowed()
+      const body = JSON.stringify(e.toBody())
+      socket.on('error', () => {}) // a client gone meanwhile: nobody left to answer
+      socket.end(
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      )
+    },
   }
 }
 

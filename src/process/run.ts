@@ -1,6 +1,7 @@
 import { buildApp } from '../app.js'
 import { type Config, ConfigError, loadConfig } from '../config.js'
 import { StartRefusal } from '../errors.js'
+import { processLimit } from '../limits/process-limits.js'
 import { createLogger } from '../log/logger.js'
 import { VERSION } from '../package.js'
 import {
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const pretty =
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
   const logger = createLogger(config.logLevel, undefined, { pretty, colour: pretty && process.stdout.isTTY })
+  warnIfDescriptorsShort(config, logger)
   const app = await buildApp(config, { logger }).catch(refuseStart)
   const graceful = prepareGracefulClose(app)
   // Before the API's port: a hook cannot be added to the app once it listens.
@@ -70,22 +72,23 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET}`,
   )
   if (metrics) logger.info({ metricsUrl: metrics.url }, `metrics at ${metrics.url}`)
-  if (config.tlsPort !== undefined) {
-    try {
-      const { listener, names } = await listenAppTls(app, graceful, {
-        port: config.tlsPort,
-        host: config.host,
-        onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
-      })
-      logger.info(
-        { tlsPort: listener.port, names, caDir: config.caDir ?? null },
-        `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
-      )
-    } catch (err) {
-      // Plain HTTP keeps working: a runtime that forbids port 443 to a non-root user should
-      // not take the whole sandbox down (see docs: TLS_PORT=8443 and map the port instead).
-      logger.error({ err, tlsPort: config.tlsPort }, 'TLS listener could not start; serving plain HTTP only')
-    }
+  const tlsPort = config.tlsPort
+  if (tlsPort !== undefined) {
+    // A TLS port that cannot be had refuses the start, as PORT does: serving plain HTTP only while
+    // ready said 200 hid the failure from every client that needed HTTPS.
+    const { listener, names } = await listenAppTls(app, graceful, {
+      port: tlsPort,
+      host: config.host,
+      handshakeTimeoutMs: config.tlsHandshakeTimeoutMs,
+      onClientError: err => logger.debug({ err: err.message }, 'TLS handshake failed'),
+    }).catch(err => {
+      app.server.close()
+      return refuseStart(listenFailure(err, tlsPort, config.host, 'TLS_PORT'))
+    })
+    logger.info(
+      { tlsPort: listener.port, names, caDir: config.caDir ?? null },
+      `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
+    )
   }
 
   startupDone()
@@ -115,6 +118,27 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 function refuseUsage(line: string): never {
   console.error(`jiguang-sandbox: ${line}`)
   process.exit(2)
+}
+
+/**
+ * Connections and TLS handshakes are each a descriptor: bounds above the open-file limit would let
+ * the process run out of descriptors first, and a listener out of them resets every newcomer,
+ * health checks included. Said once at start; the operator raises `ulimit -n` (or the
+ * container's nofile limit) or lowers the bounds.
+ */
+function warnIfDescriptorsShort(config: Config, logger: ReturnType<typeof createLogger>): void {
+  const limit = processLimit('Max open files')
+  // The database, its -wal, the log, the listeners, callbacks on the wire: a margin for them.
+  const needed = config.maxConnections + config.maxTlsHandshakes + 128
+  if (limit !== undefined && needed > limit)
+    logger.warn(
+      {
+        openFileLimit: limit,
+        maxConnections: config.maxConnections,
+        maxTlsHandshakes: config.maxTlsHandshakes,
+      },
+      `MAX_CONNECTIONS + MAX_TLS_HANDSHAKES (${needed - 128}) is above what the open-file limit (${limit}) leaves: raise ulimit -n, or lower them`,
+    )
 }
 
 /** An operator's mistake (see StartRefusal): one line saying what to do, no stack. */

@@ -1,6 +1,9 @@
 import { StartRefusal } from '../errors.js'
 
-/** Why `listen` failed, for the errors an operator causes; anything else is kept as is. */
+/**
+ * Why `listen` failed, for the errors an operator causes; anything else is kept as is. `setting`:
+ * the port's setting (PORT, TLS_PORT for the HTTPS listener, METRICS_PORT, refused alike).
+ */
 export function listenFailure(err: unknown, port: number, host: string, setting = 'PORT'): unknown {
   const code = (err as { code?: unknown }).code
   const where = `${host}:${port}`

@@ -25,6 +25,7 @@ export const sandboxDialect: Dialect = {
   bodyTooLarge: sandboxErrors.bodyTooLarge,
   mediaNotSupported: sandboxErrors.mediaNotSupported,
   serverError: sandboxErrors.serverError,
+  overBound: () => sandboxErrors.tooManyListeners('over a bound'),
   blacklisted: noStandingCheck,
   ipNotWhitelisted: noStandingCheck,
   frozenDeveloper: noStandingCheck,

@@ -60,7 +60,18 @@ export const sandboxErrors = {
   idTaken: why(409, 90056),
   /** A click on a push the device never received: why (not in its audience, offline, expired). */
   notReceived: why(409, 90055),
-  /** Requests held by `wait=`, or event streams, over the app's bound (events/hub.ts): which. */
+  /** The app holds as many devices as MAX_DEVICES_PER_APP allows: how many. */
+  tooManyDevices: (max: number) =>
+    new ApiError(
+      409,
+      90057,
+      `the app already has ${max} devices, the most one app may register (MAX_DEVICES_PER_APP): reset the app (POST /_sandbox/reset) or raise the setting`,
+    ),
+  /**
+   * Over a bound on what the sandbox holds (limits/held.ts, events/hub.ts): requests held by
+   * `wait=`, event streams, connections, pipelined requests; the message names the bound and its
+   * setting. 429 for an app's or a client's share, 503 (`withStatus`) for the whole sandbox's.
+   */
   tooManyListeners: why(429, 90060),
   serverError: e(500, 90099, 'server error'),
 } as const

@@ -30,7 +30,8 @@ Each has a \`seq\` and \`data\` shaped like the matching inspection item (README
 With \`Accept: text/event-stream\`: Server-Sent Events instead, from after \`Last-Event-ID\` (or \`after=\`,
 else from now), each with \`id: <seq>\`, \`event: <type>\` and the item as \`data\`; a \`: heartbeat\` comment every
 15 s. A client that stops reading while the app moves 1000 events ahead gets \`event: dropped\` and the
-end of the stream (it resumes with Last-Event-ID). A browser's EventSource, which cannot send
+end of the stream; every stream ends after EVENT_STREAM_MAX_LIFE_MS (30 minutes by default). Either
+way the client resumes with Last-Event-ID (an EventSource does so by itself). A browser's EventSource, which cannot send
 credentials, passes \`?token=\` from POST /_sandbox/events/token instead.`
 
 /** An EventSource asks for `text/event-stream`; anyone else gets the events as a list. */
@@ -75,7 +76,17 @@ export function eventRoutes(deps: {
           sandboxErrors.badEventToken(),
           sandboxErrors.invalidField('"Last-Event-ID": must be a seq (a whole number, 0 or more)'),
           ...waitErrors,
-          sandboxErrors.tooManyListeners('too many event streams: at most 20 per app at a time'),
+          sandboxErrors.tooManyListeners(
+            'too many event streams: at most 20 per app at a time (MAX_EVENT_STREAMS_PER_APP)',
+          ),
+          sandboxErrors.tooManyListeners(
+            'too many event streams from <client>: at most 100 at a time per client (MAX_EVENT_STREAMS_PER_CLIENT)',
+          ),
+          sandboxErrors
+            .tooManyListeners(
+              'too many event streams in the sandbox: at most 1000 at a time (MAX_EVENT_STREAMS)',
+            )
+            .withStatus(503),
         ],
       },
       schema: { querystring: schemas.query, response: { 200: schemas.events } },

@@ -10,6 +10,7 @@ import type { Store } from '../store/index.js'
 import { iso, isoOrNull } from '../time.js'
 import { invalidField, sandboxErrors } from './errors.js'
 import { LIST_LIMITS, onlyKnown, time, whole } from './lists/query.js'
+import { waitErrors } from './lists/route.js'
 
 // The operator's view of every app (SANDBOX_OPERATOR: http/auth/operator.ts): which apps the
 // sandbox holds, which were active last, what each did. Any one of them is then opened with the
@@ -122,7 +123,7 @@ export function operatorRoutes(deps: { store: Store; hub: Hub; clock: Clock }): 
         errors: [
           sandboxErrors.invalidField('"prefix": must be 1 to 24 letters or digits'),
           sandboxErrors.operatorOnly(),
-          sandboxErrors.tooManyListeners('too many requests waiting: at most 100 per app at a time'),
+          ...waitErrors,
         ],
       },
       schema: { querystring: query, response: { 200: appsAnswer } },
@@ -137,7 +138,9 @@ export function operatorRoutes(deps: { store: Store; hub: Hub; clock: Clock }): 
         }
         let found = read()
         if (found === undefined && wait && after !== undefined)
-          found = (await hub.waitFor(ALL_APPS, 'requests', wait, reply.raw, read)) ?? read()
+          found =
+            (await hub.waitFor({ appKey: ALL_APPS, client: req.ip }, 'requests', wait, reply.raw, read)) ??
+            read()
         const apps = found ?? []
         return {
           apps: apps.map(view),

@@ -75,7 +75,7 @@ export function createStore(
     pushes: createPushStore(engine),
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
-    pushFanOut: createPushFanOut(engine),
+    pushFanOut: createPushFanOut(engine, pushDeliveries),
     pushClicks: createPushClickStore(engine),
     pushActivity: createPushActivityStore(engine),
     pushSchedules: createPushScheduleStore(engine),

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { createServer, type TLSSocket, type Server as TlsServer } from 'node:tls'
+import type { HeldBound } from '../limits/held.js'
 import type { TlsMaterial } from './index.js'
 
 export interface TlsListener {
@@ -17,23 +18,70 @@ export interface TlsListenOptions {
   key: string
   cert: string
   onClientError?: (err: Error) => void
+  /** Handshakes under way, bounded per client address and in total (limits/held.ts). */
+  handshakes?: HeldBound
+  /** Real time a handshake may take before its connection is closed (TLS_HANDSHAKE_TIMEOUT_MS). */
+  handshakeTimeoutMs?: number
 }
 
 /**
  * HTTPS in front of the existing HTTP server: each TLS connection, once decrypted, is handed to
- * the same http.Server, so both listeners share routes, timeouts and its connection tracking
- * (Fastify's close ends idle TLS keep-alive connections like plain ones).
+ * the same http.Server, so both listeners share routes, timeouts, its connection tracking
+ * (Fastify's close ends idle TLS keep-alive connections like plain ones) and its bounds on
+ * connections (http/connections.ts).
+ *
+ * Before that, the handshake: a client that opens a connection and never finishes it holds a
+ * descriptor and the TLS state. Handshakes under way are bounded per client address and in total
+ * (`handshakes`): a connection over either is closed at once (no TLS yet, so no answer can be
+ * understood), and every handshake must finish within `handshakeTimeoutMs` (Node's own default,
+ * 120 s, let 600 stalled ones stay open for minutes).
  */
 export async function listenTls(httpServer: HttpServer, options: TlsListenOptions): Promise<TlsListener> {
   const sockets = new Set<TLSSocket>()
+  const { handshakes } = options
   const server: TlsServer = createServer(
-    { key: options.key, cert: options.cert, ALPNProtocols: ['http/1.1'] },
+    {
+      key: options.key,
+      cert: options.cert,
+      ALPNProtocols: ['http/1.1'],
+      handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+    },
     socket => {
       sockets.add(socket)
       socket.once('close', () => sockets.delete(socket))
       httpServer.emit('connection', socket)
     },
   )
+  // Before Node's own listener wraps the connection in a TLSSocket. Node's `handshakeTimeout`
+  // counts only once the client has sent something: a connection that sends nothing at all would
+  // stay open, so the sandbox keeps its own clock for every handshake.
+  const timeoutMs = options.handshakeTimeoutMs ?? 10_000
+  server.prependListener('connection', (raw: Socket) => {
+    const client = raw.remoteAddress ?? 'unknown'
+    try {
+      handshakes?.take(client)
+    } catch {
+      raw.destroy() // refused, and logged once a minute by the bound
+      return
+    }
+    let pending = true
+    const timer = setTimeout(() => raw.destroy(), timeoutMs).unref()
+    const done = () => {
+      if (!pending) return
+      pending = false
+      clearTimeout(timer)
+      handshakes?.give(client)
+    }
+    raw.once('close', done)
+    // The handshake's end: the TLS socket wrapping `raw` is secure ('secureConnection' below).
+    ;(raw as HandshakeSocket)[HANDSHAKE_DONE] = done
+  })
+  server.on('secureConnection', (socket: TLSSocket) => {
+    // Node keeps the wrapped connection as `_parent` (an internal, stable since Node 0.11; the
+    // handshake test fails if it ever goes).
+    const raw = (socket as unknown as { _parent?: Socket })._parent
+    ;(raw as HandshakeSocket | undefined)?.[HANDSHAKE_DONE]?.()
+  })
   // A client that does not trust the CA aborts the handshake: its problem, not a crash.
   server.on('tlsClientError', err => options.onClientError?.(err))
   await new Promise<void>((resolve, reject) => {
@@ -59,17 +107,25 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
   }
 }
 
+const HANDSHAKE_DONE = Symbol('handshake done')
+type HandshakeSocket = Socket & { [HANDSHAKE_DONE]?: () => void }
+
 /**
  * The app's HTTPS listener: its vendor-hostname certificate in front of its HTTP server, drained
  * by the graceful close like the plain connections. Shared by the process and the tests.
  */
 export async function listenAppTls(
-  app: { server: HttpServer; tls: TlsMaterial },
+  app: { server: HttpServer; tls: TlsMaterial; held: { tlsHandshakes: HeldBound } },
   graceful: { attachTls(listener: TlsListener): void },
-  options: Pick<TlsListenOptions, 'port' | 'host' | 'onClientError'>,
+  options: Pick<TlsListenOptions, 'port' | 'host' | 'onClientError' | 'handshakeTimeoutMs'>,
 ): Promise<{ listener: TlsListener; names: readonly string[] }> {
   const cert = app.tls.serverCert()
-  const listener = await listenTls(app.server, { ...options, key: cert.keyPem, cert: cert.certPem })
+  const listener = await listenTls(app.server, {
+    ...options,
+    key: cert.keyPem,
+    cert: cert.certPem,
+    handshakes: app.held.tlsHandshakes,
+  })
   graceful.attachTls(listener)
   return { listener, names: cert.names }
 }

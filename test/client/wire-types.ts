@@ -6,6 +6,7 @@ import type {
   AppSummary,
   AppsPage,
   Imported,
+  Storage,
 } from '../../client/src/app-types.js'
 import type { EVENT_TYPES } from '../../client/src/events.js'
 import type {
@@ -22,7 +23,7 @@ import type {
 import type { Device, PushImage, PushTemplate, TestDevice } from '../../client/src/steer-types.js'
 import type { items } from '../../src/items/items.js'
 import type { appDocument, importedAnswer } from '../../src/sandbox/app/transfer.js'
-import type { appView } from '../../src/sandbox/app/view.js'
+import type { appView, storageView } from '../../src/sandbox/app/view.js'
 import type { appItem, appsAnswer } from '../../src/sandbox/operator.js'
 import type { pushDeviceSchemas } from '../../src/sandbox/push/device-schemas.js'
 import type { pushImageSchema } from '../../src/sandbox/push/images.js'
@@ -42,6 +43,7 @@ type Expect<T extends true> = T
 
 export type Checks = [
   Expect<Equal<App, z.output<typeof appView>>>,
+  Expect<Equal<Storage, z.output<typeof storageView>>>,
   Expect<Equal<AppPatch, z.input<typeof appPatchSchema>>>,
   Expect<Equal<Device, z.output<typeof pushDeviceSchemas.device>>>,
   Expect<Equal<PushImage, z.output<typeof pushImageSchema>>>,

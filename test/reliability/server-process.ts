@@ -34,17 +34,29 @@ export function tempDatabase(): string {
 
 /**
  * Starts the server and resolves once it has logged the URL it listens on (PORT=0: any free port).
- * `preload`: modules the process imports first (test fixtures that reach inside it).
+ * `preload`: modules the process imports first (test fixtures that reach inside it). `uid`/`gid`:
+ * run it as another user (the caller must be root). `ulimit`: bash `ulimit` options set first
+ * (`-f 4096`: a file-size limit of 4 MiB).
  */
 export function startServer(
   env: Record<string, string>,
-  { preload = [] as string[] } = {},
+  {
+    preload = [] as string[],
+    uid,
+    gid,
+    ulimit,
+  }: { preload?: string[]; uid?: number; gid?: number; ulimit?: string } = {},
 ): Promise<ServerProcess> {
   // A preloaded fixture is TypeScript: tsx loads it (and only it).
   const imports = preload.length === 0 ? [] : ['tsx', ...preload].flatMap(m => ['--import', m])
-  const child = spawn(process.execPath, [...imports, serverBuild().server], {
+  const args = [...imports, serverBuild().server]
+  const [command, argv] = ulimit
+    ? ['bash', ['-c', `ulimit ${ulimit} && exec "$0" "$@"`, process.execPath, ...args]]
+    : [process.execPath, args]
+  const child = spawn(command, argv, {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid }),
   })
   children.push(child)
   let out = ''

@@ -153,6 +153,26 @@ describe('a start the operator can fix', () => {
     }
   })
 
+  it('on a TLS_PORT another process listens on is refused in one line, like PORT', {
+    timeout: 30_000,
+  }, async () => {
+    const holder = createServer()
+    await new Promise<void>(resolve => holder.listen(0, '127.0.0.1', resolve))
+    const port = String((holder.address() as AddressInfo).port)
+    try {
+      const db = tempDatabase()
+      const exit = await runToExit({ DB_PATH: db, TLS_PORT: port, HOST: '127.0.0.1', CA_DIR: dirname(db) })
+      // Serving plain HTTP only, with ready 200, hid the failure from every client needing HTTPS.
+      expectOneLineRefusal(
+        exit,
+        port,
+        /TLS_PORT \d+ is already in use on 127\.0\.0\.1: stop what listens there, or choose another TLS_PORT/,
+      )
+    } finally {
+      holder.close()
+    }
+  })
+
   it.each([
     ['a SANDBOX_CONFIG that does not exist', 'missing.yaml', undefined, /cannot be read \(ENOENT\)/],
     ['a SANDBOX_CONFIG that is not YAML', 'seed.yaml', 'apps: [\n', /is not valid YAML: /],

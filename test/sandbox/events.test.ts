@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
-import { APP_KEY, defaultAuth } from '../helpers.js'
+import { APP_KEY, basic, defaultAuth, newKey } from '../helpers.js'
 import { MOBILE } from '../sms/support.js'
 import { listening, openStream } from './real-port.js'
 
@@ -140,6 +140,47 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
     const second = await s.http('GET', '/_sandbox/events', undefined, { accept: 'text/event-stream' })
     expect(second.status).toBe(429)
     expect(second.body.error.code).toBe(90060)
+  })
+
+  it('holds at most MAX_EVENT_STREAMS_PER_CLIENT over all apps of one client (429), and MAX_EVENT_STREAMS in all (503)', async () => {
+    const s = await listening({}, { maxEventStreamsPerClient: 1, maxEventStreams: 10 })
+    await openStream(s.url, s.agent)
+    const other = { authorization: basic(newKey('e'), newKey('s')), accept: 'text/event-stream' }
+    const refused = await s.http('GET', '/_sandbox/events', undefined, other)
+    expect(refused.status).toBe(429)
+    expect(refused.body.error).toEqual({
+      code: 90060,
+      message:
+        'too many event streams from 127.0.0.1: at most 1 at a time per client (MAX_EVENT_STREAMS_PER_CLIENT)',
+    })
+    expect(s.app.held.counts()).toMatchObject({ eventStreams: 1, refused: { 'event streams per client': 1 } })
+
+    const t = await listening({}, { maxEventStreamsPerClient: 5, maxEventStreams: 1 })
+    await openStream(t.url, t.agent)
+    const full = await t.http('GET', '/_sandbox/events', undefined, other)
+    expect(full.status).toBe(503)
+    expect(full.body.error.message).toBe(
+      'too many event streams in the sandbox: at most 1 at a time (MAX_EVENT_STREAMS)',
+    )
+  })
+
+  it('ends a stream at its maximum life, and the client resumes with Last-Event-ID', async () => {
+    const s = await listening({ stream: { maxLifeMs: 300 } })
+    // Texts only: each request's journal entry (request.completed) is on the stream too.
+    const stream = await openStream(s.url, s.agent, '/_sandbox/events?kind=sms.sent')
+    await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
+    const [first] = await stream.take(1)
+    expect(await stream.ended()).toBe(true)
+    expect(stream.comments.at(-1)).toBe(
+      'this stream reached its maximum life of 300 ms (EVENT_STREAM_MAX_LIFE_MS); reconnect with Last-Event-ID',
+    )
+    await streams(s, 0)
+    await s.http('POST', '/v1/codes', { mobile: '13800138009', temp_id: 1 })
+    const resumed = await openStream(s.url, s.agent, '/_sandbox/events?kind=sms.sent', {
+      'last-event-id': first!.id,
+    })
+    const [next] = await resumed.take(1)
+    expect(next?.json.mobile).toBe('13800138009')
   })
 
   it('ends every stream at once when the sandbox closes', async () => {

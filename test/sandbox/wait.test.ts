@@ -141,12 +141,46 @@ describe('wait= on the lists', () => {
     expect(third.status).toBe(429)
     expect(third.body.error).toEqual({
       code: 90060,
-      message: 'too many requests waiting: at most 2 per app at a time',
+      message: 'too many requests waiting: at most 2 per app at a time (MAX_WAITING_REQUESTS_PER_APP)',
     })
     const other = { authorization: basic(newKey('w'), newKey('s')) }
     expect((await s.http('GET', '/_sandbox/sms/messages?wait=50', undefined, other)).status).toBe(200)
     await s.http('POST', '/v1/messages', notice(MOBILE))
     for (const res of await Promise.all(answers)) expect(res.body.messages).toHaveLength(1)
+  })
+
+  it('holds at most MAX_WAITING_REQUESTS_PER_CLIENT over all apps of one client (429), and MAX_WAITING_REQUESTS in all (503)', async () => {
+    const perClient = await listening({}, { maxWaitingPerClient: 2, maxWaiting: 10 })
+    const apps = [1, 2, 3].map(() => ({ authorization: basic(newKey('w'), newKey('s')) }))
+    const waiting = apps
+      .slice(0, 2)
+      .map(a => perClient.http('GET', '/_sandbox/sms/messages?wait=20000', undefined, a))
+    await vi.waitFor(() => expect(perClient.app.held.counts().waiting).toBe(2), { timeout: 10_000 })
+    const third = await perClient.http('GET', '/_sandbox/sms/messages?wait=20000', undefined, apps[2])
+    expect(third.status).toBe(429)
+    expect(third.body.error).toEqual({
+      code: 90060,
+      message:
+        'too many requests waiting from 127.0.0.1: at most 2 at a time per client (MAX_WAITING_REQUESTS_PER_CLIENT)',
+    })
+    // A request that does not wait is no listener: answered as ever.
+    expect((await perClient.http('GET', '/_sandbox/sms/messages', undefined, apps[2])).status).toBe(200)
+    expect(perClient.log()).toContain('"bound":"requests waiting per client","client":"127.0.0.1"')
+    await perClient.app.close()
+    for (const res of await Promise.all(waiting)) expect(res.status).toBe(200)
+
+    const total = await listening({}, { maxWaitingPerClient: 5, maxWaiting: 1 })
+    const first = total.http('GET', '/_sandbox/sms/messages?wait=20000')
+    await vi.waitFor(() => expect(total.app.held.counts().waiting).toBe(1), { timeout: 10_000 })
+    const full = await total.http('GET', '/_sandbox/sms/messages?wait=20000', undefined, apps[0])
+    expect(full.status).toBe(503)
+    expect(full.body.error).toEqual({
+      code: 90060,
+      message: 'too many requests waiting in the sandbox: at most 1 at a time (MAX_WAITING_REQUESTS)',
+    })
+    await total.http('POST', '/v1/messages', notice(MOBILE))
+    expect((await first).body.messages).toHaveLength(1)
+    expect(total.app.held.counts().waiting).toBe(0)
   })
 
   it("answers the app's held requests at once when it is reset, and after= reads on past the reset", async () => {

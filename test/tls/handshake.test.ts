@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
-import { testConfig } from '../../src/config.js'
+import { type Config, testConfig } from '../../src/config.js'
 import { prepareGracefulClose } from '../../src/process/shutdown.js'
 import { listenAppTls, type TlsListener } from '../../src/tls/listener.js'
 import { VENDOR_HOSTS } from '../../src/tls/server-cert.js'
@@ -18,11 +19,17 @@ afterEach(async () => {
 /** A sandbox on a temp database with HTTP and TLS listeners on loopback ports. */
 async function startSandbox(
   dir: string,
+  overrides: Partial<Config> = {},
+  handshakeTimeoutMs?: number,
 ): Promise<{ app: SandboxApp; close: () => Promise<void>; tls: TlsListener }> {
-  const app = await buildApp(testConfig({ database: join(dir, 'sandbox.db'), caDir: dir }))
+  const app = await buildApp(testConfig({ database: join(dir, 'sandbox.db'), caDir: dir, ...overrides }))
   const graceful = prepareGracefulClose(app)
   await app.listen({ port: 0, host: '127.0.0.1' })
-  const { listener: tls } = await listenAppTls(app, graceful, { port: 0, host: '127.0.0.1' })
+  const { listener: tls } = await listenAppTls(app, graceful, {
+    port: 0,
+    host: '127.0.0.1',
+    ...(handshakeTimeoutMs === undefined ? {} : { handshakeTimeoutMs }),
+  })
   cleanup.push(() => graceful.close())
   return { app, close: () => graceful.close(), tls }
 }
@@ -121,4 +128,49 @@ describe('TLS listener', () => {
     })
     expect(after.body).toBe(before)
   })
+
+  it('closes a handshake that does not finish within TLS_HANDSHAKE_TIMEOUT_MS', async () => {
+    const { tls } = await startSandbox(await tempDir(), {}, 300)
+    const stalled = await stall(tls.port)
+    const started = Date.now()
+    await stalled.closed
+    // Node's own default waited 120 s.
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it('holds at most MAX_TLS_HANDSHAKES_PER_CLIENT handshakes at once; other clients still get theirs', async () => {
+    const { app, tls } = await startSandbox(await tempDir(), { maxTlsHandshakesPerClient: 2 })
+    await stall(tls.port)
+    await stall(tls.port)
+    await vi.waitFor(() => expect(app.held.counts().tlsHandshakes).toBe(2))
+    // The third from the same address is closed at once: no TLS yet, so no answer it could read.
+    const third = await stall(tls.port)
+    await third.closed
+    expect(app.held.counts().refused['TLS handshakes per client']).toBe(1)
+    // Another address completes its handshake and is answered.
+    const ca = app.tls.ca().certPem
+    const res = await httpsCall(`https://localhost:${tls.port}/_sandbox/health`, {
+      ca,
+      agent: false,
+      localAddress: '127.0.0.2',
+    })
+    expect(res.status).toBe(200)
+    expect(app.held.counts().tlsHandshakes).toBe(2)
+  })
 })
+
+const stalls: Socket[] = []
+afterEach(() => {
+  for (const s of stalls.splice(0)) s.destroy()
+})
+
+/** A TCP connection to the TLS port that never starts its handshake. */
+async function stall(port: number, from = '127.0.0.1') {
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from })
+  stalls.push(socket)
+  socket.on('error', () => {})
+  socket.resume()
+  const closed = new Promise<void>(resolve => socket.once('close', () => resolve()))
+  await new Promise(resolve => socket.once('connect', resolve))
+  return { socket, closed }
+}

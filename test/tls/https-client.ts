@@ -23,6 +23,8 @@ export function httpsCall(
     body?: unknown
     auth?: string
     agent?: false | import('node:https').Agent
+    /** The client's own address (loopback has many: 127.0.0.2 is another client). */
+    localAddress?: string
   } = {},
 ): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
@@ -34,6 +36,7 @@ export function httpsCall(
         ca: options.ca,
         lookup: toLoopback,
         agent: options.agent,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
         headers: options.auth ? { authorization: options.auth } : {},
       },
       res => {

@@ -124,11 +124,34 @@ export function pushAccepted(
   now: number,
 ): void {
   if (!push.callback) return
+  pushSucceeded(deps, app, push, deliveries.length, now)
+  deliveriesMade(deps, app, push, deliveries, now)
+}
+
+/** Push succeeded (8), with how many devices it targets: once its deliveries are all written. */
+export function pushSucceeded(
+  deps: Deps,
+  app: App,
+  push: CallingPush & { sendno: string },
+  targets: number,
+  now: number,
+): void {
   enqueue(deps, app, push, CALLBACK_BITS.pushSucceeded, now, {
     sendno: push.sendno,
-    targets: deliveries.length,
+    targets,
     time: seconds(now),
   })
+}
+
+/** Of deliveries just written: what reached devices at once (1), what never can (4). */
+export function deliveriesMade(
+  deps: Deps,
+  app: App,
+  push: CallingPush,
+  deliveries: readonly Delivery[],
+  now: number,
+): void {
+  if (!push.callback) return
   const rows = (status: Delivery['status']) =>
     deliveries.filter(d => d.status === status).map(d => ({ ...d, at: now }))
   enqueueRows(deps, app, push, CALLBACK_BITS.delivered, rows('delivered'), now)

@@ -8,10 +8,24 @@ import { checkMedia } from '../images/media.js'
 import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
 import type { PushRequest } from '../send/payload.js'
 import { pushAccepted } from './callbacks.js'
-import { planFanOut } from './fan-out.js'
+import { keepDeliveries, planFanOut } from './fan-out.js'
+import {
+  type FanOutShape,
+  isWide,
+  planSlices,
+  wideShape,
+  wideShapeInTurns,
+  writeAllSlices,
+} from './slices.js'
 
-/** `noTarget`: the push reached nobody, the 1011 to answer (it carries the msg_id). */
-export type PushOutcome = { sendno: string; msgId: string; noTarget?: ApiError }
+export type PushOutcome = {
+  sendno: string
+  msgId: string
+  /** The push reached nobody: the 1011 to answer (it carries the msg_id). */
+  noTarget?: ApiError
+  /** Its deliveries are to be written in slices (slices.ts), after the job that accepted it. */
+  sliced?: boolean
+}
 
 /** What a push belongs to besides its app: the group push it is one member's part of. */
 export interface PushOrigin {
@@ -24,9 +38,34 @@ export function newPushMsgId(store: Store): string {
 }
 
 /**
+ * A push as /v3/push makes it: accepted (or only checked) by dispatchPush in one write job; a push
+ * to a large audience (slices.ts) has looked for its first target before, a slice at a time, and
+ * writes its deliveries in slices after: the outcome once every one is durable.
+ */
+export async function sendPush(
+  deps: PipelineDeps,
+  tenant: Tenant,
+  req: PushRequest,
+  validateOnly: boolean,
+  origin: PushOrigin = {},
+): Promise<PushOutcome> {
+  const { store } = deps
+  const shape: FanOutShape = isWide(store, tenant.app, req)
+    ? await wideShapeInTurns(store, tenant.app, req)
+    : { wide: false }
+  // dispatchPush refuses (cid, override, broadcast limit) before it writes: no savepoint (writer.ts).
+  const outcome = await store.write(() => dispatchPush(deps, tenant, req, validateOnly, origin, shape), {
+    checksFirst: true,
+  })
+  if (outcome.sliced) await writeAllSlices(deps, tenant.app.appKey, outcome.msgId, req)
+  return outcome
+}
+
+/**
  * Accepts a push (or only checks it, for /validate) in one write job, so the cid, broadcast and
  * override checks cannot race. A push that reaches nobody still gets its msg_id (1011 carries
- * it), so that outcome is returned, not thrown: a throw would roll the sequence back.
+ * it), so that outcome is returned, not thrown: a throw would roll the sequence back. `shape`:
+ * whether it goes in slices, as sendPush found; without it (a scheduled push's firing), found here.
  */
 export function dispatchPush(
   deps: PipelineDeps,
@@ -34,6 +73,7 @@ export function dispatchPush(
   req: PushRequest,
   validateOnly: boolean,
   origin: PushOrigin = {},
+  shape?: FanOutShape,
 ): PushOutcome {
   const { store, config } = deps
   const { app } = tenant
@@ -69,10 +109,13 @@ export function dispatchPush(
         .broadcastLimit()
         .because(`the app made ${made} broadcasts on ${day}: ${limit} a day (settings.broadcasts_per_day)`)
   }
-  const fanOut = planFanOut(deps, tenant, req)
+  const slicing: FanOutShape =
+    shape ?? (isWide(store, app, req) ? wideShape(store, app, req) : { wide: false })
+  const fanOut = slicing.wide ? undefined : planFanOut(deps, tenant, req)
   const msgId = newPushMsgId(store)
   const sendno = req.options.sendno
-  if (fanOut.targets === 0 && !req.liveActivity)
+  const targets = slicing.wide ? Number(slicing.found) : (fanOut?.targets ?? 0)
+  if (targets === 0 && !req.liveActivity)
     return { sendno, msgId, noTarget: pushErrors.noTarget(msgId).because(noTargetReason(req)) }
   if (validateOnly) return { sendno, msgId }
 
@@ -90,8 +133,14 @@ export function dispatchPush(
     groupMsgId: origin.groupMsgId ?? null,
     plan: req.options.plan ?? null,
   })
+  if (slicing.wide || !fanOut) {
+    // Its deliveries, and its callbacks, come with its slices (slices.ts).
+    if (slicing.wide) planSlices(store, { appKey: app.appKey, msgId, createdAt: now }, req, slicing)
+    return { sendno, msgId, sliced: true }
+  }
   const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
+  keepDeliveries(deps, app.appKey, msgId, fanOut.targets)
   return { sendno, msgId }
 }
 

@@ -32,7 +32,7 @@ export function planFanOut(deps: PipelineDeps, tenant: Tenant, req: PushRequest)
 }
 
 /** Whether a device gets anything of this push: a notification for its platform, or the message. */
-function reaches(req: PushRequest, platform: PushPlatform): boolean {
+export function reaches(req: PushRequest, platform: PushPlatform): boolean {
   return req.message !== undefined || req.notification?.[platform] !== undefined
 }
 
@@ -72,7 +72,8 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
   }
 }
 
-function deliverEach(
+/** Writes the push's delivery to each of `targets` (and its SMS fallback); returns them if it has a callback. */
+export function deliverEach(
   deps: PipelineDeps,
   tenant: Tenant,
   req: PushRequest,
@@ -110,4 +111,17 @@ function deliverEach(
     }
   }
   return made
+}
+
+/**
+ * An app keeps at most PUSH_DELIVERIES_KEPT_PER_APP deliveries (its share of the disk): a write
+ * that adds `added` of them beyond removes as many of the oldest pushes' (and a bounded number
+ * more, should the setting have been lowered), never the push `msgId` being written.
+ */
+export function keepDeliveries(deps: PipelineDeps, appKey: string, msgId: string, added: number): void {
+  deps.store.pushDeliveries.trim(appKey, {
+    keep: deps.config.pushDeliveriesKept,
+    atMost: added + 1_000,
+    except: msgId,
+  })
 }

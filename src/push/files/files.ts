@@ -5,7 +5,8 @@ import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
 import { formatLocal } from '../../time.js'
-import { dispatchPush } from '../delivery/dispatch.js'
+import { sendPush } from '../delivery/dispatch.js'
+import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent } from '../send/payload.js'
 import { accepted, NOBODY } from '../send/push.js'
@@ -39,8 +40,8 @@ const fileParams = params({ file_id: { read: value => value as string, schema: f
 /**
  * A /v3/push whose audience is an uploaded file, `{"file": {"file_id": "…"}}`: its aliases, or
  * those of its registration_ids the app has (a file may name devices since gone: they are skipped,
- * where a /v3/push audience would be 1003). Read inside the write that pushes, with the files as
- * they are then: the file is the one the push is made of, not one deleted meanwhile.
+ * where a /v3/push audience would be 1003). Read as the push is made: the file is the one the
+ * push is made of, not one deleted meanwhile.
  */
 const filePushPayload = payload({ audience: fileAudience })
 const filePushBody = part({
@@ -146,16 +147,17 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async req => {
         const { tenant } = req
         const { app } = tenant
-        const outcome = await store.write(() => {
-          const now = tenant.now()
-          const push = filePushBody.read(req, id => {
-            const file = store.pushFiles.get(app.appKey, id, now)
-            if (!file) return undefined
-            if (file.type === 'alias') return { alias: file.entries }
-            return { registration_id: file.entries.filter(rid => store.pushDevices.get(app.appKey, rid)) }
-          })
-          return dispatchPush(deps, tenant, push, false)
+        const now = tenant.now()
+        const push = filePushBody.read(req, id => {
+          const file = store.pushFiles.get(app.appKey, id, now)
+          if (!file) return undefined
+          if (file.type === 'alias') return { alias: file.entries }
+          // A large file goes in slices through the registry (delivery/slices.ts), which skip the
+          // ids the app does not have by themselves; a small one is looked up here, id by id.
+          if (file.entries.length > SLICED_ABOVE) return { registration_id: file.entries }
+          return { registration_id: file.entries.filter(rid => store.pushDevices.get(app.appKey, rid)) }
         })
+        const outcome = await sendPush(deps, tenant, push, false)
         if (outcome.noTarget) throw outcome.noTarget
         return { sendno: outcome.sendno, msg_id: outcome.msgId }
       },

@@ -159,6 +159,48 @@ export function resolveAudience(
 
 type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | undefined>
 
+/**
+ * Whether one device is in the audience: what resolveAudience finds, asked of one device at a
+ * time, for a push that goes through the registry in slices (push/delivery/slices.ts). A
+ * registration_id the app does not have is simply nobody here (a file push's, already read).
+ */
+export function audienceTest(audience: Audience, groups: Groups): (d: Device) => boolean {
+  if (audience === 'all') return () => true
+  if (audience.live_activity_id !== undefined) return () => false
+  const sets: Lookups = {
+    alias: audience.alias && new Set(audience.alias),
+    rid: audience.registration_id && new Set(audience.registration_id),
+    segment: inGroups(audience.segment, groups.segments),
+    abtest: inGroups(audience.abtest, groups.abtests),
+  }
+  return d => matches(audience, d, sets)
+}
+
+/** Whether the audience reads the devices' tags. */
+export const readsTags = (audience: Audience): boolean =>
+  audience !== 'all' && (!!audience.tag || !!audience.tag_and || !!audience.tag_not)
+
+/**
+ * At most how many devices the audience's narrowest selector can name (the candidates
+ * resolveAudience reads through an index), or undefined when it is the registry itself (tag_not
+ * alone, "all"). `tagged`: how many devices hold a tag (a count through its index).
+ */
+export function candidatesAtMost(
+  audience: Audience,
+  groups: Groups,
+  tagged: (tags: readonly string[]) => number,
+): number | undefined {
+  if (audience === 'all') return undefined
+  if (audience.live_activity_id !== undefined) return 0
+  if (audience.registration_id) return audience.registration_id.length
+  if (audience.alias) return audience.alias.length * PUSH_LIMITS.devicesPerAlias
+  if (audience.segment) return inGroups(audience.segment, groups.segments)?.size
+  if (audience.abtest) return inGroups(audience.abtest, groups.abtests)?.size
+  if (audience.tag) return tagged(audience.tag)
+  if (audience.tag_and) return tagged(audience.tag_and.slice(0, 1))
+  return undefined
+}
+
 function matches(audience: AudienceSelectors, d: Device, sets: Lookups): boolean {
   // A device's tags are read only when a selector needs them (push-devices.ts).
   if (audience.tag || audience.tag_and || audience.tag_not) {

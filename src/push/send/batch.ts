@@ -6,7 +6,7 @@ import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
-import { dispatchPush, newPushMsgId, type PushOrigin } from '../delivery/dispatch.js'
+import { dispatchPush, newPushMsgId, type PushOrigin, sendPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
 import { fileAudience, readFileAudience } from '../files/form.js'
 import { BATCH_LIMITS } from '../limits.js'
@@ -42,16 +42,34 @@ function pushOne<Success>(
   tenant: Tenant,
   push: PushRequest,
   success: (outcome: { msgId: string; sendno: string }) => Success,
-  origin: PushOrigin = {},
 ): Success | Refusal {
   try {
-    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false, origin))
+    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false))
     return outcome.noTarget ? entryOf(outcome.noTarget) : success(outcome)
   } catch (err) {
     if (isApiError(err)) return entryOf(err)
     throw err
   }
 }
+
+/** A group member's push, made as /v3/push makes it (in slices if large): its entry of the answer. */
+async function pushMember(
+  deps: PipelineDeps,
+  tenant: Tenant,
+  push: PushRequest,
+  origin: PushOrigin,
+): Promise<z.input<typeof sent> | Refusal> {
+  try {
+    const outcome = await sendPush(deps, tenant, push, false, origin)
+    return outcome.noTarget ? entryOf(outcome.noTarget) : { msg_id: outcome.msgId, sendno: outcome.sendno }
+  } catch (err) {
+    if (isApiError(err)) return entryOf(err)
+    throw err
+  }
+}
+
+/** Pushes of a batch written per write job: a batch of 1000 would hold the event loop ~50 ms. */
+const ENTRIES_PER_JOB = 100
 
 /** An entry's push as read, or its refusal as its answer when it cannot be read. */
 function readEntry(read: () => PushRequest): { push: PushRequest } | { answer: Refusal } {
@@ -225,16 +243,28 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
         `limit is ${BATCH_LIMITS.bodyBytes / 1024 / 1024} MiB. Batch push is VIP-only at the vendor; the sandbox lets every app use it.`,
       reads: { body: pushlist(kind) },
       answer: batchAnswer,
-      handler: async (req, { body: entries }) =>
-        deps.store.write(() => {
-          const answer: z.input<typeof batchAnswer> = {}
-          for (const [cid, read] of entries)
-            answer[cid] =
-              'answer' in read
-                ? read.answer
-                : pushOne(deps, req.tenant, read.push, ({ msgId }) => ({ msg_id: msgId }))
-          return answer
-        }),
+      // Each entry is a push of its own, whose failure is only its entry: written a hundred to
+      // a job, so that other requests run between them.
+      handler: async (req, { body: entries }) => {
+        const answer: z.input<typeof batchAnswer> = {}
+        for (let i = 0; i < entries.length; i += ENTRIES_PER_JOB) {
+          const part = await deps.store.write(() =>
+            entries
+              .slice(i, i + ENTRIES_PER_JOB)
+              .map(
+                ([cid, read]) =>
+                  [
+                    cid,
+                    'answer' in read
+                      ? read.answer
+                      : pushOne(deps, req.tenant, read.push, ({ msgId }) => ({ msg_id: msgId })),
+                  ] as const,
+              ),
+          )
+          for (const [cid, entry] of part) answer[cid] = entry
+        }
+        return answer
+      },
     })
   return [
     batch('regid'),
@@ -252,8 +282,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       config: { auth: 'group' },
       reads: { body: groupBody },
       answer: groupAnswer,
-      handler: async (req, { body: push }) =>
-        deps.store.write(() => groupPush(req.group!.members, () => push)),
+      handler: async (req, { body: push }) => groupPush(req.group!.members, () => push),
     }),
     vendorRoute({
       method: 'POST',
@@ -267,28 +296,26 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       config: { auth: 'group' },
       checks: [groupFileBody],
       answer: groupAnswer,
-      handler: async req =>
-        deps.store.write(() => {
-          const push = groupFileBody.read(req, deps.store)
-          return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
-        }),
+      handler: async req => {
+        const push = groupFileBody.read(req, deps.store)
+        return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
+      },
     }),
   ]
 
   /**
-   * Inside a write job: the group's msg_id, then each member's push (`pushOf` its appKey) on its
-   * own, recorded as that group push's part. Its own id first, as the service answers.
+   * The group's msg_id, then each member's push (`pushOf` its appKey) as a /v3/push of its own,
+   * recorded as that group push's part: a member with a large audience goes in slices (slices.ts).
+   * Its own id first, as the service answers.
    */
-  function groupPush(members: GroupMember[], pushOf: (appKey: string) => PushRequest) {
-    const groupMsgId = newPushMsgId(deps.store)
+  async function groupPush(members: GroupMember[], pushOf: (appKey: string) => PushRequest) {
+    const groupMsgId = await deps.store.write(() => newPushMsgId(deps.store))
     const entries: Record<string, z.input<typeof sent> | Refusal> = {}
     for (const { tenant, refusal } of members) {
       const { appKey } = tenant.app
       entries[appKey] = refusal
         ? entryOf(refusal)
-        : pushOne(deps, tenant, pushOf(appKey), ({ msgId, sendno }) => ({ msg_id: msgId, sendno }), {
-            groupMsgId,
-          })
+        : await pushMember(deps, tenant, pushOf(appKey), { groupMsgId })
     }
     // (A zod catchall beside a property of another type is more than TypeScript's index signatures say.)
     return { group_msgid: groupMsgId, ...entries } as z.input<typeof groupAnswer>

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
 import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import { dispatchPush } from '../delivery/dispatch.js'
+import { sendPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
 import { mediaErrors } from '../images/media.js'
 import { PUSH_LIMITS } from '../limits.js'
@@ -81,10 +81,7 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
   const send =
     (validateOnly: boolean) =>
     async (req: FastifyRequest, { body }: { body: PushRequest }) => {
-      // dispatchPush refuses (cid, override, broadcast limit) before it writes: no savepoint (writer.ts).
-      const outcome = await store.write(() => dispatchPush(deps, req.tenant, body, validateOnly), {
-        checksFirst: true,
-      })
+      const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }

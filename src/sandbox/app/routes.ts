@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { AppResets } from '../../app-resets.js'
 import type { Courier } from '../../callbacks/courier.js'
 import type { Clock } from '../../clock.js'
+import type { Config } from '../../config.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
@@ -10,11 +11,19 @@ import type { SeedFile } from '../../seed/seed-file.js'
 import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { applyPatch, patchBody } from './patch.js'
-import { appView, describeApp } from './view.js'
+import { appView, describeApp, describeStorage, storageView } from './view.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
-type Deps = { store: Store; clock: Clock; courier: Courier; seed: SeedFile; appResets: AppResets; hub: Hub }
+type Deps = {
+  store: Store
+  clock: Clock
+  config: Config
+  courier: Courier
+  seed: SeedFile
+  appResets: AppResets
+  hub: Hub
+}
 
 /**
  * The calling app itself: its settings at runtime (read, PATCH), its reset to the state of its
@@ -54,6 +63,18 @@ its \`developer\` (devKey, devSecret, standing, balances) and its \`clock\`.`,
       },
       schema: { response: { 200: appView } },
       handler: async req => view(req.tenant.app.appKey),
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/app/storage',
+      docs: {
+        summary: "The app's share of the disk: its rows per table, their size, the caps on what grows",
+        description:
+          'Rows counted now; `approx_bytes` from bytes per row measured with indexes (docs/reliability.md). ' +
+          'Devices are capped (MAX_DEVICES_PER_APP), push deliveries kept to PUSH_DELIVERIES_KEPT_PER_APP.',
+      },
+      schema: { response: { 200: storageView } },
+      handler: async req => describeStorage(deps, req.tenant.app.appKey),
     }),
     schemaRoute({
       method: 'PATCH',

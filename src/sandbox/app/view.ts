@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Clock } from '../../clock.js'
 import { appNow } from '../../clock.js'
+import type { Config } from '../../config.js'
 import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
 import type { Balances } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
@@ -33,6 +34,56 @@ export const appView = z.object({
 })
 
 export type AppView = z.input<typeof appView>
+
+/**
+ * The app's share of the disk (issue 19), shown by GET /_sandbox/app: its rows per table, an
+ * estimate of their bytes, and the caps that bound the two that grow with use.
+ */
+export const storageView = z.object({
+  rows: z.record(z.string(), z.number()).describe("The app's rows in each table."),
+  approx_bytes: z
+    .number()
+    .describe(
+      'An estimate of what the rows take in the database file, indexes included (rows × measured bytes per row).',
+    ),
+  limits: z.object({
+    devices: z.number().describe('MAX_DEVICES_PER_APP: registrations beyond are refused (409 90056).'),
+    push_deliveries: z
+      .number()
+      .describe(
+        "PUSH_DELIVERIES_KEPT_PER_APP: beyond, the app's oldest pushes are forgotten, deliveries first.",
+      ),
+  }),
+})
+
+/**
+ * Bytes per row in the database file, indexes included, measured (docs/reliability.md): a device
+ * with two tags, a delivery, a message with its code and report. Other tables: a few hundred bytes.
+ */
+const ROW_BYTES: Record<string, number> = {
+  push_devices: 320,
+  push_device_tags: 50,
+  push_device_sessions: 80,
+  push_deliveries: 280,
+  messages: 300,
+  reports: 150,
+  codes: 100,
+}
+const OTHER_ROW_BYTES = 200
+
+export function describeStorage(
+  deps: { store: Store; config: Pick<Config, 'maxDevicesPerApp' | 'pushDeliveriesKept'> },
+  appKey: string,
+): z.input<typeof storageView> {
+  const rows = deps.store.appRows.count(appKey)
+  let bytes = 0
+  for (const [table, n] of Object.entries(rows)) bytes += n * (ROW_BYTES[table] ?? OTHER_ROW_BYTES)
+  return {
+    rows,
+    approx_bytes: bytes,
+    limits: { devices: deps.config.maxDevicesPerApp, push_deliveries: deps.config.pushDeliveriesKept },
+  }
+}
 
 const NONE: Balances = { balance: null, voice: null, industry: null, market: null }
 const groupsOf = (value: unknown) => (value ?? {}) as Record<string, string[]>

@@ -71,9 +71,19 @@ export const LIST_DESCRIPTION = `Newest first, each item with its \`seq\` (per a
 from. \`wait=<ms>\` (at most ${LIST_LIMITS.maxWaitMs}) holds a request that finds nothing until something
 matching arrives, or the wait ends (then answered as without it). Unknown parameters are refused.`
 
-/** A held request's own refusal. */
+/** A held request's own refusals: over the app's, the client's or the sandbox's bound. */
 export const waitErrors = [
-  sandboxErrors.tooManyListeners('too many requests waiting: at most 100 per app at a time'),
+  sandboxErrors.tooManyListeners(
+    'too many requests waiting: at most 100 per app at a time (MAX_WAITING_REQUESTS_PER_APP)',
+  ),
+  sandboxErrors.tooManyListeners(
+    'too many requests waiting from <client>: at most 200 at a time per client (MAX_WAITING_REQUESTS_PER_CLIENT)',
+  ),
+  sandboxErrors
+    .tooManyListeners(
+      'too many requests waiting in the sandbox: at most 2000 at a time (MAX_WAITING_REQUESTS)',
+    )
+    .withStatus(503),
 ]
 
 /**
@@ -94,6 +104,7 @@ export async function readOrWait<T>(
   await deps.store.requests.settled()
   const now = read()
   if (now !== undefined || !wait) return now
-  const woken = await deps.hub.waitFor(req.tenant.app.appKey, topic, wait, reply.raw, read)
+  const who = { appKey: req.tenant.app.appKey, client: req.ip }
+  const woken = await deps.hub.waitFor(who, topic, wait, reply.raw, read)
   return woken ?? read()
 }

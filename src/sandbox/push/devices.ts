@@ -70,6 +70,9 @@ within its limits (10 devices per alias, 1000 tags per device).`,
         const now = req.tenant.now()
         const device = await store.write(() => {
           if (store.pushDevices.get(appKey, rid)) throw sandboxErrors.registrationIdTaken()
+          // A tenant's share of the disk, and of every push's fan-out (issue 19).
+          const max = deps.config.maxDevicesPerApp
+          if (store.pushDevices.count(appKey) >= max) throw sandboxErrors.tooManyDevices(max)
           store.pushDevices.insert(
             {
               appKey,

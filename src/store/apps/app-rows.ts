@@ -49,7 +49,22 @@ export function createAppRows(engine: Engine) {
   const deletes = tables.map(table =>
     engine.db.prepare<{ appKey: string }>(`DELETE FROM "${table}" WHERE app_key = @appKey`),
   )
+  const counts = tables.map(
+    table =>
+      [
+        table,
+        engine.db.prepare<{ appKey: string }, { n: number }>(
+          `SELECT count(*) AS n FROM "${table}" WHERE app_key = @appKey`,
+        ),
+      ] as const,
+  )
   return {
+    /** How many rows the app has in each of its tables (its share of the disk: GET /_sandbox/app). */
+    count(appKey: string): Record<string, number> {
+      return Object.fromEntries(
+        counts.map(([table, statement]) => [table, statement.get({ appKey })?.n ?? 0]),
+      )
+    },
     /** The tables an app's rows are removed from, in that order. */
     tables,
     /** Deletes the app's rows everywhere, its `apps` row last; returns how many (cascades not counted). */

@@ -57,7 +57,8 @@
  * - db.ts: opens the file (folder, lock, pragmas, migrations) and says what an operator got wrong.
  * - writer.ts: group commit, the WAL's fsync off the event loop, `transaction` for rare writes.
  * - undo.ts: the undo journal, memory taken back with a rollback.
- * - health.ts: whether writes can survive (file replaced, damaged, disk full); readiness.
+ * - health.ts: whether writes can survive (file or -wal replaced, damaged, disk full, file-size
+ *   limit), the -wal repaired when it can be; readiness.
  * - caches.ts: row caches and per-app memos, and forgetting an app in all of them.
  * - due.ts: due queries and the due index (lower bounds of the next due time, per query and app).
  * - id-blocks.ts: vendor ids (msg_id, temp_id…), reserved a block at a time.
@@ -82,6 +83,7 @@ export interface EngineOptions {
 
 export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
   const health = createHealth(db, log)
+  health.watch()
   const journal = createUndoJournal()
   const seqs = createSeqs(db)
   const writer = createWriter(db, { health, seqs, journal })

@@ -100,6 +100,8 @@ export function createWriter(
     ridersDue = true
     schedule()
   }
+  // A -wal made anew (health.ts repaired a deleted one): the next fsync opens the new file.
+  health.onWalRenewed(() => wal.renew?.())
   // Built once: better-sqlite3 makes four wrapper functions for every db.transaction() call. The
   // same wrapper runs BEGIN…COMMIT outside a transaction and SAVEPOINT…RELEASE inside one.
   const inTransaction = db.transaction((fn: () => unknown) => fn())
@@ -262,6 +264,8 @@ export function createWriter(
 export interface WalSync {
   sync(done: (err: Error | null) => void): void
   syncNow(): void
+  /** The -wal at the path is a new file: let go of the old descriptor, open the new one when next needed. */
+  renew?(): void
   close(): void
 }
 
@@ -279,6 +283,8 @@ export function createWalSync(db: Db): WalSync {
 
   let inFlight = false
   let closing = false
+  /** The descriptor is of a WAL SQLite no longer writes: let go of it once no fsync uses it. */
+  let stale = false
   let waiting: Array<(err: Error | null) => void> = []
 
   function start(): void {
@@ -295,6 +301,7 @@ export function createWalSync(db: Db): WalSync {
     }
     fsync(target, err => {
       inFlight = false
+      if (stale) release()
       for (const done of batch) done(err)
       if (waiting.length > 0) start()
       else if (closing) release()
@@ -302,6 +309,7 @@ export function createWalSync(db: Db): WalSync {
   }
 
   function release(): void {
+    stale = false
     if (fd !== undefined) closeSync(fd)
     fd = undefined
   }
@@ -315,6 +323,12 @@ export function createWalSync(db: Db): WalSync {
     },
     syncNow() {
       fsyncSync(descriptor())
+    },
+    renew() {
+      // What the old descriptor's fsync in flight covers was checkpointed into the database file
+      // (synced) by the repair itself: it may finish on the old file.
+      if (inFlight) stale = true
+      else release()
     },
     close() {
       // An fsync still running keeps the descriptor until it returns.

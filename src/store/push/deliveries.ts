@@ -94,12 +94,43 @@ type DeliveryParams = [
 ]
 
 /** What each targeted device got of each push, and its SMS fallback (sms_message). */
-export function createPushDeliveryStore({ db, due, seqs }: Engine) {
+export type PushDeliveryStore = ReturnType<typeof createPushDeliveryStore>
+
+export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
+  // How many deliveries each app has, read once from SQLite, then kept by every statement that
+  // adds or removes some (the retention below asks it after every push). Journaled: a write job
+  // that rolls back takes its count back too; a reset forgets it (caches.forgetApp).
+  const counted = caches.rows<string, { n: number }>({ perApp: true, journaled: true })
+  const countAll = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM push_deliveries WHERE app_key = ?',
+  )
+  const count = (appKey: string): number =>
+    (counted.get(appKey) ?? counted.remember(appKey, { n: countAll.get(appKey)?.n ?? 0 })).n
+  const added = (appKey: string, n: number) => {
+    const known = counted.get(appKey)
+    if (known && n !== 0) counted.remember(appKey, { n: known.n + n })
+  }
+  // Retention (PUSH_DELIVERIES_KEPT_PER_APP): the app's oldest push, its deliveries a bounded
+  // number at a time, then the push itself once it has none left.
+  const oldest = db.prepare<{ appKey: string; except: string }, { msg_id: string }>(
+    `SELECT msg_id FROM pushes INDEXED BY pushes_by_app WHERE app_key = @appKey AND msg_id != @except
+     ORDER BY created_at, msg_id LIMIT 1`,
+  )
+  const dropSome = db.prepare<{ msgId: string; n: number }>(
+    `DELETE FROM push_deliveries WHERE rowid IN (
+       SELECT rowid FROM push_deliveries WHERE msg_id = @msgId LIMIT @n)`,
+  )
+  const dropPush = db.prepare<{ appKey: string; msgId: string }>(
+    'DELETE FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
+  )
   // Positional, not named: a broadcast inserts one row per device (100 000 and more).
   const insert = db.prepare<DeliveryParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const countOf = db.prepare<{ appKey: string; msgId: string }, { n: number }>(
+    'SELECT count(*) AS n FROM push_deliveries WHERE msg_id = @msgId AND app_key = @appKey',
   )
   const ofPush = db.prepare<{ appKey: string; msgId: string }, DeliveryRow>(
     'SELECT * FROM push_deliveries WHERE app_key = @appKey AND msg_id = @msgId ORDER BY rowid',
@@ -173,6 +204,7 @@ export function createPushDeliveryStore({ db, due, seqs }: Engine) {
         made.seq,
         made.alias,
       )
+      added(made.appKey, 1)
       // Push work due: the expiry of a pending delivery, the fallback of one not delivered.
       if (made.status === 'pending') due.note(PUSH_DUE, made.appKey, made.expiresAt)
       if (
@@ -183,6 +215,33 @@ export function createPushDeliveryStore({ db, due, seqs }: Engine) {
       )
         due.note(PUSH_DUE, made.appKey, made.smsDueAt)
       return made
+    },
+    /** How many deliveries the app has (kept in memory after the first time). */
+    count,
+    /** Rows another statement wrote for the app (a broadcast's INSERT … SELECT: fan-out.ts). */
+    added,
+    /**
+     * Keeps the app's deliveries to `keep`: what is beyond goes, oldest push first (with its row once
+     * its deliveries are all gone), at most `atMost` rows per call and never of the push `except`
+     * (the one being written). Inside a write job. Returns how many it removed.
+     */
+    trim(appKey: string, { keep, atMost, except }: { keep: number; atMost: number; except: string }): number {
+      let left = Math.min(count(appKey) - keep, atMost)
+      let removed = 0
+      while (left > 0) {
+        const push = oldest.get({ appKey, except })
+        if (!push) break
+        const gone = dropSome.run({ msgId: push.msg_id, n: left }).changes
+        if (gone < left) dropPush.run({ appKey, msgId: push.msg_id })
+        removed += gone
+        left -= gone
+      }
+      added(appKey, -removed)
+      return removed
+    },
+    /** How many devices the push targets (its deliveries, whatever their status). */
+    countOf(appKey: string, msgId: string): number {
+      return countOf.get({ appKey, msgId })?.n ?? 0
     },
     ofPush(appKey: string, msgId: string): Delivery[] {
       return ofPush.all({ appKey, msgId }).map(toDelivery)

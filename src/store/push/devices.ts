@@ -28,7 +28,7 @@ interface Row {
 
 type Key = { appKey: string; rid: string }
 
-export function createPushDeviceStore({ db }: Engine) {
+export function createPushDeviceStore({ db, caches }: Engine) {
   const get = db.prepare<Key, Row>(
     'SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid',
   )
@@ -77,6 +77,17 @@ export function createPushDeviceStore({ db }: Engine) {
   const distinctTags = db.prepare<[string], { tag: string }>(
     'SELECT DISTINCT tag FROM push_device_tags WHERE app_key = ? ORDER BY tag',
   )
+  const countAll = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM push_devices WHERE app_key = ?',
+  )
+  const countTagged = db.prepare<{ appKey: string; tags: string }, { n: number }>(
+    `SELECT count(DISTINCT registration_id) AS n FROM push_device_tags
+     WHERE app_key = @appKey AND tag IN (SELECT value FROM json_each(@tags))`,
+  )
+  // How many devices each app has, read once from SQLite, then kept by the insert (the device cap
+  // and the fan-out's choice of path ask it on every registration and push). Journaled: a write
+  // job that rolls back takes its count back too; a reset forgets it (caches.forgetApp).
+  const counted = caches.rows<string, { n: number }>({ perApp: true, journaled: true })
 
   // Without `tags`, they are read when first asked for: a push to a registration_id or an alias
   // without tag selectors never asks (a statement per push less).
@@ -127,7 +138,17 @@ export function createPushDeviceStore({ db }: Engine) {
     },
     insert(d: Omit<Device, 'tags'>, tags: string[]): void {
       insert.run({ ...d, online: d.online ? 1 : 0 })
+      const known = counted.get(d.appKey)
+      if (known) counted.remember(d.appKey, { n: known.n + 1 })
       for (const tag of tags) addTag.run({ appKey: d.appKey, rid: d.registrationId, tag })
+    },
+    /** How many devices the app has (kept in memory after the first time). */
+    count(appKey: string): number {
+      return (counted.get(appKey) ?? counted.remember(appKey, { n: countAll.get(appKey)?.n ?? 0 })).n
+    },
+    /** How many devices hold any of `tags` (through the tags' index). */
+    tagged(appKey: string, tags: readonly string[]): number {
+      return countTagged.get({ appKey, tags: JSON.stringify(tags) })?.n ?? 0
     },
     setAlias(appKey: string, rid: string, alias: string | null): void {
       setField.alias.run({ appKey, rid, value: alias })

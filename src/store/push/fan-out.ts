@@ -1,6 +1,18 @@
 import type { Engine } from '../engine/index.js'
-import { PUSH_DUE } from './deliveries.js'
-import type { PushPlatform } from './devices.js'
+import { PUSH_DUE, type PushDeliveryStore } from './deliveries.js'
+import type { Device, PushPlatform } from './devices.js'
+
+/**
+ * A device's place in the registry's order (registration time, then rowid: the order every
+ * fan-out writes deliveries in), which a push's slices go through (push/delivery/slices.ts).
+ */
+export type RegistryKey = readonly [createdAt: number, rowid: number]
+
+/** Before every device of the registry. */
+export const REGISTRY_START: RegistryKey = [Number.MIN_SAFE_INTEGER, 0]
+
+/** A device of a slice, with its place in the registry. */
+export type PlacedDevice = Device & { key: RegistryKey }
 
 // A broadcast's deliveries (audience "all") as one INSERT … SELECT from the registry, instead of
 // reading 100 000 devices into JavaScript and inserting their rows one statement each (issue 11:
@@ -25,8 +37,35 @@ interface FanOutParams {
   firstSeq: number
 }
 
+// A slice of the registry: the app's devices after one key and up to another, in registry order
+// (through push_devices_in_order, migration 013), at most @limit of them.
+const SLICE = `SELECT rowid AS place, * FROM push_devices INDEXED BY push_devices_in_order
+  WHERE app_key = @appKey AND (created_at, rowid) > (@afterAt, @afterRow) AND (created_at, rowid) <= (@endAt, @endRow)
+  ORDER BY created_at, rowid LIMIT @limit`
+
+interface SliceParams {
+  appKey: string
+  afterAt: number
+  afterRow: number
+  endAt: number
+  endRow: number
+  limit: number
+}
+
+interface DeviceRow {
+  place: number
+  app_key: string
+  registration_id: string
+  platform: string
+  alias: string | null
+  mobile: string | null
+  online: number
+  last_online_at: number | null
+  created_at: number
+}
+
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written at once. */
-export function createPushFanOut({ db, due, seqs }: Engine) {
+export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
   const count = db.prepare<{ appKey: string; platforms: string }, { targets: number; online: number }>(
     `SELECT count(*) AS targets, coalesce(sum(online = 1), 0) AS online ${OF_APP}`,
   )
@@ -42,7 +81,112 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
      ${OF_APP} ORDER BY created_at, rowid`,
   )
 
+  const last = db.prepare<[string], { created_at: number; place: number }>(
+    `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
+     WHERE app_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  )
+  const slice = db.prepare<SliceParams, DeviceRow>(SLICE)
+  const sliceEnd = db.prepare<SliceParams, { created_at: number; place: number }>(
+    `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
+     WHERE app_key = @appKey AND (created_at, rowid) > (@afterAt, @afterRow) AND (created_at, rowid) <= (@endAt, @endRow)
+     ORDER BY created_at, rowid LIMIT 1 OFFSET @limit - 1`,
+  )
+  const tagsOfSlice = db.prepare<SliceParams, { registration_id: string; tag: string }>(
+    `SELECT t.registration_id, t.tag FROM (${SLICE}) d JOIN push_device_tags t
+       ON t.app_key = d.app_key AND t.registration_id = d.registration_id ORDER BY t.tag`,
+  )
+  // A broadcast's slice, as one INSERT … SELECT like `insert` below: the online devices of the
+  // slice on the platforms reached, counted first (the seqs they take), then the rows.
+  const sliceCount = db.prepare<SliceParams & { platforms: string }, { online: number }>(
+    `SELECT coalesce(sum(online = 1), 0) AS online FROM (${SLICE})
+     WHERE platform IN (SELECT value FROM json_each(@platforms))`,
+  )
+  const sliceInsert = db.prepare<SliceParams & Omit<FanOutParams, 'appKey'>>(
+    `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
+       sms_due_at, sms_msg_id, sms_error, seq, alias)
+     SELECT @msgId, app_key, registration_id, platform,
+       CASE WHEN online = 1 THEN 'delivered' ELSE @offline END, @expiresAt,
+       CASE WHEN online = 1 THEN @now END, NULL, NULL, NULL,
+       CASE WHEN online = 1
+         THEN @firstSeq - 1 + sum(online = 1) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
+       CASE WHEN online = 1 THEN alias END
+     FROM (${SLICE}) WHERE platform IN (SELECT value FROM json_each(@platforms)) ORDER BY created_at, place`,
+  )
+  const range = (appKey: string, after: RegistryKey, end: RegistryKey, limit: number): SliceParams => ({
+    appKey,
+    afterAt: after[0],
+    afterRow: after[1],
+    endAt: end[0],
+    endRow: end[1],
+    limit,
+  })
+
   return {
+    /** The registry's last device now (a fan-out goes up to it), or undefined when it has none. */
+    last(appKey: string): RegistryKey | undefined {
+      const row = last.get(appKey)
+      return row && [row.created_at, row.place]
+    },
+    /**
+     * The app's devices after `after` and up to `end`, in registry order, at most `limit`;
+     * `withTags`: each with its tags (one statement for the slice), else with none.
+     */
+    slice(
+      appKey: string,
+      after: RegistryKey,
+      end: RegistryKey,
+      limit: number,
+      withTags: boolean,
+    ): PlacedDevice[] {
+      const params = range(appKey, after, end, limit)
+      const tags = new Map<string, string[]>()
+      if (withTags)
+        for (const t of tagsOfSlice.all(params)) {
+          const own = tags.get(t.registration_id)
+          if (own) own.push(t.tag)
+          else tags.set(t.registration_id, [t.tag])
+        }
+      return slice.all(params).map(r => ({
+        appKey: r.app_key,
+        registrationId: r.registration_id,
+        platform: r.platform as PushPlatform,
+        alias: r.alias,
+        mobile: r.mobile,
+        online: r.online === 1,
+        lastOnlineAt: r.last_online_at,
+        createdAt: r.created_at,
+        tags: tags.get(r.registration_id) ?? [],
+        key: [r.created_at, r.place] as const,
+      }))
+    },
+    /** The last device of a slice that has `limit` devices; undefined when it has fewer (the last slice). */
+    sliceEnd(appKey: string, after: RegistryKey, end: RegistryKey, limit: number): RegistryKey | undefined {
+      const row = sliceEnd.get(range(appKey, after, end, limit))
+      return row && [row.created_at, row.place]
+    },
+    /**
+     * A broadcast's deliveries to one slice of the registry (after `after`, up to `end`, at most
+     * `limit` devices, those on `platforms`), as `insert` writes them for the whole registry.
+     * Returns how many rows it wrote.
+     */
+    insertSlice(
+      d: { msgId: string; appKey: string; now: number; ttl: number },
+      platforms: readonly PushPlatform[],
+      slice: { after: RegistryKey; end: RegistryKey; limit: number },
+    ): number {
+      const params = {
+        ...range(d.appKey, slice.after, slice.end, slice.limit),
+        platforms: JSON.stringify(platforms),
+      }
+      const online = sliceCount.get(params)?.online ?? 0
+      const firstSeq = online > 0 ? seqs.next(d.appKey, 'push', online) : 0
+      const expiresAt = d.now + d.ttl * 1000
+      const offline = d.ttl > 0 ? 'pending' : 'expired'
+      const written = sliceInsert.run({ ...params, msgId: d.msgId, now: d.now, expiresAt, offline, firstSeq })
+      deliveries.added(d.appKey, written.changes)
+      if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
+      return written.changes
+    },
     /** The devices of the app on `platforms`: how many, and how many of them are online. */
     count(appKey: string, platforms: readonly PushPlatform[]): { targets: number; online: number } {
       return count.get({ appKey, platforms: JSON.stringify(platforms) }) ?? { targets: 0, online: 0 }
@@ -60,7 +204,7 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
       const firstSeq = d.online > 0 ? seqs.next(d.appKey, 'push', d.online) : 0
       const expiresAt = d.now + d.ttl * 1000
       const offline = d.ttl > 0 ? 'pending' : 'expired'
-      insert.run({
+      const written = insert.run({
         msgId: d.msgId,
         appKey: d.appKey,
         platforms: JSON.stringify(platforms),
@@ -69,6 +213,7 @@ export function createPushFanOut({ db, due, seqs }: Engine) {
         offline,
         firstSeq,
       })
+      deliveries.added(d.appKey, written.changes)
       // Push work due, as pushDeliveries.insert notes it: the expiry of the pending deliveries, all
       // at the same time. Noted whether or not a device was offline: a bound may be early (the work
       // is then looked at and found done), never late. No SMS fallback here: a push with one takes

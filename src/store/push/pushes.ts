@@ -1,4 +1,21 @@
-import type { Engine } from '../engine/index.js'
+import { dueQuery, type Engine } from '../engine/index.js'
+import type { RegistryKey } from './fan-out.js'
+
+/**
+ * Where a push's slices have got to (push/delivery/slices.ts): the registry's devices after
+ * `after` and up to `end` still have to be gone through.
+ */
+export interface FanOutPlan {
+  after: RegistryKey
+  end: RegistryKey
+}
+
+/** Pushes whose deliveries are still being written: due at once (their slices are overdue). */
+export const FAN_OUT_DUE = dueQuery(
+  'x.created_at',
+  'pushes x INDEXED BY pushes_fanning_out',
+  'x.fan_out IS NOT NULL',
+)
 
 export interface Push {
   msgId: string
@@ -16,6 +33,8 @@ export interface Push {
   groupMsgId?: string | null
   /** The push plan it named (options.business_operation_code). */
   plan?: string | null
+  /** Its slices still to be written (push/delivery/slices.ts); null once every delivery is. */
+  fanOut?: FanOutPlan | null
 }
 
 interface PushRow {
@@ -31,6 +50,7 @@ interface PushRow {
   withdrawn_at: number | null
   group_msgid: string | null
   plan: string | null
+  fan_out: string | null
 }
 
 const toPush = (r: PushRow): Push => ({
@@ -46,10 +66,11 @@ const toPush = (r: PushRow): Push => ({
   withdrawnAt: r.withdrawn_at,
   groupMsgId: r.group_msgid,
   plan: r.plan,
+  fanOut: r.fan_out === null ? null : (JSON.parse(r.fan_out) as FanOutPlan),
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
-export function createPushStore({ db }: Engine) {
+export function createPushStore({ db, due }: Engine) {
   const insertPush = db.prepare(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
        group_msgid, plan)
@@ -77,7 +98,43 @@ export function createPushStore({ db }: Engine) {
     'SELECT count(*) AS n FROM pushes WHERE app_key = @appKey AND day_key = @dayKey AND broadcast = 1',
   )
 
+  const setFanOut = db.prepare<{ appKey: string; msgId: string; plan: string | null }>(
+    'UPDATE pushes SET fan_out = @plan WHERE app_key = @appKey AND msg_id = @msgId',
+  )
+  const setAudience = db.prepare<{ appKey: string; msgId: string; audience: string }>(
+    'UPDATE pushes SET fan_out_audience = @audience WHERE app_key = @appKey AND msg_id = @msgId',
+  )
+  const audienceOf = db.prepare<{ appKey: string; msgId: string }, { a: string | null }>(
+    'SELECT fan_out_audience AS a FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
+  )
+  const fanningOut = db.prepare<[], { app_key: string; msg_id: string }>(
+    'SELECT app_key, msg_id FROM pushes INDEXED BY pushes_fanning_out WHERE fan_out IS NOT NULL ORDER BY created_at',
+  )
+
   return {
+    /**
+     * The push's deliveries will be written in slices (push/delivery/slices.ts): from `plan.after`
+     * on; `audience`, when the payload does not carry it (a file push's). Due at once.
+     */
+    planFanOut(p: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>, plan: FanOutPlan, audience?: unknown): void {
+      setFanOut.run({ appKey: p.appKey, msgId: p.msgId, plan: JSON.stringify(plan) })
+      if (audience !== undefined)
+        setAudience.run({ appKey: p.appKey, msgId: p.msgId, audience: JSON.stringify(audience) })
+      due.note(FAN_OUT_DUE, p.appKey, p.createdAt)
+    },
+    /** A slice is written: the next starts after `after`; `null`: every delivery is written. */
+    fanOutAt(appKey: string, msgId: string, plan: FanOutPlan | null): void {
+      setFanOut.run({ appKey, msgId, plan: plan && JSON.stringify(plan) })
+    },
+    /** The audience a planned fan-out goes through, when the payload does not carry it. */
+    fanOutAudience(appKey: string, msgId: string): unknown {
+      const a = audienceOf.get({ appKey, msgId })?.a
+      return a == null ? undefined : JSON.parse(a)
+    },
+    /** Every push whose slices are not all written yet, oldest first. */
+    fanningOut(): Array<{ appKey: string; msgId: string }> {
+      return fanningOut.all().map(r => ({ appKey: r.app_key, msgId: r.msg_id }))
+    },
     insert(p: Push): void {
       insertPush.run({
         ...p,

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest'
+import type { SandboxApp } from '../../src/app.js'
+import { testConfig } from '../../src/config.js'
+import { dispatchPush } from '../../src/push/delivery/dispatch.js'
+import { SLICED_ABOVE } from '../../src/push/delivery/slices.js'
+import { parsePush } from '../../src/push/send/payload.js'
+import { tenantOf } from '../../src/tenancy.js'
+import { APP_KEY, call, createTestApp, defaultAuth } from '../helpers.js'
+import { curlForm } from './file-forms.js'
+import { pushBody } from './helpers.js'
+
+// A push to more devices than a slice writes its deliveries a slice at a time, each slice a write
+// job of its own (src/push/delivery/slices.ts): the outcome is the push a single job would have
+// made, answered once every slice is durable; a push planned but not finished (a scheduled push's
+// firing, a process stopped half-way) is finished by the due-work loop.
+
+const N = SLICED_ABOVE * 2 + 345
+
+const rid = (i: number) => `1a${String(i).padStart(17, '0')}`
+
+/** N devices of the default app, straight through the store (registering them one request each takes long). */
+async function registry(app: SandboxApp, n = N) {
+  const now = app.clock.now()
+  await app.store.write(() => {
+    for (let i = 0; i < n; i++)
+      app.store.pushDevices.insert(
+        {
+          appKey: APP_KEY,
+          registrationId: rid(i),
+          platform: i % 3 === 0 ? 'ios' : 'android',
+          alias: `a${i}`,
+          mobile: null,
+          online: i % 2 === 0,
+          lastOnlineAt: now,
+          createdAt: now,
+        },
+        i % 4 === 0 ? ['even4', 'all'] : ['all'],
+      )
+  })
+}
+
+/**
+ * A push planned as a schedule's firing plans it: inside one write job of the caller's, and
+ * `then`, in the same job, before any slice is written.
+ */
+function planned(app: SandboxApp, body: Record<string, unknown>, then = (_msgId: string) => {}) {
+  const deps = { store: app.store, clock: app.clock, config: testConfig(), sensitiveWords: [] }
+  const tenant = tenantOf(app.clock, app.store.apps.get(APP_KEY)!)
+  return app.store.write(() => {
+    const outcome = dispatchPush(deps, tenant, parsePush(pushBody(body), APP_KEY), false)
+    then(outcome.msgId)
+    return outcome
+  })
+}
+
+/** Every delivery of the push, straight from the store: rid, status, seq. */
+const deliveries = (app: SandboxApp, msgId: string) =>
+  app.store.pushDeliveries.search(APP_KEY, { msgId }).map(d => [d.registrationId, d.status, d.seq] as const)
+
+describe('a push to more devices than a slice', () => {
+  it('reaches exactly its audience, in registry order, answered once every slice is written', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    const before = app.store.seqs.current(APP_KEY)
+    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag: ['even4'] } }))
+    expect(res.status).toBe(200)
+    const got = deliveries(app, res.body.msg_id)
+    // The four default devices hold no such tag; every fourth of ours does.
+    const expected = Array.from({ length: N }, (_, i) => i).filter(i => i % 4 === 0)
+    expect(got.map(d => d[0]).sort()).toEqual(expected.map(rid).sort())
+    expect(app.store.pushes.get(APP_KEY, res.body.msg_id)?.fanOut).toBeNull()
+    // Online devices got it at once, each with the next seq of the app, in registry order.
+    const online = got.filter(d => d[1] === 'delivered')
+    expect(online).toHaveLength(expected.filter(i => i % 2 === 0).length)
+    expect(online.map(d => d[2]).sort((a, b) => a! - b!)).toEqual(online.map((_, i) => before + i + 1))
+    expect(got.filter(d => d[1] === 'pending')).toHaveLength(expected.filter(i => i % 2 === 1).length)
+  })
+
+  it('a broadcast: one statement per slice, the same deliveries as a single job makes', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: 'all', platform: ['android'] }))
+    expect(res.status).toBe(200)
+    const got = deliveries(app, res.body.msg_id)
+    const android = Array.from({ length: N }, (_, i) => i).filter(i => i % 3 !== 0)
+    // Ours on android, and the default app's android fixtures.
+    const fixtures = got.filter(d => !d[0].startsWith('1a00000'))
+    expect(got.length - fixtures.length).toBe(android.length)
+    const seqs = got.filter(d => d[1] === 'delivered').map(d => d[2]!)
+    expect(new Set(seqs).size).toBe(seqs.length)
+  })
+
+  it('answers 1011 when the registry has nobody in the audience', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    // More candidates than a slice (every device holds `all`), none of them holds `nobody`.
+    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag_and: ['all', 'nobody'] } }))
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe(1011)
+  })
+
+  it('a file of registration_ids larger than a slice skips the ids the app does not have', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    const known = Array.from({ length: 1500 }, (_, i) => rid(i))
+    const unknown = Array.from({ length: 200 }, (_, i) => `1a9${String(i).padStart(16, '0')}`)
+    const form = curlForm([...known, ...unknown].join('\n'))
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/v3/files/registration_id',
+      headers: { authorization: defaultAuth, 'content-type': form.contentType },
+      payload: form.body,
+    })
+    expect(upload.statusCode, upload.body).toBe(200)
+    const res = await call(app, 'POST', '/v3/push/file', {
+      ...pushBody(),
+      audience: { file: { file_id: upload.json().file_id } },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(
+      deliveries(app, res.body.msg_id)
+        .map(d => d[0])
+        .sort(),
+    ).toEqual(known.sort())
+  })
+
+  it('a push planned and not finished is finished by the due-work loop (a scheduled push, a restart)', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    const outcome = await planned(app, {
+      audience: { tag: ['all'] },
+      callback: { url: 'http://127.0.0.1:9/x', type: 8 },
+    })
+    expect(outcome.sliced).toBe(true)
+    expect(deliveries(app, outcome.msgId)).toHaveLength(0)
+    expect(app.store.pushes.get(APP_KEY, outcome.msgId)?.fanOut).not.toBeNull()
+    while (app.store.pushes.get(APP_KEY, outcome.msgId)?.fanOut) await app.scheduler.tick()
+    expect(deliveries(app, outcome.msgId)).toHaveLength(N)
+    // Push succeeded (8) goes with the last slice, with every target counted.
+    const cbs: Array<{ type: string; data: { targets: number } }> = (
+      await call(app, 'GET', '/_sandbox/callbacks')
+    ).body.callbacks
+    expect(cbs.filter(c => c.type === 'JPUSH_PUSH_SUCCEEDED').map(c => c.data.targets)).toEqual([N])
+  })
+
+  it('a withdrawn push writes no more slices', async () => {
+    const { app } = await createTestApp()
+    await registry(app)
+    // Withdrawn (DELETE /v3/push/{msg_id}) before its first slice was written.
+    const outcome = await planned(app, { audience: { tag: ['all'] } }, msgId =>
+      app.store.pushWithdrawals.withdraw(APP_KEY, msgId, app.clock.now()),
+    )
+    await app.scheduler.tick()
+    expect(app.store.pushes.get(APP_KEY, outcome.msgId)?.fanOut).toBeNull()
+    expect(deliveries(app, outcome.msgId)).toHaveLength(0)
+  })
+})

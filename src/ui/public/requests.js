@@ -3,7 +3,7 @@
 // (`request.completed`): every /v1 and /v3 call and every /_sandbox write, what it was answered
 // and why. A row opens to the bodies and the reason; the ids a call made link to what they are.
 
-import { copyable, h, json, time } from './dom.js'
+import { copyable, h, json, matches, time } from './dom.js'
 
 const OUTCOMES = { '': 'any', '2xx': '2xx (answered)', '4xx': '4xx (refused)', '5xx': '5xx (failed)' }
 const FILTERS = ['outcome', 'code', 'path', 'msg_id']
@@ -180,7 +180,13 @@ export const requestsView = {
     const query = requestsQuery(ctx.route)
     const outcome = params.get('outcome') ?? ''
     const current = ctx.state.requestsQuery === query
-    const shown = current ? ctx.state.requests.filter(r => !outcome || outcomeOf(r.status) === outcome) : []
+    const shown = current
+      ? ctx.state.requests.filter(
+          r =>
+            (!outcome || outcomeOf(r.status) === outcome) &&
+            matches(ctx.search, r.path, r.message, r.reason, r.ids, r.request_body, r.answer_body),
+        )
+      : []
     const msgId = params.get('msg_id')
     const back = msgId && idLink(ctx, '', msgId)
     const problem = ctx.state.errors.requests

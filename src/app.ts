@@ -6,7 +6,7 @@ import { adminDialect } from './admin/dialect.js'
 import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
-import { type Clock, systemClock } from './clock.js'
+import { appNow, type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
@@ -210,7 +210,13 @@ export async function buildApp(
     seed,
     appResets,
     provisioning: createProvisioningGuard(config, appResets),
-    faults: createFaults(appResets),
+    // Faults live in memory: each change is an event of the log (fault.changed), on the app's clock.
+    faults: createFaults(appResets, (appKey, change) =>
+      store.write(() => {
+        const app = store.apps.get(appKey)
+        if (app) store.events.append({ appKey, type: 'fault.changed', data: change, at: appNow(clock, app) })
+      }),
+    ),
     routeBook: createRouteBook(app),
     scheduler,
     courier,

@@ -1,4 +1,13 @@
 import type { App, Clock } from './app-types.js'
+import type {
+  CodeVerified,
+  DeviceChanged,
+  FaultChanged,
+  PushSent,
+  ScheduleChanged,
+  SignChanged,
+  TemplateChanged,
+} from './change-types.js'
 import type { Transport } from './http.js'
 import type { Callback, Message, Push, Reply, Report, RequestEntry } from './list-types.js'
 import type { Click } from './steer-types.js'
@@ -20,6 +29,13 @@ export const EVENT_TYPES = [
   'app.reset',
   'app.changed',
   'request.completed',
+  'push.sent',
+  'code.verified',
+  'template.changed',
+  'sign.changed',
+  'schedule.changed',
+  'device.changed',
+  'fault.changed',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
@@ -57,6 +73,14 @@ export type SandboxEvent =
   | Typed<'app.reset' | 'app.changed', App>
   /** A request answered, as the journal keeps it (GET /_sandbox/requests). */
   | Typed<'request.completed', RequestEntry>
+  /** A push accepted, whoever it reached (each device that gets it: push.delivered). */
+  | Typed<'push.sent', PushSent>
+  | Typed<'code.verified', CodeVerified>
+  | Typed<'template.changed', TemplateChanged>
+  | Typed<'sign.changed', SignChanged>
+  | Typed<'schedule.changed', ScheduleChanged>
+  | Typed<'device.changed', DeviceChanged>
+  | Typed<'fault.changed', FaultChanged>
 
 export interface EventOptions {
   /** Only events of this type. */

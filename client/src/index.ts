@@ -16,6 +16,7 @@ export type {
   Removed,
   Storage,
 } from './app-types.js'
+export type * from './change-types.js'
 export {
   type ClientOptions,
   DEFAULT_APP,

@@ -1,4 +1,4 @@
-import { messageItem, pushItems, reportItem, requestItem } from '../items/views.js'
+import { messageItem, pushItems, pushSentItem, reportItem, requestItem } from '../items/views.js'
 import type { EventType } from '../store/events/log.js'
 import type { StreamEntry } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
@@ -25,6 +25,7 @@ export function renderEntries(
     if (e.type === 'sms.sent') return { seq: e.seq, type: e.type, data: messageItem(e.message) }
     if (e.type === 'sms.report') return { seq: e.seq, type: e.type, data: reportItem(e.report) }
     if (e.type === 'request.completed') return { seq: e.seq, type: e.type, data: requestItem(e.request) }
+    if (e.type === 'push.sent') return { seq: e.seq, type: e.type, data: pushSentItem(e.push) }
     return { seq: e.seq, type: e.type, data: push(e.delivery) }
   })
 }

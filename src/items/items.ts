@@ -44,6 +44,30 @@ export const items = {
     /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
     withdrawn_at: z.string().nullable(),
   }),
+  /**
+   * One accepted push (`push.sent`), whoever it reached: what it was sent with, as the app sent it.
+   * What each device got follows as `push.delivered` (the item above).
+   */
+  pushSent: z.object({
+    seq: z.number(),
+    msg_id: z.string(),
+    sendno: z.string(),
+    cid: z.string().nullable(),
+    /** "all" or the platforms, as sent. */
+    platform: z.unknown(),
+    /** "all" or the audience object, as sent. */
+    audience: z.unknown(),
+    notification: z.unknown(),
+    message: z.unknown(),
+    /** To every device of the app (audience "all", not in test mode). */
+    broadcast: z.boolean(),
+    /** The group push it is one app's part of; null for the app's own. */
+    group_msgid: z.string().nullable(),
+    /** The push plan it named (options.business_operation_code). */
+    plan: z.string().nullable(),
+    created_at: z.string(),
+    withdrawn_at: z.string().nullable(),
+  }),
   callback: z.object({
     seq: z.number(),
     id: z.number(),

@@ -92,6 +92,23 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
   }
 }
 
+/** An accepted push as the app sent it (`push.sent`). */
+export const pushSentItem = (p: Push): Item<'pushSent'> => ({
+  seq: p.seq ?? 0,
+  msg_id: p.msgId,
+  sendno: p.sendno,
+  cid: p.cid,
+  platform: p.payload.platform ?? null,
+  audience: p.payload.audience ?? null,
+  notification: p.payload.notification ?? null,
+  message: p.payload.message ?? null,
+  broadcast: p.broadcast,
+  group_msgid: p.groupMsgId ?? null,
+  plan: p.plan ?? null,
+  created_at: iso(p.createdAt),
+  withdrawn_at: isoOrNull(p.withdrawnAt ?? null),
+})
+
 export const callbackItem = (c: LoggedCallback): Item<'callback'> => ({
   seq: c.seq,
   id: c.id,

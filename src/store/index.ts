@@ -59,6 +59,7 @@ export function createStore(
   const messages = createMessageStore(engine)
   const reports = createReportStore(engine)
   const pushDeliveries = createPushDeliveryStore(engine)
+  const pushes = createPushStore(engine)
   const events = createEventLog(engine)
   const requests = createRequestJournal(engine, activity, journalMaxPerApp)
   return {
@@ -72,7 +73,7 @@ export function createStore(
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
     pushDevices: createPushDeviceStore(engine),
-    pushes: createPushStore(engine),
+    pushes,
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
     pushFanOut: createPushFanOut(engine, pushDeliveries),
@@ -110,7 +111,7 @@ export function createStore(
     /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */
     activity,
     /** An app's events after a seq, every source merged (GET /_sandbox/events). */
-    stream: createStream({ messages, reports, pushDeliveries, events, requests }),
+    stream: createStream({ messages, reports, pushes, pushDeliveries, events, requests }),
     /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
     listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */

@@ -8,6 +8,7 @@ import type {
   Imported,
   Storage,
 } from '../../client/src/app-types.js'
+import type { PushSchedule, PushSent, Sign, SmsSchedule, Template } from '../../client/src/change-types.js'
 import type { EVENT_TYPES } from '../../client/src/events.js'
 import type {
   Callback,
@@ -21,6 +22,7 @@ import type {
   RequestEntry,
 } from '../../client/src/list-types.js'
 import type { Device, PushImage, PushTemplate, TestDevice } from '../../client/src/steer-types.js'
+import type { pushScheduleItem, signItem, smsScheduleItem, templateItem } from '../../src/changes/items.js'
 import type { items } from '../../src/items/items.js'
 import type { appDocument, importedAnswer } from '../../src/sandbox/app/transfer.js'
 import type { appView, storageView } from '../../src/sandbox/app/view.js'
@@ -52,6 +54,11 @@ export type Checks = [
   Expect<Equal<Message, z.output<typeof items.message>>>,
   Expect<Equal<Code, z.output<typeof items.code>>>,
   Expect<Equal<Push, z.output<typeof items.push>>>,
+  Expect<Equal<PushSent, z.output<typeof items.pushSent>>>,
+  Expect<Equal<Template, ReturnType<typeof templateItem>>>,
+  Expect<Equal<Sign, ReturnType<typeof signItem>>>,
+  Expect<Equal<SmsSchedule, ReturnType<typeof smsScheduleItem>>>,
+  Expect<Equal<PushSchedule, ReturnType<typeof pushScheduleItem>>>,
   Expect<Equal<Callback, z.output<typeof items.callback>>>,
   Expect<Equal<Report, z.output<typeof items.report>>>,
   Expect<Equal<Reply, z.output<typeof items.reply>>>,

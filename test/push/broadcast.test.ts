@@ -75,11 +75,11 @@ describe('a broadcast writes the rows of the row-by-row path', () => {
     const [ra, rb] = report.body.map(({ msg_id: _, ...r }: { msg_id: string }) => r)
     expect(ra).toEqual(rb)
     // The broadcast's seqs come just before its request's entry in the journal, then the next
-    // push's: one range, nothing skipped.
+    // push's push.sent and its deliveries: one range, nothing skipped.
     const seqs = (rows: Delivery[]) => rows.flatMap(r => (r.seq === null ? [] : [r.seq]))
     const n = seqs(a).length
     expect([...seqs(a), ...seqs(b)]).toEqual(
-      Array.from({ length: n * 2 }, (_, i) => seqs(a)[0]! + i + (i < n ? 0 : 1)),
+      Array.from({ length: n * 2 }, (_, i) => seqs(a)[0]! + i + (i < n ? 0 : 2)),
     )
   })
 
@@ -116,19 +116,21 @@ describe('a broadcast in the lists and the due work', () => {
     const before = (await call(app, 'GET', '/_sandbox/push/messages')).body.next_after as number
     expect(before).toBeGreaterThan(0)
     const msgId = await accepted(app, { platform: 'all', audience: 'all', notification: { alert: 'all' } })
-    // before + 1: the first push's request in the journal (request.completed).
+    // before + 1: the first push's request in the journal (request.completed); + 2: the
+    // broadcast's push.sent.
     const listed = (await call(app, 'GET', `/_sandbox/push/messages?after=${before}`)).body
     expect(listed.messages.map((m: { seq: number }) => m.seq)).toEqual(
-      [7, 6, 5, 4, 3, 2].map(i => before + i),
+      [8, 7, 6, 5, 4, 3].map(i => before + i),
     )
     expect(listed.messages.map((m: { registration_id: string }) => m.registration_id)).toEqual(
       [ANDROID_1, ANDROID_2, IOS_1, IOS_2, rids[6], rids[8]].reverse(),
     )
     expect(listed.messages[0]).toMatchObject({ msg_id: msgId, alias: 'late', notification: { alert: 'all' } })
-    // An offline device coming online gets it with the next seq (before + 8: the broadcast's request).
+    // An offline device coming online gets it after the broadcast's request (before + 9) and its
+    // own device.changed (before + 10).
     await call(app, 'PATCH', `/_sandbox/push/devices/${rids[4]}`, { online: true })
-    const next = (await call(app, 'GET', `/_sandbox/push/messages?after=${before + 7}`)).body.messages
-    expect(next).toEqual([expect.objectContaining({ seq: before + 9, msg_id: msgId, alias: 'off1' })])
+    const next = (await call(app, 'GET', `/_sandbox/push/messages?after=${before + 8}`)).body.messages
+    expect(next).toEqual([expect.objectContaining({ seq: before + 11, msg_id: msgId, alias: 'off1' })])
   })
 
   it('its pending deliveries expire at time_to_live: the due index is told', async () => {

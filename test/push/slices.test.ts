@@ -69,10 +69,12 @@ describe('a push to more devices than a slice', () => {
     const expected = Array.from({ length: N }, (_, i) => i).filter(i => i % 4 === 0)
     expect(got.map(d => d[0]).sort()).toEqual(expected.map(rid).sort())
     expect(app.store.pushes.get(APP_KEY, res.body.msg_id)?.fanOut).toBeNull()
-    // Online devices got it at once, each with the next seq of the app, in registry order.
+    // The push took the app's next seq (its push.sent); online devices got it at once, each with
+    // the next seq after it, in registry order.
+    expect(app.store.pushes.get(APP_KEY, res.body.msg_id)?.seq).toBe(before + 1)
     const online = got.filter(d => d[1] === 'delivered')
     expect(online).toHaveLength(expected.filter(i => i % 2 === 0).length)
-    expect(online.map(d => d[2]).sort((a, b) => a! - b!)).toEqual(online.map((_, i) => before + i + 1))
+    expect(online.map(d => d[2]).sort((a, b) => a! - b!)).toEqual(online.map((_, i) => before + i + 2))
     expect(got.filter(d => d[1] === 'pending')).toHaveLength(expected.filter(i => i % 2 === 1).length)
   })
 

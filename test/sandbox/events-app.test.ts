@@ -84,8 +84,8 @@ describe('GET /_sandbox/events as the app changes', () => {
     const click = await s.http('POST', clicks, { registration_id: ANDROID_1 })
     await s.http('POST', clicks, { registration_id: ANDROID_1 }) // the notification left the tray
     await s.http('POST', '/v1/codes', { mobile: MOBILE, temp_id: 1 })
-    const events = (await stream.take(7)).filter(e => e.event !== 'request.completed')
-    expect(events.map(e => e.event)).toEqual(['push.delivered', 'push.clicked', 'sms.sent'])
-    expect(events[1]?.json).toEqual(click.body)
+    const events = (await stream.take(8)).filter(e => e.event !== 'request.completed')
+    expect(events.map(e => e.event)).toEqual(['push.sent', 'push.delivered', 'push.clicked', 'sms.sent'])
+    expect(events[2]?.json).toEqual(click.body)
   })
 })

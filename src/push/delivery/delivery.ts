@@ -1,3 +1,4 @@
+import { devicesChanged } from '../../changes/announce.js'
 import type { JobDeps, PipelineDeps } from '../../deps.js'
 import type { DueWork } from '../../scheduler/due-work.js'
 import type { App } from '../../store/apps/apps.js'
@@ -54,6 +55,7 @@ export function setDeviceOnline(
   if (!device) return 0
   if (device.online === online) return 0
   pushDevices.setOnline(app.appKey, rid, online, now)
+  devicesChanged(deps.store, app.appKey, online ? 'online' : 'offline', [rid], now)
   if (!online) return 0
   const delivered = pushDeliveries.deliverPending(app.appKey, rid, device.alias, now)
   deliveriesSettled(deps, app, CALLBACK_BITS.delivered, delivered, now)

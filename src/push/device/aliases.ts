@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { devicesChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
 import { field, jsonBody, params, query } from '../../http/reads.js'
@@ -68,8 +69,10 @@ export function aliasRoutes(deps: PipelineDeps): RouteSpec[] {
         await store.write(() => {
           const { platform } = platformQuery.read(req)
           const { alias: name } = aliasParams.read(req)
-          for (const d of store.pushDevices.byAlias(appKey, name).filter(d => platform.includes(d.platform)))
-            store.pushDevices.setAlias(appKey, d.registrationId, null)
+          const unbound = store.pushDevices.byAlias(appKey, name).filter(d => platform.includes(d.platform))
+          for (const d of unbound) store.pushDevices.setAlias(appKey, d.registrationId, null)
+          const rids = unbound.map(d => d.registrationId)
+          devicesChanged(store, appKey, 'updated', rids, req.tenant.now())
         })
         return {}
       },
@@ -85,10 +88,9 @@ export function aliasRoutes(deps: PipelineDeps): RouteSpec[] {
         const appKey = req.tenant.app.appKey
         await store.write(() => {
           const { remove } = removals.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
-          for (const id of remove) {
-            if (store.pushDevices.get(appKey, id)?.alias === params.alias)
-              store.pushDevices.setAlias(appKey, id, null)
-          }
+          const unbound = remove.filter(id => store.pushDevices.get(appKey, id)?.alias === params.alias)
+          for (const id of unbound) store.pushDevices.setAlias(appKey, id, null)
+          devicesChanged(store, appKey, 'updated', unbound, req.tenant.now())
         })
         return {}
       },

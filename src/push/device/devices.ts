@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { devicesChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { field, jsonBody, params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -86,6 +87,7 @@ export function deviceRoutes(deps: PipelineDeps): RouteSpec[] {
           if (alias === '') store.pushDevices.setAlias(appKey, id, null)
           else if (typeof alias === 'string') bindAlias(store, appKey, id, readAlias(alias))
           if (mobile !== undefined) store.pushDevices.setMobile(appKey, id, mobile === '' ? null : mobile)
+          devicesChanged(store, appKey, 'updated', [id], req.tenant.now())
         })
         return {}
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { devicesChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { jsonBody, params, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -56,6 +57,7 @@ export function tagRoutes(deps: PipelineDeps): RouteSpec[] {
           const { add, remove } = changes.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
           for (const id of add) addTags(store, requireDevice(store, appKey, id), [params.tag])
           for (const id of remove) store.pushDevices.removeTags(appKey, id, [params.tag])
+          devicesChanged(store, appKey, 'updated', [...add, ...remove], req.tenant.now())
         })
         return {}
       },
@@ -70,10 +72,12 @@ export function tagRoutes(deps: PipelineDeps): RouteSpec[] {
         const appKey = req.tenant.app.appKey
         // 200 also for a tag nobody carries (rb tests).
         await store.write(() => {
-          for (const d of store.pushDevices.byTag(appKey, params.tag)) {
-            if (query.platform.includes(d.platform))
-              store.pushDevices.removeTags(appKey, d.registrationId, [params.tag])
-          }
+          const untagged = store.pushDevices
+            .byTag(appKey, params.tag)
+            .filter(d => query.platform.includes(d.platform))
+          for (const d of untagged) store.pushDevices.removeTags(appKey, d.registrationId, [params.tag])
+          const rids = untagged.map(d => d.registrationId)
+          devicesChanged(store, appKey, 'updated', rids, req.tenant.now())
         })
         return {}
       },

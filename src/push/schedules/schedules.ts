@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import { pushScheduleChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
 import { field, params, query, text } from '../../http/reads.js'
@@ -79,6 +80,7 @@ export function createTask(store: Store, app: App, input: NewSchedule, now: numb
     createdAt: now,
     updatedAt: now,
   })
+  pushScheduleChanged(store, appKey, 'created', scheduleId, now)
   return { schedule_id: scheduleId, name: input.name }
 }
 
@@ -221,6 +223,7 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
             updatedAt: now,
           }
           store.pushSchedules.update(updated)
+          pushScheduleChanged(store, appKey, 'updated', task.scheduleId, now)
           return taskView(updated)
         }),
     }),
@@ -235,7 +238,11 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params }) => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const removed = await store.write(() => store.pushSchedules.remove(appKey, params.schedule_id, now))
+        const removed = await store.write(() => {
+          if (!store.pushSchedules.remove(appKey, params.schedule_id, now)) return false
+          pushScheduleChanged(store, appKey, 'deleted', params.schedule_id, now)
+          return true
+        })
         if (!removed) throw e.notFound()
         // docs2019 shows an empty 200, on which jpush-async never settles: `{}` (README, Fidelity).
         return {}

@@ -292,7 +292,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
           store.seqs.mark(appKey, 'reset')
           store.seqs.mark(ALL_APPS, 'requests')
         })
-        for (const f of armed) faults.arm(appKey, f)
+        for (const f of armed) faults.restore(appKey, f)
         const rows = Object.values(tables).reduce((n, r) => n + r.length, 0)
         return { app_key: appKey, imported: true as const, rows, faults: armed.length }
       },

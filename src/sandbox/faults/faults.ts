@@ -41,18 +41,58 @@ export interface Triggered {
   recipients: Fault[]
 }
 
-export function createFaults(appResets: AppResets) {
+/** A fault as GET /_sandbox/faults shows it (and `fault.changed` carries it). */
+export const faultItem = (f: Fault) => ({
+  id: f.id,
+  method: f.method,
+  path: f.path,
+  match: f.match,
+  code: f.error?.code ?? null,
+  status: f.error?.status ?? null,
+  message: f.error?.message ?? null,
+  delay_ms: f.delayMs,
+  remaining: f.remaining,
+})
+
+/** What `fault.changed` says: the fault (null when all were disarmed) and how many are left. */
+export interface FaultChange {
+  action: 'armed' | 'disarmed' | 'used'
+  fault: ReturnType<typeof faultItem> | null
+  faults: number
+}
+
+/**
+ * Where a change of an app's faults is told (app.ts: the event log, as `fault.changed`); resolves
+ * once that is durable. Faults live in memory: the event is their only trace in the database.
+ */
+export type FaultsChanged = (appKey: string, change: FaultChange) => Promise<void>
+
+export function createFaults(appResets: AppResets, changed: FaultsChanged = async () => {}) {
   const byApp = new Map<string, Fault[]>()
   let nextId = 1
   const use = (appKey: string, fault: Fault) => {
     fault.remaining -= 1
-    if (fault.remaining > 0) return
-    const left = (byApp.get(appKey) ?? []).filter(f => f !== fault)
-    if (left.length > 0) byApp.set(appKey, left)
-    else byApp.delete(appKey)
+    if (fault.remaining <= 0) {
+      const left = (byApp.get(appKey) ?? []).filter(f => f !== fault)
+      if (left.length > 0) byApp.set(appKey, left)
+      else byApp.delete(appKey)
+    }
+    // Told after the request that used it goes on: nobody waits for this write.
+    const told = { action: 'used' as const, fault: faultItem(fault), faults: byApp.get(appKey)?.length ?? 0 }
+    changed(appKey, told).catch(() => {})
   }
   const faults = {
-    arm(appKey: string, fault: NewFault): Fault {
+    /** Arms a fault; resolves once its `fault.changed` is durable. */
+    async arm(appKey: string, fault: NewFault): Promise<Fault> {
+      const armed = faults.restore(appKey, fault)
+      await changed(appKey, { action: 'armed', fault: faultItem(armed), faults: faults.list(appKey).length })
+      return armed
+    },
+    /**
+     * Arms a fault without an event: an import (the document's events already say what its
+     * faults went through, and the import is itself the change).
+     */
+    restore(appKey: string, fault: NewFault): Fault {
       const armed = { ...fault, path: fault.path === '*' ? '*' : normalizePath(fault.path), id: nextId++ }
       byApp.set(appKey, [...(byApp.get(appKey) ?? []), armed])
       return armed
@@ -64,9 +104,11 @@ export function createFaults(appResets: AppResets) {
     armed(appKey: string): boolean {
       return byApp.has(appKey)
     },
-    clear(appKey: string): number {
+    /** Disarms every fault of the app (none told when none was armed); returns how many. */
+    async clear(appKey: string): Promise<number> {
       const n = byApp.get(appKey)?.length ?? 0
       byApp.delete(appKey)
+      if (n > 0) await changed(appKey, { action: 'disarmed', fault: null, faults: 0 })
       return n
     },
     /** The first armed fault that fails this request whole, or every one that fails a recipient. */
@@ -89,7 +131,8 @@ export function createFaults(appResets: AppResets) {
       return { recipients }
     },
   }
-  appResets.onAppReset(appKey => faults.clear(appKey))
+  // A reset disarms them silently: its app.reset says that everything is as the seed made it.
+  appResets.onAppReset(appKey => void byApp.delete(appKey))
   return faults
 }
 

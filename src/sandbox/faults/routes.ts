@@ -3,7 +3,7 @@ import type { RouteBook } from '../../http/route-book.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { sandboxErrors } from '../errors.js'
-import type { Fault, Faults } from './faults.js'
+import { type Faults, faultItem } from './faults.js'
 import { FAULT_LIMITS, faultSchema, toFault } from './input.js'
 
 const armed = z.object({
@@ -16,18 +16,6 @@ const armed = z.object({
   message: z.string().nullable(),
   delay_ms: z.number(),
   remaining: z.number(),
-})
-
-const show = (f: Fault): z.input<typeof armed> => ({
-  id: f.id,
-  method: f.method,
-  path: f.path,
-  match: f.match,
-  code: f.error?.code ?? null,
-  status: f.error?.status ?? null,
-  message: f.error?.message ?? null,
-  delay_ms: f.delayMs,
-  remaining: f.remaining,
 })
 
 /** Fault injection for the calling app: arm, list, disarm (faults.ts applies them). */
@@ -59,7 +47,7 @@ A fault that could never fire is refused, naming why.`,
           throw sandboxErrors.tooManyFaults(
             `at most ${FAULT_LIMITS.perApp} faults may be armed at once: DELETE /_sandbox/faults first`,
           )
-        return show(faults.arm(appKey, fault))
+        return faultItem(await faults.arm(appKey, fault))
       },
     }),
     schemaRoute({
@@ -71,7 +59,7 @@ A fault that could never fire is refused, naming why.`,
           'Each with its id (the one the journal names) and how many requests it still fails (`remaining`).',
       },
       schema: { response: { 200: z.object({ faults: z.array(armed) }) } },
-      handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(show) }),
+      handler: async req => ({ faults: faults.list(req.tenant.app.appKey).map(faultItem) }),
     }),
     schemaRoute({
       method: 'DELETE',
@@ -81,7 +69,7 @@ A fault that could never fire is refused, naming why.`,
         description: 'Answers how many were armed (`cleared`).',
       },
       schema: { response: { 200: z.object({ cleared: z.number() }) } },
-      handler: async req => ({ cleared: faults.clear(req.tenant.app.appKey) }),
+      handler: async req => ({ cleared: await faults.clear(req.tenant.app.appKey) }),
     }),
   ]
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { devicesChanged } from '../../changes/announce.js'
+import { deviceItem } from '../../changes/items.js'
 import type { PipelineDeps } from '../../deps.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
@@ -8,22 +10,11 @@ import { items } from '../../items/items.js'
 import { pushItems } from '../../items/views.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
-import type { Device, PushPlatform } from '../../store/push/devices.js'
-import { isoOrNull } from '../../time.js'
+import type { PushPlatform } from '../../store/push/devices.js'
 import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { asField } from '../schemas.js'
 import { pushDeviceSchemas } from './device-schemas.js'
-
-const deviceView = (d: Device): z.input<typeof pushDeviceSchemas.device> => ({
-  registration_id: d.registrationId,
-  platform: d.platform,
-  alias: d.alias,
-  tags: d.tags,
-  mobile: d.mobile,
-  online: d.online,
-  last_online_time: isoOrNull(d.lastOnlineAt),
-})
 
 const PLATFORM_DIGIT: Record<PushPlatform, string> = {
   android: '1a',
@@ -47,7 +38,7 @@ export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[]
           'Every device of the registry, the fixtures (four) and those registered since, in their order.',
       },
       schema: { response: { 200: z.object({ devices: z.array(pushDeviceSchemas.device) }) } },
-      handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceView) }),
+      handler: async req => ({ devices: store.pushDevices.list(req.tenant.app.appKey).map(deviceItem) }),
     }),
     schemaRoute({
       method: 'POST',
@@ -89,9 +80,10 @@ within its limits (10 devices per alias, 1000 tags per device).`,
           // The device API's limits (10 devices per alias, 1000 tags per device), in our words.
           if (alias !== null) asField('alias', () => bindAlias(store, appKey, rid, alias))
           asField('tags', () => addTags(store, store.pushDevices.get(appKey, rid)!, tags))
+          devicesChanged(store, appKey, 'registered', [rid], now)
           return store.pushDevices.get(appKey, rid)!
         })
-        return deviceView(device)
+        return deviceItem(device)
       },
     }),
     ...(['PATCH', 'POST'] as const).map(method =>
@@ -119,7 +111,7 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
             const delivered = online === undefined ? 0 : setDeviceOnline(deps, app, rid, online, now)
             return { device: store.pushDevices.get(app.appKey, rid)!, delivered }
           })
-          return { ...deviceView(result.device), delivered: result.delivered }
+          return { ...deviceItem(result.device), delivered: result.delivered }
         },
       }),
     ),

@@ -1,9 +1,12 @@
 import { z } from 'zod'
+import type { Clock } from '../../clock.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { type GroupSetting, groupSetting } from '../../seed/push-settings.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
+import type { Tenant } from '../../tenancy.js'
+import { describeApp } from '../app/view.js'
 
 // The calling app's membership of a group for group push (POST /v3/grouppush): the app setting
 // `settings.group` (seed/push-settings.ts), set here without a seed file. A group is the apps that
@@ -24,7 +27,7 @@ const groupOf = (app: App): GroupSetting | undefined => {
   return parsed.success ? parsed.data : undefined
 }
 
-export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
+export function pushGroupRoutes(deps: { store: Store; clock: Clock }): RouteSpec[] {
   const { store } = deps
   const show = (appKey: string): z.input<typeof schemas.group> => {
     const group = groupOf(store.apps.get(appKey)!)
@@ -34,11 +37,15 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
       .filter(key => groupOf(store.apps.get(key)!)?.master_secret === group.master_secret)
     return { group_key: group.group_key, master_secret: group.master_secret, members }
   }
-  const setGroup = (app: App, group: GroupSetting | undefined) => {
+  // The group is one of the app's settings (GET /_sandbox/app shows it): an app.changed too.
+  const setGroup = (tenant: Tenant, group: GroupSetting | undefined) => {
+    const { app } = tenant
     const { group: _, ...settings } = app.settings
-    return store.write(() =>
-      store.apps.updateSettings({ ...app, settings: group ? { ...settings, group } : settings }),
-    )
+    return store.write(() => {
+      store.apps.updateSettings({ ...app, settings: group ? { ...settings, group } : settings })
+      const data = describeApp(deps, app.appKey)
+      store.events.append({ appKey: app.appKey, type: 'app.changed', data, at: tenant.now() })
+    })
   }
   return [
     schemaRoute({
@@ -61,7 +68,7 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
       },
       schema: { body: groupSetting, response: { 200: schemas.group } },
       handler: async req => {
-        await setGroup(req.tenant.app, req.body)
+        await setGroup(req.tenant, req.body)
         return show(req.tenant.app.appKey)
       },
     }),
@@ -74,7 +81,7 @@ export function pushGroupRoutes(deps: { store: Store }): RouteSpec[] {
       },
       schema: { response: { 200: schemas.group } },
       handler: async req => {
-        await setGroup(req.tenant.app, undefined)
+        await setGroup(req.tenant, undefined)
         return show(req.tenant.app.appKey)
       },
     }),

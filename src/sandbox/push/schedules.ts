@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { pushScheduleItem } from '../../changes/items.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import { type PushSchedule, SCHEDULE_STATES, type ScheduleState } from '../../store/push/schedules.js'
-import { iso, isoOrNull } from '../../time.js'
+import { SCHEDULE_STATES } from '../../store/push/schedules.js'
 import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 
@@ -44,9 +44,6 @@ const schemas = {
   }),
 }
 
-const stateOf = (s: PushSchedule, now: number): ScheduleState =>
-  s.deletedAt !== null ? 'deleted' : s.endsAt <= now ? 'expired' : s.enabled ? 'active' : 'disabled'
-
 /**
  * GET /_sandbox/push/schedules: newest first; `schedule_id`, `kind`, `state`, `msg_id` (a push one
  * of its occurrences made), `since`/`until` (its creation, app clock), `limit` (1–1000, 100).
@@ -76,24 +73,7 @@ made, or its error). Filters: \`schedule_id\`, \`kind\`, \`state\`, \`msg_id\` (
           now,
         })
         return {
-          schedules: tasks.map(s => ({
-            schedule_id: s.scheduleId,
-            name: s.name,
-            kind: s.kind,
-            enabled: s.enabled,
-            state: stateOf(s, now),
-            trigger: s.trigger,
-            push: s.push,
-            next_fire_time: isoOrNull(s.nextDueAt),
-            created_at: iso(s.createdAt),
-            updated_at: iso(s.updatedAt),
-            deleted_at: isoOrNull(s.deletedAt),
-            firings: store.pushSchedules.firings(s.scheduleId).map(f => ({
-              fire_time: iso(f.dueAt),
-              msg_id: f.msgId === '' ? null : f.msgId,
-              error: f.errorCode === 0 ? null : { code: f.errorCode, message: f.errorMessage },
-            })),
-          })),
+          schedules: tasks.map(s => pushScheduleItem(store, s, now)),
         }
       },
     }),

@@ -1,10 +1,8 @@
 import { z } from 'zod'
+import { signItem, templateItem } from '../../changes/items.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { signView } from '../../sms/signs/signs.js'
-import { templateView } from '../../sms/templates/templates.js'
 import type { Store } from '../../store/index.js'
-import { iso, isoOrNull } from '../../time.js'
 
 // The reviewer's desk, listed: every template and signature of the app with its review state, as
 // the vendor's console lists them (JSMS has no list endpoint). Decisions: review.ts.
@@ -47,18 +45,6 @@ const schemas = {
   }),
 }
 
-const review = (r: {
-  refuseReason: string | null
-  reviewAt: number | null
-  createdAt: number
-  updatedAt: number
-}) => ({
-  refuse_reason: r.refuseReason,
-  review_at: isoOrNull(r.reviewAt),
-  created_at: iso(r.createdAt),
-  updated_at: iso(r.updatedAt),
-})
-
 /** GET /_sandbox/sms/templates and /signs: by id, status 0 under review, 1 approved, 2 rejected. */
 export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
   const { store } = deps
@@ -77,7 +63,7 @@ export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
         const templates = store.listings
           .templateIds(appKey)
           .flatMap(id => store.templates.get(appKey, id) ?? [])
-        return { templates: templates.map(t => ({ ...templateView(t), ...review(t) })) }
+        return { templates: templates.map(templateItem) }
       },
     }),
     schemaRoute({
@@ -93,12 +79,7 @@ default, its \`refuse_reason\` and \`review_at\`.`,
         const { appKey } = req.tenant.app
         const signs = store.listings.signIds(appKey).flatMap(id => store.signs.get(appKey, id) ?? [])
         return {
-          signs: signs.map(s => ({
-            ...signView(s, store.signs.usedByMessages(appKey, s.signId)),
-            type: s.type,
-            remark: s.remark,
-            ...review(s),
-          })),
+          signs: signs.map(s => signItem(s, store.signs.usedByMessages(appKey, s.signId))),
         }
       },
     }),

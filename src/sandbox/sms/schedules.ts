@@ -1,10 +1,9 @@
 import { z } from 'zod'
+import { smsScheduleItem } from '../../changes/items.js'
 import type { Config } from '../../config.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import type { Schedule } from '../../store/sms/schedules.js'
-import { formatLocal, iso, isoOrNull } from '../../time.js'
 import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 
@@ -54,25 +53,6 @@ const schemas = {
  */
 export function smsScheduleInspectRoutes(deps: { store: Store; config: Config }): RouteSpec[] {
   const { store, config } = deps
-  const view = (s: Schedule) => ({
-    schedule_id: s.scheduleId,
-    batch: s.batch,
-    temp_id: s.tempId,
-    sign_id: s.signId,
-    tag: s.tag,
-    send_time: formatLocal(s.sendAt, config.timeZone),
-    send_at: iso(s.sendAt),
-    state: s.status,
-    sent_at: isoOrNull(s.sentAt),
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    recipients: store.schedules.recipients(s.scheduleId).map(r => ({
-      msg_id: r.msgId,
-      mobile: r.mobile,
-      temp_para: r.tempPara,
-      error: r.errorCode === null ? null : { code: r.errorCode, message: r.errorMessage ?? '' },
-    })),
-  })
   return [
     schemaRoute({
       method: 'GET',
@@ -89,7 +69,11 @@ recipient's), \`since\`/\`until\` (its creation, app clock), \`limit\`. No seq: 
         const q = req.query as ListQuery<(typeof filters)[number]>
         const { appKey } = req.tenant.app
         const ids = store.listings.scheduleIds(appKey, { ...q, scheduleId: q.schedule_id, msgId: q.msg_id })
-        return { schedules: ids.flatMap(id => store.schedules.get(appKey, id) ?? []).map(view) }
+        return {
+          schedules: ids
+            .flatMap(id => store.schedules.get(appKey, id) ?? [])
+            .map(s => smsScheduleItem(store, s, config.timeZone)),
+        }
       },
     }),
   ]

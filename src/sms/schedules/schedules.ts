@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { smsScheduleChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
 import { emptyOk } from '../../http/empty-reply.js'
@@ -153,9 +154,11 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
     async (req: FastifyRequest) => {
       const input = isBatch ? batch(req) : single(req)
       const id = randomUUID()
-      await store.write(() =>
-        store.schedules.insert(toRow(req.tenant, id, input, isBatch), withIds(input), req.tenant.now()),
-      )
+      await store.write(() => {
+        const now = req.tenant.now()
+        store.schedules.insert(toRow(req.tenant, id, input, isBatch), withIds(input), now)
+        smsScheduleChanged(store, req.tenant.app.appKey, 'created', id, now, config.timeZone)
+      })
       return answer(id, input)
     }
 
@@ -170,6 +173,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
         const now = req.tenant.now()
         changeable(req.tenant, id, isBatch, now)
         store.schedules.replace(toRow(req.tenant, id, input, isBatch), withIds(input), now)
+        smsScheduleChanged(store, req.tenant.app.appKey, 'updated', id, now, config.timeZone)
       })
       return answer(id, input)
     }
@@ -252,6 +256,14 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
           const now = req.tenant.now()
           changeable(req.tenant, params.schedule_id, undefined, now)
           store.schedules.markDeleted(params.schedule_id, now)
+          smsScheduleChanged(
+            store,
+            req.tenant.app.appKey,
+            'deleted',
+            params.schedule_id,
+            now,
+            config.timeZone,
+          )
         })
         // 200 with an empty body (jsms-api.md §2.6), as every vendor DELETE answers.
         return emptyOk(reply)

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto'
 import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
+import type { ApiError } from '../../errors.js'
 import { optionalInt, optionalString } from '../../http/body/fields.js'
 import { field, params, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import { iso } from '../../time.js'
+import { iso, isoOrNull } from '../../time.js'
 import { smsErrors as e } from '../errors.js'
 import { mobile, msgIdAnswer, signId, smsBody, tempId, ttl } from '../fields.js'
 import { SMS_LIMITS } from '../limits.js'
@@ -161,24 +162,46 @@ export function codeRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params, body }) => {
         const { msg_id: msgId } = params
         const given = body.code
-        // Check and mark in one write job: of two concurrent correct answers, one wins.
-        await store.write(() => {
+        // Check and mark in one write job: of two concurrent correct answers, one wins. A refusal
+        // of a code the app sent is returned, not thrown, so that its code.verified event stays.
+        const refused = await store.write(() => {
           const now = req.tenant.now()
-          const stored = store.codes.get(req.tenant.app.appKey, msgId)
+          const { appKey } = req.tenant.app
+          const stored = store.codes.get(appKey, msgId)
           if (!stored) throw e.wrongMsgId().because(`the app sent no code with msg_id ${msgId}`)
-          if (stored.verifiedAt !== null)
-            throw e.verifiedCode().because(`the code of ${msgId} was verified at ${iso(stored.verifiedAt)}`)
-          if (now > stored.expiresAt)
-            throw e
-              .expiredCode()
-              .because(`the code of ${msgId} expired at ${iso(stored.expiresAt)} (app clock)`)
-          const code = given.number ? given.text.padStart(stored.code.length, '0') : given.text.trim()
-          if (code !== stored.code)
-            throw e.invalidCode().because(`"${code}" is not the code sent with ${msgId}`)
-          store.codes.markVerified(msgId, now)
+          const refusal = checkCode(stored, given, now)
+          if (!refusal) store.codes.markVerified(msgId, now)
+          const data = {
+            msg_id: msgId,
+            mobile: stored.mobile,
+            is_valid: refusal === undefined,
+            error: refusal ? { code: refusal.code, message: refusal.message } : null,
+            verified_at: isoOrNull(refusal ? stored.verifiedAt : now),
+            expires_at: iso(stored.expiresAt),
+            checked_at: iso(now),
+          }
+          store.events.append({ appKey, type: 'code.verified', data, at: now })
+          return refusal
         })
+        if (refused) throw refused
         return { is_valid: true as const }
       },
     }),
   ]
+}
+
+/** Why a check of the code sent with `stored` fails (50012, 50011, 50010), or undefined: it is right. */
+function checkCode(
+  stored: { msgId: string; code: string; verifiedAt: number | null; expiresAt: number },
+  given: { text: string; number: boolean },
+  now: number,
+): ApiError | undefined {
+  const { msgId } = stored
+  if (stored.verifiedAt !== null)
+    return e.verifiedCode().because(`the code of ${msgId} was verified at ${iso(stored.verifiedAt)}`)
+  if (now > stored.expiresAt)
+    return e.expiredCode().because(`the code of ${msgId} expired at ${iso(stored.expiresAt)} (app clock)`)
+  const code = given.number ? given.text.padStart(stored.code.length, '0') : given.text.trim()
+  if (code !== stored.code) return e.invalidCode().because(`"${code}" is not the code sent with ${msgId}`)
+  return undefined
 }

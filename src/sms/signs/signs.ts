@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { signChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
@@ -89,6 +90,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
             },
             now,
           )
+          signChanged(store, appKey, 'created', id, now)
           return id
         })
         return { sign_id: signId }
@@ -116,6 +118,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
             images: form.images > 0 ? form.images : current.images,
           }
           store.signs.update(appKey, signId, input, now + config.reviewDelayMs, now)
+          signChanged(store, appKey, 'modified', signId, now)
         })
         return { sign_id: signId }
       },
@@ -146,6 +149,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
           if (s.isDefault)
             throw e.defaultSignatureCannotBeDeleted().because(`signature ${signId} is the app's default`)
           store.signs.remove(s.appKey, signId)
+          signChanged(store, s.appKey, 'deleted', signId, req.tenant.now())
         })
         return emptyOk(reply)
       },

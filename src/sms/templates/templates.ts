@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { templateChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
@@ -78,6 +79,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
       const input = templateBody.read(req)
       checkAgainstDefaultSign(req.tenant, input.template)
       store.templates.update(appKey, tempId, input, now + config.reviewDelayMs, now)
+      templateChanged(store, appKey, 'modified', tempId, now)
     })
     return { temp_id: tempId }
   }
@@ -114,6 +116,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
             },
             now,
           )
+          templateChanged(store, req.tenant.app.appKey, 'created', next, now)
           return next
         })
         return { temp_id: id }
@@ -159,6 +162,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
         const { tempId: id } = find(req.tenant, params.temp_id)
         await store.write(() => {
           if (!store.templates.remove(req.tenant.app.appKey, id)) throw e.invalidTempId()
+          templateChanged(store, req.tenant.app.appKey, 'deleted', id, req.tenant.now())
         })
         return emptyOk(reply)
       },

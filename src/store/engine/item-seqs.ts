@@ -28,6 +28,7 @@ export function createSeqs(db: Db) {
        SELECT max(seq) AS seq FROM messages WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM reports WHERE app_key = @appKey AND seq IS NOT NULL
        UNION ALL SELECT max(seq) FROM push_deliveries WHERE app_key = @appKey AND seq IS NOT NULL
+       UNION ALL SELECT max(seq) FROM pushes WHERE app_key = @appKey AND seq IS NOT NULL
        UNION ALL SELECT max(seq) FROM callbacks WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM replies WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM events WHERE app_key = @appKey

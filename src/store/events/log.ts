@@ -15,12 +15,19 @@ export const EVENT_TYPES = [
   'app.reset',
   'app.changed',
   'request.completed',
+  'push.sent',
+  'code.verified',
+  'template.changed',
+  'sign.changed',
+  'schedule.changed',
+  'device.changed',
+  'fault.changed',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** Types whose item is a row of its own (messages, reports, deliveries, requests): never in `events`. */
-export type RowEventType = 'sms.sent' | 'sms.report' | 'push.delivered' | 'request.completed'
+/** Types whose item is a row of its own (messages, reports, pushes, deliveries, requests): never in `events`. */
+export type RowEventType = 'sms.sent' | 'sms.report' | 'push.sent' | 'push.delivered' | 'request.completed'
 export type LogEventType = Exclude<EventType, RowEventType>
 
 export interface LoggedEvent {

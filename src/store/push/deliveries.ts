@@ -111,10 +111,11 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     if (known && n !== 0) counted.remember(appKey, { n: known.n + n })
   }
   // Retention (PUSH_DELIVERIES_KEPT_PER_APP): the app's oldest push, its deliveries a bounded
-  // number at a time, then the push itself once it has none left.
+  // number at a time, then the push itself once it has none left. Oldest by seq, which follows
+  // creation within an app (migration 018: the index's order); NULL, the pushes from before it, first.
   const oldest = db.prepare<{ appKey: string; except: string }, { msg_id: string }>(
     `SELECT msg_id FROM pushes INDEXED BY pushes_by_app WHERE app_key = @appKey AND msg_id != @except
-     ORDER BY created_at, msg_id LIMIT 1`,
+     ORDER BY seq, created_at, msg_id LIMIT 1`,
   )
   const dropSome = db.prepare<{ msgId: string; n: number }>(
     `DELETE FROM push_deliveries WHERE rowid IN (

@@ -1,4 +1,5 @@
 import { dueQuery, type Engine } from '../engine/index.js'
+import { createLister, type ListWindow } from '../engine/lister.js'
 import type { RegistryKey } from './fan-out.js'
 
 /**
@@ -35,6 +36,8 @@ export interface Push {
   plan?: string | null
   /** Its slices still to be written (push/delivery/slices.ts); null once every delivery is. */
   fanOut?: FanOutPlan | null
+  /** Its push.sent event (given by `insert`); null for pushes accepted before migration 018. */
+  seq?: number | null
 }
 
 interface PushRow {
@@ -51,6 +54,7 @@ interface PushRow {
   group_msgid: string | null
   plan: string | null
   fan_out: string | null
+  seq: number | null
 }
 
 const toPush = (r: PushRow): Push => ({
@@ -67,16 +71,26 @@ const toPush = (r: PushRow): Push => ({
   groupMsgId: r.group_msgid,
   plan: r.plan,
   fanOut: r.fan_out === null ? null : (JSON.parse(r.fan_out) as FanOutPlan),
+  seq: r.seq,
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
-export function createPushStore({ db, due }: Engine) {
+export function createPushStore({ db, due, seqs }: Engine) {
   const insertPush = db.prepare(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
-       group_msgid, plan)
+       group_msgid, plan, seq)
      VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt,
-       @groupMsgId, @plan)`,
+       @groupMsgId, @plan, @seq)`,
   )
+  const list = createLister<never, PushRow>(db, {
+    columns: '*',
+    from: 'pushes INDEXED BY pushes_by_app',
+    appKey: 'app_key',
+    seq: 'seq',
+    time: 'created_at',
+    where: 'seq IS NOT NULL',
+    filters: {},
+  })
   // Through the partial index of migration 015: only group pushes' parts are in it.
   const ofGroup = db.prepare<[string], PushRow>(
     'SELECT * FROM pushes WHERE group_msgid = ? ORDER BY app_key, msg_id',
@@ -84,8 +98,10 @@ export function createPushStore({ db, due }: Engine) {
   const getPush = db.prepare<{ appKey: string; msgId: string }, PushRow>(
     'SELECT * FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
   )
+  // Through pushes_by_app (app_key, seq), migration 018: seqs follow creation times within an
+  // app; the pushes accepted before it (seq NULL) come last, by their creation time.
   const latest = db.prepare<[string], PushRow>(
-    'SELECT * FROM pushes WHERE app_key = ? ORDER BY created_at DESC, msg_id DESC LIMIT 1',
+    'SELECT * FROM pushes WHERE app_key = ? ORDER BY seq DESC, created_at DESC, msg_id DESC LIMIT 1',
   )
   // Through the cid's own index (partial since migration 012: only pushes that carry one); left
   // to itself SQLite walked the app's pushes of the whole day through pushes_by_app.
@@ -135,6 +151,7 @@ export function createPushStore({ db, due }: Engine) {
     fanningOut(): Array<{ appKey: string; msgId: string }> {
       return fanningOut.all().map(r => ({ appKey: r.app_key, msgId: r.msg_id }))
     },
+    /** Stores an accepted push with the seq of its push.sent event (the stream reads the row). */
     insert(p: Push): void {
       insertPush.run({
         ...p,
@@ -142,7 +159,12 @@ export function createPushStore({ db, due }: Engine) {
         broadcast: p.broadcast ? 1 : 0,
         groupMsgId: p.groupMsgId ?? null,
         plan: p.plan ?? null,
+        seq: seqs.next(p.appKey, 'push'),
       })
+    },
+    /** The app's accepted pushes by seq, newest first (lister.ts): the push.sent events. */
+    list(appKey: string, window: ListWindow): Push[] {
+      return list(appKey, window).map(toPush)
     },
     /** The pushes a group push made, one per member app that accepted it (every app's). */
     ofGroup(groupMsgId: string): Push[] {

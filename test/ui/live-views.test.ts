@@ -144,3 +144,71 @@ describe('a code in its phone', { timeout: BROWSER_TEST_MS }, () => {
     expect(await bubble.locator('.code-state').innerText()).toBe('verified')
   })
 })
+
+describe('every view, live: the events of what an app configures', { timeout: BROWSER_TEST_MS }, () => {
+  it('a device taken offline through the control plane, and tagged through /v3/tags, shows it (device.changed)', async () => {
+    const tenant = newTenant('uilivetag')
+    const rid = '1a0018970a8b0fd6c0e'
+    const { page } = await ui.open(tenant, `#/devices/${rid}`)
+    const facts = page.locator('dl.facts')
+    await page.getByRole('button', { name: 'Take offline' }).waitFor({ timeout: LIVE_MS })
+    const notReloaded = await markPage(page)
+    const patched = await ui.api(tenant, 'PATCH', `/_sandbox/push/devices/${rid}`, { online: false })
+    expect(patched.status).toBe(200)
+    await page.getByRole('button', { name: 'Bring online' }).waitFor({ timeout: LIVE_MS })
+    expect(await facts.innerText()).toMatch(/state\s+offline/)
+    const tagged = await ui.api(tenant, 'POST', '/v3/tags/gold', { registration_ids: { add: [rid] } })
+    expect(tagged.status).toBe(200)
+    await facts.getByText('gold').waitFor({ timeout: LIVE_MS })
+    expect(await notReloaded()).toBe(true)
+  })
+
+  it('a fault used by a request counts down in Faults and settings (fault.changed)', async () => {
+    const tenant = newTenant('uilivefused')
+    await ui.api(tenant, 'POST', '/_sandbox/faults', { path: '/v1/messages', code: 50019, times: 2 })
+    const { page } = await ui.open(tenant, '#/settings')
+    const armed = page.locator('#armed-faults')
+    await armed.getByText('2 left', { exact: false }).waitFor({ timeout: LIVE_MS })
+    const notReloaded = await markPage(page)
+    const failed = await ui.api(tenant, 'POST', '/v1/messages', {
+      mobile: '13800138000',
+      temp_id: 2,
+      temp_para: { order: 'F', days: '1' },
+    })
+    expect(failed.body.error.code).toBe(50019)
+    await armed.getByText('1 left', { exact: false }).waitFor({ timeout: LIVE_MS })
+    expect(await notReloaded()).toBe(true)
+  })
+
+  it('a signature deleted and a task moved through /v1 show (sign.changed, schedule.changed)', async () => {
+    const tenant = newTenant('uilivesign')
+    const sign = await postForm(ui.app, '/v1/sign', pythonForm({ sign: '将删签名' }), tenant.auth)
+    const now = (await ui.api(tenant, 'GET', '/_sandbox/clock')).body.now
+    const task = await ui.api(tenant, 'POST', '/v1/schedule', {
+      send_time: formatLocal(now + 30 * 60_000, 'Asia/Shanghai'),
+      mobile: '13800138081',
+      temp_id: 2,
+      temp_para: { order: 'MOVE', days: '1' },
+    })
+    const { page } = await ui.open(tenant, '#/templates')
+    const row = page.locator(`tr[data-sign-id="${sign.body.sign_id}"]`)
+    await row.waitFor({ timeout: LIVE_MS })
+    const notReloaded = await markPage(page)
+    expect((await ui.api(tenant, 'DELETE', `/v1/sign/${sign.body.sign_id}`)).status).toBe(200)
+    await row.waitFor({ state: 'detached', timeout: LIVE_MS })
+
+    await page.getByRole('link', { name: /^Scheduled/ }).click()
+    const card = page.locator(`[data-schedule-id="${task.body.schedule_id}"]`)
+    await card.waitFor({ timeout: LIVE_MS })
+    const later = formatLocal(now + 90 * 60_000, 'Asia/Shanghai')
+    const moved = await ui.api(tenant, 'PUT', `/v1/schedule/${task.body.schedule_id}`, {
+      send_time: later,
+      mobile: '13800138081',
+      temp_id: 2,
+      temp_para: { order: 'MOVE', days: '2' },
+    })
+    expect(moved.status).toBe(200)
+    await card.getByText(`send_time ${later}`, { exact: false }).waitFor({ timeout: LIVE_MS })
+    expect(await notReloaded()).toBe(true)
+  })
+})

@@ -68,9 +68,11 @@ export const ALL = Object.keys(TOPICS)
 
 /**
  * What each event of the stream changes: the topics it makes stale, so the views and the tab
- * badges drawn from them. The page listens to every type named here (live.js); a type the server
- * does not send costs nothing, and one not named here is not listened to.
- * @type {Record<string, string[] | ((data: any) => string[])>}
+ * badges drawn from them (docs/control-plane.md lists the events). The page listens to every type
+ * named here (live.js); a type the server does not send costs nothing, one not named here is not
+ * listened to. A type whose data says more than a topic (a device's item) is still read again:
+ * the lists are the one source of what a view shows.
+ * @type {Record<string, string[]>}
  */
 export const EVENT_TOPICS = {
   'sms.sent': ['sms', 'schedules'],
@@ -91,28 +93,7 @@ export const EVENT_TOPICS = {
   'clock.moved': ['app'],
   'app.changed': ['app'],
   'app.reset': ALL,
-  'request.completed': d => ['requests', ...writeTopics(d)],
-}
-
-/**
- * A write answered 2xx changes what its path names: what a sandbox without the event of that
- * change (an older one) still shows live, through its journal's `request.completed`.
- */
-const WRITES = [
-  ['/v1/templates', 'reviews'],
-  ['/v1/sign', 'reviews'],
-  ['/v1/schedule', 'schedules'],
-  ['/v3/schedules', 'schedules'],
-  ['/v3/devices', 'push'],
-  ['/v3/tags', 'push'],
-  ['/v3/aliases', 'push'],
-  ['/v1/codes', 'sms'],
-  ['/v1/voice_codes', 'sms'],
-  ['/_sandbox/faults', 'app'],
-]
-function writeTopics(d) {
-  if (!d || d.method === 'GET' || d.status >= 300) return []
-  return WRITES.filter(([path]) => d.path?.startsWith(path)).map(([, topic]) => topic)
+  'request.completed': ['requests'],
 }
 
 /**
@@ -211,8 +192,7 @@ export function createData(api, onChange, opts) {
         state.app = { ...state.app, clock: data }
         state.clockReadAt = Date.now()
       }
-      const topics = EVENT_TOPICS[type] ?? ALL
-      invalidate(typeof topics === 'function' ? topics(data) : topics)
+      invalidate(EVENT_TOPICS[type] ?? ALL)
     },
   }
 }

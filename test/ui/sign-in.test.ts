@@ -85,6 +85,22 @@ describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
     await context.close()
   })
 
+  it('signs in from the keyboard: the appKey has the focus, Tab to the masterSecret, Enter', async () => {
+    const tenant = newTenant('uikeysign')
+    const context = await ui.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${ui.url}/_sandbox/ui/`)
+    await page.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-in-user')
+    await page.keyboard.type(tenant.appKey)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(tenant.secret)
+    await page.keyboard.press('Enter')
+    await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
+    expect(await page.locator('#app-key').innerText()).toBe(tenant.appKey)
+    await context.close()
+  })
+
   it('a sandbox without an operator says so on the sign-in page', async () => {
     const app = await buildApp(testConfig({ operator: null }))
     const url = await app.listen({ port: 0, host: '127.0.0.1' })

@@ -98,7 +98,7 @@ import { closeDatabase, openDatabase } from './store/engine/db.js'
 import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
-import { basicChallenge, uiRoutes } from './ui/routes.js'
+import { uiRoutes } from './ui/routes.js'
 
 export interface AppOptions {
   clock?: Clock
@@ -329,11 +329,8 @@ export async function buildApp(
     // The operator (SANDBOX_OPERATOR) lists every app, and acts on the one X-Sandbox-App names.
     { standing: false, operator: operatorRefusals },
   )
-  // The web UI, a client of the control plane: its 401s ask a browser for the app's credentials.
-  await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], {
-    standing: false,
-    hooks: basicChallenge,
-  })
+  // The web UI, a client of the control plane: its page and files are public, it signs in itself.
+  await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], { standing: false })
   // Held requests are answered and event streams ended as the close begins: the close must not
   // wait for them (http/drain.ts then ends each connection once its answer is out).
   app.addHook('preClose', async () => deps.hub.close())

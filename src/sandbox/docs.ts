@@ -34,6 +34,7 @@ const PAGE = `<!doctype html>
   <link rel="icon" type="image/png" href="/_sandbox/docs/favicon-32x32.png" sizes="32x32">
 </head>
 <body>
+  <p style="margin: 8px 20px; font-family: sans-serif"><a href="/_sandbox/ui/">← the web UI</a></p>
   <div id="swagger-ui"></div>
   <script src="/_sandbox/docs/swagger-ui-bundle.js"></script>
   <script src="/_sandbox/docs/init.js"></script>

@@ -23,6 +23,8 @@ const info = z.object({
   settings: z.record(z.string(), z.unknown()),
   database: z.object({ in_memory: z.boolean(), bytes: z.number(), wal_bytes: z.number() }),
   apps: z.number(),
+  /** Whether an operator may sign in (SANDBOX_OPERATOR is not `off`): the web UI's sign-in says so. */
+  operator: z.boolean(),
 })
 
 export function instanceRoutes(deps: {
@@ -42,7 +44,7 @@ export function instanceRoutes(deps: {
       docs: {
         summary: 'What runs: version, start, settings that shape answers, database size, apps',
         description:
-          'No credentials. The name and version of the sandbox, when it started and its uptime, the Node version, the settings that shape its answers (auto-provisioning, bounds; never a secret) by their environment names, the database file and its size, and how many apps it holds.',
+          'No credentials. The name and version of the sandbox, when it started and its uptime, the Node version, the settings that shape its answers (auto-provisioning, bounds; never a secret) by their environment names, the database file and its size, how many apps it holds, and whether an operator may sign in (never its credentials).',
       },
       schema: { response: { 200: info } },
       handler: async () => {
@@ -60,6 +62,7 @@ export function instanceRoutes(deps: {
             wal_bytes: size.walBytes,
           },
           apps: deps.store.apps.count(),
+          operator: deps.config.operator !== null,
         }
       },
     }),

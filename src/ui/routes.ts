@@ -1,14 +1,16 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
-import type { AuthHooks } from '../http/auth/auth.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { sandboxDialect } from '../sandbox/dialect.js'
 import { type Asset, loadAssets } from './assets.js'
 
-// The web UI at /_sandbox/ui/ (README "Web UI"): one page, signed in with the app's own Basic
-// credentials, and its files. The page is a client of the control plane like any other: it reads
-// and steers through /_sandbox and follows GET /_sandbox/events.
+// The web UI at /_sandbox/ui/ (docs/web-ui.md): one page and its files, none of which holds
+// anything of an app, so all are served without credentials. The page signs in on a form of its
+// own (an app's appKey and masterSecret, or the operator's) and from then on is a client of the
+// control plane like any other: it sends those credentials on each call to /_sandbox and follows
+// GET /_sandbox/events. No browser prompt: a Basic challenge here would show the browser's bare
+// dialog, which says nothing of which credentials work.
 
 /** Only this origin: no CDN, no font or script from elsewhere; never framed (a reset is a click). */
 const CSP = [
@@ -20,19 +22,6 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/**
- * A 401 under /_sandbox/ui carries a Basic challenge (RFC 7617), so that a browser opening the page
- * asks for the appKey and masterSecret itself, and keeps them for the UI's other requests.
- */
-export function basicChallenge(surface: FastifyInstance): AuthHooks {
-  surface.addHook('onSend', async (_req, reply, payload) => {
-    if (reply.statusCode === 401)
-      reply.header('www-authenticate', 'Basic realm="jiguang-sandbox", charset="UTF-8"')
-    return payload
-  })
-  return {}
-}
-
 function send(reply: FastifyReply, asset: Asset, ifNoneMatch: string | undefined): FastifyReply {
   reply
     .header('etag', asset.etag)
@@ -41,12 +30,6 @@ function send(reply: FastifyReply, asset: Asset, ifNoneMatch: string | undefined
   if (ifNoneMatch === asset.etag) return reply.code(304).send()
   return reply.type(asset.type).send(asset.body)
 }
-
-const session = z.object({
-  app_key: z.string(),
-  /** The page sends it as Basic credentials to the control plane, which has no cookie. */
-  master_secret: z.string(),
-})
 
 export function uiRoutes(): RouteSpec[] {
   // Read on the UI's first request: the start does not need them (docs/performance.md, round 2).
@@ -61,10 +44,11 @@ export function uiRoutes(): RouteSpec[] {
     {
       method: 'GET',
       url: '/',
+      config: { public: true },
       docs: {
-        summary: 'The web UI (a browser asks for the credentials: appKey and masterSecret)',
+        summary: 'The web UI: its sign-in page, then every view of the app signed in',
         description:
-          'One page, a client of the control plane like any other (docs/web-ui.md); its 401 asks a browser for Basic credentials.',
+          'One page, a client of the control plane like any other (docs/web-ui.md). Needs no credentials: it asks for them on a form of its own (an app, or the operator) and sends them on its calls to /_sandbox.',
         answers: {
           200: { description: 'The page; its files come from this server only.', media: 'text/html' },
         },
@@ -72,20 +56,6 @@ export function uiRoutes(): RouteSpec[] {
       handler: async (req, reply) =>
         send(reply.header('content-security-policy', CSP), page(), req.headers['if-none-match']),
     },
-    schemaRoute({
-      method: 'GET',
-      url: '/session',
-      docs: {
-        summary: 'The credentials the page was opened with, for its calls to the control plane',
-        description:
-          'The control plane has no cookie: the page sends these as Basic credentials. Never cached.',
-      },
-      schema: { response: { 200: session } },
-      handler: async (req, reply) => {
-        reply.header('cache-control', 'no-store')
-        return { app_key: req.tenant.app.appKey, master_secret: req.tenant.app.masterSecret }
-      },
-    }),
     schemaRoute({
       method: 'GET',
       url: '/:asset',

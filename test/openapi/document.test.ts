@@ -149,7 +149,11 @@ describe('GET /_sandbox/docs', () => {
     expect(page.statusCode).toBe(200)
     expect(page.headers['content-type']).toMatch(/^text\/html/)
     expect(page.headers['content-security-policy']).toContain("default-src 'self'")
-    const refs = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map(m => m[1]!)
+    // One link leaves the page: back to the web UI (docs/web-ui.md), which links here.
+    expect(page.body).toContain('<a href="/_sandbox/ui/">')
+    const refs = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map(m => m[1]!)
+      .filter(r => r !== '/_sandbox/ui/')
     expect(refs.length).toBeGreaterThanOrEqual(4)
     for (const ref of refs) {
       expect(ref, 'nothing from elsewhere').toMatch(/^\/_sandbox\/docs\//)

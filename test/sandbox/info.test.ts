@@ -33,6 +33,7 @@ describe('GET /_sandbox/info', () => {
       settings: expect.any(Object),
       database: { in_memory: true, bytes: expect.any(Number), wal_bytes: 0 },
       apps: 2,
+      operator: true,
     })
     expect(Date.parse(info.started_at)).toBeGreaterThanOrEqual(before - 1000)
     expect(Date.parse(info.started_at)).toBeLessThanOrEqual(Date.now())

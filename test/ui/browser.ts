@@ -69,7 +69,7 @@ export function uiHarness() {
   })
 
   /** A JSON call with the tenant's credentials, as a client of the API would make it. */
-  async function api(tenant: Tenant, method: string, path: string, body?: unknown) {
+  async function api(tenant: Pick<Tenant, 'auth'>, method: string, path: string, body?: unknown) {
     const res = await fetch(`${h.url}${path}`, {
       method,
       headers: { authorization: tenant.auth, 'content-type': 'application/json' },
@@ -80,28 +80,44 @@ export function uiHarness() {
   }
 
   /**
-   * A browser window signed in as the tenant: the browser answers the page's Basic challenge with
-   * these credentials, as a person would type them in its prompt.
+   * A browser window signed in as the tenant (or the operator) on the page's own sign-in form, as a
+   * person would; `hash` is the view to open, `app` the deep link's `?app=` (the operator's app).
    */
   async function open(
-    tenant: Tenant,
+    who: Tenant | 'operator',
     hash = '',
-    options: { width?: number; height?: number; clipboard?: boolean } = {},
+    options: { width?: number; height?: number; clipboard?: boolean; app?: string } = {},
   ): Promise<{ page: Page; context: BrowserContext }> {
     const context = await h.browser.newContext({
-      httpCredentials: { username: tenant.appKey, password: tenant.secret },
       viewport: { width: options.width ?? 1200, height: options.height ?? 800 },
       colorScheme: 'light',
+      acceptDownloads: true,
     })
     if (options.clipboard)
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.url })
     const page = await context.newPage()
     const problems: string[] = []
     page.on('pageerror', err => problems.push(err.message))
-    await page.goto(`${h.url}/_sandbox/ui/${hash}`)
+    const query = options.app ? `?app=${options.app}` : ''
+    await page.goto(`${h.url}/_sandbox/ui/${query}${hash}`)
+    await signIn(page, who)
     await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
     Object.assign(page, { problems })
     return { page, context }
+  }
+
+  /** Fills the sign-in page and sends it. */
+  async function signIn(page: Page, who: Tenant | 'operator', password = 'operator'): Promise<void> {
+    const form = page.locator('#sign-in-form')
+    if (who === 'operator') {
+      await form.getByLabel('The operator (every app)').check({ timeout: LIVE_MS })
+      await form.getByLabel('Operator user').fill('operator')
+      await form.getByLabel('Operator password').fill(password)
+    } else {
+      await form.getByLabel('appKey', { exact: true }).fill(who.appKey, { timeout: LIVE_MS })
+      await form.getByLabel('masterSecret', { exact: true }).fill(who.secret)
+    }
+    await form.getByRole('button', { name: 'Sign in' }).click()
   }
 
   async function screenshot(page: Page, name: string): Promise<void> {
@@ -109,7 +125,7 @@ export function uiHarness() {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
   }
 
-  return Object.assign(h, { api, open, screenshot })
+  return Object.assign(h, { api, open, signIn, screenshot })
 }
 
 /** Marks the page, to show later that it was never reloaded (the mark would be gone). */

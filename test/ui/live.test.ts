@@ -97,3 +97,38 @@ describe('the web UI, live', { timeout: BROWSER_TEST_MS }, () => {
     await page.getByRole('button', { name: 'Take offline' }).waitFor({ timeout: LIVE_MS })
   })
 })
+
+describe('copy buttons', { timeout: BROWSER_TEST_MS }, () => {
+  it('beside every msg_id and registration_id, one helper: what it copies is on the clipboard', async () => {
+    const tenant = newTenant('uicopy')
+    const rid = '1a0018970a8b0fd6c0e'
+    const sent = await ui.api(tenant, 'POST', '/v1/messages', {
+      mobile: '13800138003',
+      temp_id: 2,
+      temp_para: { order: 'COPY', days: '1' },
+    })
+    const pushed = await ui.api(tenant, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: { registration_id: [rid] },
+      notification: { alert: 'copy me' },
+    })
+    const { page } = await ui.open(tenant, '#/phones/13800138003', { clipboard: true })
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText())
+    await page.getByRole('button', { name: `Copy msg_id ${sent.body.msg_id}` }).click({ timeout: LIVE_MS })
+    await page.getByText(`Copied ${sent.body.msg_id}`).waitFor({ timeout: LIVE_MS })
+    expect(await clipboard()).toBe(sent.body.msg_id)
+
+    await page.goto(`${ui.url}/_sandbox/ui/?app=${tenant.appKey}#/devices/${rid}`)
+    await page.getByRole('button', { name: `Copy registration_id ${rid}` }).click({ timeout: LIVE_MS })
+    await expect.poll(clipboard, { timeout: LIVE_MS }).toBe(rid)
+    await page.getByRole('button', { name: `Copy msg_id ${pushed.body.msg_id}` }).click()
+    await expect.poll(clipboard, { timeout: LIVE_MS }).toBe(pushed.body.msg_id)
+    // …and in the journal: the ids a call made.
+    await page.getByRole('link', { name: 'the call that pushed it' }).click()
+    const row = page.locator('details.request', { hasText: 'POST /v3/push' })
+    await row.locator('summary').click({ timeout: LIVE_MS })
+    await page.evaluate(() => navigator.clipboard.writeText(''))
+    await row.getByRole('button', { name: `Copy msg_id ${pushed.body.msg_id}` }).click()
+    await expect.poll(clipboard, { timeout: LIVE_MS }).toBe(pushed.body.msg_id)
+  })
+})

@@ -1,67 +1,41 @@
 import { describe, expect, it } from 'vitest'
-import { APP_KEY, basic, call, createTestApp, defaultAuth, MASTER_SECRET, newKey } from '../helpers.js'
+import { call, createTestApp, defaultAuth } from '../helpers.js'
 
-// The web UI's page, its sign-in and its files (src/ui/routes.ts), and the way a browser gets there.
+// The web UI's page and its files (src/ui/routes.ts), and the way a browser gets there.
 
-const CHALLENGE = 'Basic realm="jiguang-sandbox", charset="UTF-8"'
-
-describe('GET /_sandbox/ui/: the page, behind the app’s Basic credentials', () => {
-  it('without credentials: 401 90001 with a Basic challenge, so that the browser asks for them', async () => {
+describe('GET /_sandbox/ui/: the page, open to anyone (it signs in on a form of its own)', () => {
+  it('without credentials: the page, never a Basic challenge (no browser prompt)', async () => {
     const { app } = await createTestApp()
-    for (const url of ['/_sandbox/ui/', '/_sandbox/ui', '/_sandbox/ui/session']) {
-      const res = await app.inject({ method: 'GET', url })
-      expect(res.statusCode, url).toBe(401)
-      expect(res.headers['www-authenticate'], url).toBe(CHALLENGE)
-      expect(res.json(), url).toEqual({
-        error: { code: 90001, message: 'missing credentials: send HTTP Basic appKey:masterSecret' },
-      })
-    }
+    const res = await app.inject({ method: 'GET', url: '/_sandbox/ui/' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['www-authenticate']).toBeUndefined()
+    expect(res.body).toContain('<script type="module" src="/_sandbox/ui/main.js">')
   })
 
-  it('with a wrong secret: 401 90002 and the challenge again (the browser asks anew)', async () => {
+  it('holds nothing of any app: the same page with or without credentials', async () => {
     const { app } = await createTestApp()
-    const res = await app.inject({
-      url: '/_sandbox/ui/',
-      headers: { authorization: basic(APP_KEY, 'x'.repeat(24)) },
-    })
-    expect(res.statusCode).toBe(401)
-    expect(res.headers['www-authenticate']).toBe(CHALLENGE)
-    expect(res.json().error.code).toBe(90002)
+    const bare = await app.inject({ url: '/_sandbox/ui/' })
+    const signed = await app.inject({ url: '/_sandbox/ui/', headers: { authorization: defaultAuth } })
+    expect(signed.body).toBe(bare.body)
   })
 
-  it('with the app’s credentials: the page, its files from this origin only', async () => {
+  it('the page, its files from this origin only', async () => {
     const { app } = await createTestApp()
     const res = await app.inject({ url: '/_sandbox/ui/', headers: { authorization: defaultAuth } })
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(res.headers['content-security-policy']).toContain("default-src 'self'")
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'")
-    expect(res.headers['www-authenticate']).toBeUndefined()
-    expect(res.body).toContain('<script type="module" src="/_sandbox/ui/main.js">')
     // Nothing from elsewhere: every src and href is this server's.
     for (const [, ref] of res.body.matchAll(/(?:src|href)="([^"#]*)"/g))
-      expect(ref).toMatch(/^\/_sandbox\/ui\//)
+      expect(ref).toMatch(/^\/_sandbox\/(ui\/|docs$)/)
   })
 
-  it('a new well-formed appKey signs in as a new app, as on the API', async () => {
-    const { app } = await createTestApp()
-    const key = newKey('uinew')
-    const secret = newKey('uisecret')
-    const page = await app.inject({ url: '/_sandbox/ui/', headers: { authorization: basic(key, secret) } })
-    expect(page.statusCode).toBe(200)
-    const session = await app.inject({
-      url: '/_sandbox/ui/session',
-      headers: { authorization: basic(key, secret) },
-    })
-    expect(session.json()).toEqual({ app_key: key, master_secret: secret })
-  })
-
-  it('GET /_sandbox/ui/session: the credentials the page was opened with, never cached', async () => {
+  it('GET /_sandbox/ui/session is gone: the page keeps what was typed on its sign-in form', async () => {
     const { app } = await createTestApp()
     const res = await call(app, 'GET', '/_sandbox/ui/session')
-    expect(res.status).toBe(200)
-    expect(res.body).toEqual({ app_key: APP_KEY, master_secret: MASTER_SECRET })
-    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.status).toBe(404)
+    expect(res.body.error.code).toBe(90004)
   })
 })
 

@@ -1,40 +1,128 @@
 import { describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { testConfig } from '../../src/config.js'
 import { BROWSER_TEST_MS, LIVE_MS, newTenant, uiHarness } from './browser.js'
 
-// Getting in: the browser's own Basic prompt, `/` for a browser, switching apps; and what the page
-// is made of (small, from this server only, every control labelled, readable on a narrow window).
+// Getting in: the page's own sign-in form (its hints, its errors, signing out), `/` for a browser,
+// switching apps; and what the page is made of (small, from this server only, every control
+// labelled, readable on a narrow window).
 
 const ui = uiHarness()
 
 describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
-  it('a browser without credentials is challenged (401, WWW-Authenticate: Basic)', async () => {
+  it('a browser without credentials gets the sign-in page, with the hints a newcomer needs; no prompt', async () => {
     const context = await ui.browser.newContext()
-    const page = await context.newPage()
-    const challenged = page.waitForResponse(r => r.url() === `${ui.url}/_sandbox/ui/`)
-    // A person sees the browser's prompt here; a browser driven by a test has nobody to answer it.
-    const failed = await page.goto(`${ui.url}/_sandbox/ui/`).then(
-      () => '',
-      err => String(err),
-    )
-    expect(failed).toContain('ERR_INVALID_AUTH_CREDENTIALS')
-    const res = await challenged
-    expect(res.status()).toBe(401)
-    expect(res.headers()['www-authenticate']).toBe('Basic realm="jiguang-sandbox", charset="UTF-8"')
-    await context.close()
-  })
-
-  it('a browser opening / lands on the UI, signed in with what it answered the prompt with', async () => {
-    const tenant = newTenant('uiroot')
-    const context = await ui.browser.newContext({
-      httpCredentials: { username: tenant.appKey, password: tenant.secret },
-    })
     const page = await context.newPage()
     const res = await page.goto(`${ui.url}/`)
     expect(res?.status()).toBe(200)
     expect(new URL(page.url()).pathname).toBe('/_sandbox/ui/')
+    const form = page.locator('#sign-in-form')
+    await form.waitFor({ timeout: LIVE_MS })
+    const hints = await page.locator('.hints').innerText()
+    expect(hints).toContain('7d431e42dfa6a6d693ac2d04')
+    expect(hints).toContain('5e987ac6d2e04d95a9d8f0d1')
+    expect(hints).toContain('Any well-formed appKey (24 letters or digits)')
+    expect(hints).toContain('SANDBOX_OPERATOR')
+    await ui.screenshot(page, 'sign-in')
+    // One click fills the default app's credentials; signing in opens it.
+    await page.getByRole('button', { name: 'Use the default app' }).click()
+    await form.getByRole('button', { name: 'Sign in' }).click()
+    await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
+    expect(await page.locator('#app-key').innerText()).toBe('7d431e42dfa6a6d693ac2d04')
+    // Never in the URL: only the app's name is.
+    expect(page.url()).not.toContain('5e987ac6d2e04d95a9d8f0d1')
+    expect(new URL(page.url()).searchParams.get('app')).toBe('7d431e42dfa6a6d693ac2d04')
+    await context.close()
+  })
+
+  it('says what is wrong with what was typed', async () => {
+    const existing = newTenant('uiexists')
+    await ui.api(existing, 'GET', '/_sandbox/app') // made by its first request
+    const context = await ui.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${ui.url}/_sandbox/ui/`)
+    const form = page.locator('#sign-in-form')
+    const error = page.locator('#sign-in-error')
+    const tryWith = async (user: string, password: string, operator = false) => {
+      await form.locator(operator ? '#as-operator' : '#as-app').check({ timeout: LIVE_MS })
+      await form.getByLabel(operator ? 'Operator user' : 'appKey', { exact: true }).fill(user)
+      await form.getByLabel(operator ? 'Operator password' : 'masterSecret', { exact: true }).fill(password)
+      await form.getByRole('button', { name: 'Sign in' }).click()
+      await expect.poll(() => error.innerText(), { timeout: LIVE_MS }).not.toBe('')
+      const said = await error.innerText()
+      await page.evaluate(() => {
+        document.getElementById('sign-in-error')!.textContent = ''
+      })
+      return said
+    }
+    expect(await tryWith('test', 'test')).toContain(
+      'An appKey is 24 letters or digits: "test" has 4 characters',
+    )
+    expect(await tryWith(existing.appKey, 'wrongsecret0000000000000')).toBe(
+      `App ${existing.appKey} exists, with another masterSecret: type its own, or choose a new appKey for a new app.`,
+    )
+    expect(await tryWith(newTenant('uinew').appKey, 'short')).toContain(
+      'A new app needs a masterSecret of 24 letters or digits too',
+    )
+    expect(await tryWith('operator', 'nope', true)).toContain('Wrong operator user or password')
+    // Nothing was kept: a reload shows the sign-in page again.
+    await page.reload()
+    await form.waitFor({ timeout: LIVE_MS })
+    await context.close()
+  })
+
+  it('a new well-formed appKey signs in as a new app; sign out forgets the credentials', async () => {
+    const tenant = newTenant('uinewapp')
+    const { page, context } = await ui.open(tenant, '#/phones')
+    expect(await page.locator('#app-key').innerText()).toBe(tenant.appKey)
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(1)
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await page.reload()
+    await page.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await page.locator('nav').isVisible()).toBe(false)
+    await context.close()
+  })
+
+  it('signs in from the keyboard: the appKey has the focus, Tab to the masterSecret, Enter', async () => {
+    const tenant = newTenant('uikeysign')
+    const context = await ui.browser.newContext()
+    const page = await context.newPage()
+    await page.goto(`${ui.url}/_sandbox/ui/`)
+    await page.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-in-user')
+    await page.keyboard.type(tenant.appKey)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(tenant.secret)
+    await page.keyboard.press('Enter')
     await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
     expect(await page.locator('#app-key').innerText()).toBe(tenant.appKey)
     await context.close()
+  })
+
+  it('a sandbox without an operator says so on the sign-in page', async () => {
+    const app = await buildApp(testConfig({ operator: null }))
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const context = await ui.browser.newContext()
+      const page = await context.newPage()
+      await page.goto(`${url}/_sandbox/ui/`)
+      await page
+        .getByText('This sandbox has no operator (SANDBOX_OPERATOR=off).')
+        .waitFor({ timeout: LIVE_MS })
+      const form = page.locator('#sign-in-form')
+      await form.getByLabel('The operator (every app)').check()
+      await form.getByLabel('Operator user').fill('operator')
+      await form.getByLabel('Operator password').fill('operator')
+      await form.getByRole('button', { name: 'Sign in' }).click()
+      await page
+        .locator('#sign-in-error', { hasText: 'This sandbox has no operator (SANDBOX_OPERATOR=off)' })
+        .waitFor({ timeout: LIVE_MS })
+      await context.close()
+    } finally {
+      await app.close()
+    }
   })
 
   it('switches to another app in the page, and back', async () => {
@@ -50,7 +138,7 @@ describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
 
     await page.getByRole('button', { name: `App ${first.appKey}` }).click()
     const dialog = page.getByRole('dialog', { name: 'Switch app' })
-    await dialog.getByLabel('appKey').fill(second.appKey)
+    await dialog.getByLabel('appKey', { exact: true }).fill(second.appKey)
     await dialog.getByLabel('masterSecret').fill('wrongsecret0000000000000')
     await dialog.getByRole('button', { name: 'Switch', exact: true }).click()
     await dialog.getByText(`Could not sign in as ${second.appKey}`).waitFor({ timeout: LIVE_MS })
@@ -58,6 +146,7 @@ describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
     await dialog.getByRole('button', { name: 'Switch', exact: true }).click()
     await page.getByRole('link', { name: /13900139000/ }).waitFor({ timeout: LIVE_MS })
     expect(await page.locator('#app-key').innerText()).toBe(second.appKey)
+    expect(new URL(page.url()).searchParams.get('app')).toBe(second.appKey)
     // Live for the new app: its next text shows.
     await ui.api(second, 'POST', '/v1/messages', {
       mobile: '13900139001',
@@ -76,11 +165,37 @@ describe('signing in to the web UI', { timeout: BROWSER_TEST_MS }, () => {
 })
 
 describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
+  it('a lost connection is one banner naming the address, not a stack of errors', async () => {
+    const app = await buildApp(testConfig())
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    const context = await ui.browser.newContext()
+    const page = await context.newPage()
+    try {
+      await page.goto(`${url}/_sandbox/ui/#/phones`)
+      await ui.signIn(page, newTenant('uilost'))
+      await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
+      await app.close()
+      await page.locator('#live[data-status="reconnecting"]').waitFor({ timeout: LIVE_MS })
+      const banner = page.locator('#problems .problem')
+      await banner.first().waitFor({ timeout: LIVE_MS })
+      // Whatever fails meanwhile (the stream, each list read), one line says it: a read that fails.
+      await page.evaluate(() => {
+        location.hash = '#/requests'
+      })
+      await page.locator('main .problem').waitFor({ timeout: LIVE_MS })
+      expect(await banner.count()).toBe(1)
+      expect(await banner.innerText()).toBe(
+        `Lost the connection to the sandbox at ${url}: reconnecting… (what you see may be out of date)`,
+      )
+    } finally {
+      await context.close()
+      await app.close()
+    }
+  })
+
   it('loads in under 200 KB, everything from this server', async () => {
     const tenant = newTenant('uisize')
-    const context = await ui.browser.newContext({
-      httpCredentials: { username: tenant.appKey, password: tenant.secret },
-    })
+    const context = await ui.browser.newContext()
     const page = await context.newPage()
     const requests: Array<{ url: string; bytes: Promise<number> }> = []
     page.on('requestfinished', req =>
@@ -90,6 +205,7 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
       }),
     )
     await page.goto(`${ui.url}/_sandbox/ui/`)
+    await ui.signIn(page, tenant)
     await page.locator('#live[data-status="live"]').waitFor({ timeout: LIVE_MS })
     await page.waitForLoadState('networkidle')
     const total = (await Promise.all(requests.map(r => r.bytes))).reduce((a, b) => a + b, 0)
@@ -108,23 +224,9 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
       notification: { alert: 'hi' },
     })
     await ui.api(tenant, 'POST', '/_sandbox/faults', { path: '/v1/messages', code: 50019 })
-    const { page, context } = await ui.open(tenant)
-    const views = [
-      'phones/13800138000',
-      'devices/1a0018970a8b0fd6c0e',
-      'scheduled',
-      'callbacks',
-      'templates',
-      'clock',
-      'settings',
-    ]
-    for (const view of views) {
-      await page.goto(`${ui.url}/_sandbox/ui/#/${view}`)
-      await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })
-      await page.locator('details').evaluateAll(all => {
-        for (const d of all) d.setAttribute('open', '')
-      })
-      const unlabelled = await page.evaluate(() =>
+    await ui.api(tenant, 'POST', '/v1/messages', { mobile: '13800138000', temp_id: 99 })
+    const unlabelled = (page: import('playwright-core').Page) =>
+      page.evaluate(() =>
         [...document.querySelectorAll('input, select, textarea, button')]
           .filter(el => {
             const named = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')
@@ -133,9 +235,44 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
           })
           .map(el => el.outerHTML.slice(0, 120)),
       )
-      expect(unlabelled, view).toEqual([])
+    // The sign-in page, before anything else.
+    const bare = await ui.browser.newContext()
+    const signInPage = await bare.newPage()
+    await signInPage.goto(`${ui.url}/_sandbox/ui/`)
+    await signInPage.locator('#sign-in-form').waitFor({ timeout: LIVE_MS })
+    expect(await unlabelled(signInPage), 'sign-in').toEqual([])
+    await bare.close()
+
+    const { page, context } = await ui.open(tenant)
+    const views = [
+      'phones/13800138000',
+      'devices/1a0018970a8b0fd6c0e',
+      'scheduled',
+      'requests',
+      'callbacks',
+      'templates',
+      'clock',
+      'settings',
+    ]
+    for (const view of views) {
+      await page.goto(`${ui.url}/_sandbox/ui/?app=${tenant.appKey}#/${view}`)
+      await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })
+      if (view === 'requests') await page.locator('details.request').first().waitFor({ timeout: LIVE_MS })
+      await page.locator('details').evaluateAll(all => {
+        for (const d of all) d.setAttribute('open', '')
+      })
+      expect(await unlabelled(page), view).toEqual([])
     }
     await context.close()
+
+    // The operator's switcher.
+    const operator = await ui.browser.newContext()
+    const opPage = await operator.newPage()
+    await opPage.goto(`${ui.url}/_sandbox/ui/`)
+    await ui.signIn(opPage, 'operator')
+    await opPage.locator('#operator-apps li[data-app-key]').first().waitFor({ timeout: LIVE_MS })
+    expect(await unlabelled(opPage), 'operator').toEqual([])
+    await operator.close()
   })
 
   it('is readable on a narrow window: one column, nothing wider than the screen', async () => {
@@ -150,6 +287,7 @@ describe('the page itself', { timeout: BROWSER_TEST_MS }, () => {
       'clock',
       'settings',
       'callbacks',
+      'requests',
     ]) {
       await page.goto(`${ui.url}/_sandbox/ui/#/${view}`)
       await page.locator('main h2').first().waitFor({ timeout: LIVE_MS })

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { formatLocal } from '../../src/time.js'
 import { startReceiver } from '../scheduler/receiver.js'
@@ -187,5 +190,48 @@ describe('the web UI, steering', { timeout: BROWSER_TEST_MS }, () => {
     await page.getByLabel('push', { exact: true }).fill('0')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.locator('.toast.error', { hasText: 'settings.rate_limits.push' }).waitFor({ timeout: LIVE_MS })
+  })
+})
+
+describe('the web UI, an app as a document', { timeout: BROWSER_TEST_MS }, () => {
+  it('exports the app through its button, and imports a document through the other', async () => {
+    const from = newTenant('uiexport')
+    const sent = await ui.api(from, 'POST', '/v1/messages', {
+      mobile: '13800138070',
+      temp_id: 2,
+      temp_para: { order: 'DOC', days: '1' },
+    })
+    const { page } = await ui.open(from, '#/settings')
+    const download = page.waitForEvent('download', { timeout: LIVE_MS })
+    await page.getByRole('button', { name: 'Export app' }).click({ timeout: LIVE_MS })
+    const file = await download
+    expect(file.suggestedFilename()).toBe(`${from.appKey}.json`)
+    const path = join(mkdtempSync(join(tmpdir(), 'ui-doc-')), file.suggestedFilename())
+    await file.saveAs(path)
+    const doc = JSON.parse(readFileSync(path, 'utf8'))
+    expect(doc).toMatchObject({ format: 'jiguang-sandbox/app', version: 1, app_key: from.appKey })
+
+    const into = newTenant('uiimport')
+    const { page: other } = await ui.open(into, '#/settings')
+    const importIt = async () => {
+      await other.getByLabel('Document to import').setInputFiles(path, { timeout: LIVE_MS })
+      await other.getByRole('button', { name: 'Import…' }).click()
+      await other.getByRole('dialog').getByRole('button', { name: 'Import' }).click()
+    }
+    // The document's ids are still the first app's in this sandbox: refused, naming one, nothing changes.
+    await importIt()
+    await other.locator('#import-result.error', { hasText: '(90056)' }).waitFor({ timeout: LIVE_MS })
+    expect((await ui.api(into, 'GET', '/_sandbox/sms/messages')).body.messages).toEqual([])
+    // Once that app is gone, the document goes in, and the page shows what it holds.
+    await ui.api(from, 'DELETE', '/_sandbox/app')
+    await importIt()
+    await other
+      .locator('#import-result.ok', { hasText: `Imported ${from.appKey}.json into ${into.appKey}` })
+      .waitFor({
+        timeout: LIVE_MS,
+      })
+    await other.getByRole('link', { name: /^Phones/ }).click()
+    await other.getByRole('link', { name: /13800138070/ }).click()
+    await other.locator(`[data-msg-id="${sent.body.msg_id}"]`).waitFor({ timeout: LIVE_MS })
   })
 })

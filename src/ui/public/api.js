@@ -1,27 +1,70 @@
+// @ts-check
 // The control plane, called as any client calls it: HTTP Basic with the app's appKey and
-// masterSecret, JSON in and out, failures in `{"error":{"code","message"}}`.
+// masterSecret — or the operator's, naming the app with X-Sandbox-App —, JSON in and out,
+// failures in `{"error":{"code","message"}}`.
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {number | undefined} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(code ? `${message} (${code})` : message)
     this.status = status
     this.code = code
+    /** The control plane's own words, without the code. */
+    this.said = message
   }
 }
 
+/** @param {string} text */
 const utf8Base64 = text => btoa(String.fromCharCode(...new TextEncoder().encode(text)))
 
-/** A client for one app's credentials. */
-export function createApi({ app_key: appKey, master_secret: secret }) {
-  const authorization = `Basic ${utf8Base64(`${appKey}:${secret}`)}`
-  async function call(method, path, body) {
-    const headers = { authorization, accept: 'application/json' }
-    if (body !== undefined) headers['content-type'] = 'application/json'
+/** @param {import('./session.js').Credentials} c */
+export const authorizationOf = c =>
+  `Basic ${utf8Base64(c.kind === 'app' ? `${c.app_key}:${c.master_secret}` : `${c.user}:${c.password}`)}`
+
+/**
+ * @typedef {{
+ *   appKey: string,
+ *   operator: boolean,
+ *   headers: Record<string, string>,
+ *   get: (path: string, init?: { signal?: AbortSignal }) => Promise<any>,
+ *   post: (path: string, body?: unknown) => Promise<any>,
+ *   patch: (path: string, body: unknown) => Promise<any>,
+ *   del: (path: string) => Promise<any>,
+ * }} Api
+ */
+
+/**
+ * A client speaking for one app: with its own credentials, or the operator's naming it
+ * (`appKey`; none for the operator's own routes, GET /_sandbox/apps).
+ * @param {import('./session.js').Credentials} credentials
+ * @param {string} [appKey]
+ * @returns {Api}
+ */
+export function createApi(credentials, appKey) {
+  /** @type {Record<string, string>} */
+  const headers = { authorization: authorizationOf(credentials) }
+  const operator = credentials.kind === 'operator'
+  if (operator && appKey) headers['x-sandbox-app'] = appKey
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @param {AbortSignal} [signal]
+   */
+  async function call(method, path, body, signal) {
+    /** @type {Record<string, string>} */
+    const sent = { ...headers, accept: 'application/json' }
+    if (body !== undefined) sent['content-type'] = 'application/json'
     const res = await fetch(path, {
       method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: sent,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       cache: 'no-store',
+      signal,
     })
     const text = await res.text()
     let data
@@ -37,8 +80,10 @@ export function createApi({ app_key: appKey, master_secret: secret }) {
     return data
   }
   return {
-    appKey,
-    get: path => call('GET', path),
+    appKey: appKey ?? (credentials.kind === 'app' ? credentials.app_key : ''),
+    operator,
+    headers,
+    get: (path, init) => call('GET', path, undefined, init?.signal),
     post: (path, body = {}) => call('POST', path, body),
     patch: (path, body) => call('PATCH', path, body),
     del: path => call('DELETE', path),

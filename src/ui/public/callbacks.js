@@ -1,3 +1,4 @@
+// @ts-check
 // Callbacks: every POST the sandbox made (or will make) to the app's callback_url (jsms-api.md §6),
 // its payload, each attempt with the receiver's answer, and the next retry.
 

@@ -1,9 +1,11 @@
+// @ts-check
 // Clock: the app's own time, moved forward by hand. A move answers once everything that fell due
 // on the way has run (POST /_sandbox/clock); the events logged meanwhile say what that was.
 
-import { act, beijing, h, toast } from './dom.js'
+import { act, beijing, duration, h, toast } from './dom.js'
 import { reportText } from './labels.js'
 
+/** @type {Array<[string, number]>} */
 const STEPS = [
   ['+1 min', 60_000],
   ['+10 min', 600_000],
@@ -11,7 +13,10 @@ const STEPS = [
   ['+1 day', 86_400_000],
 ]
 
-/** One line for an event of the stream (GET /_sandbox/events: `{seq, type, data}`). */
+/**
+ * One line for an event of the stream (GET /_sandbox/events: `{seq, type, data}`).
+ * @param {{ type: string, data?: any }} event
+ */
 function describe({ type, data: d = {} }) {
   const phone = (mobile, msgId) => h('a', { href: `#/phones/${mobile}/${msgId ?? ''}` }, mobile)
   switch (type) {
@@ -21,6 +26,8 @@ function describe({ type, data: d = {} }) {
       return ['Delivery report for ', phone(d.mobile, d.msg_id), `: ${reportText(d.status)}`]
     case 'sms.reply':
       return ['Reply from ', phone(d.mobile), `: ${d.content}`]
+    case 'push.sent':
+      return ['Push ', d.msg_id, ' sent']
     case 'push.delivered':
       return [
         'Push ',
@@ -109,7 +116,7 @@ export const clockView = {
             h(
               'small',
               null,
-              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms} ms ahead of real time`,
+              `${new Date(clock.now).toISOString()} UTC · ${clock.offset_ms === 0 ? 'real time' : `${duration(clock.offset_ms)} ahead of real time`}`,
             ),
           )
         : h('p', { class: 'empty' }, 'Loading…'),

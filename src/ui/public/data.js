@@ -1,22 +1,33 @@
+// @ts-check
 // What the page knows of the app, read from the control plane by topic. An event of the stream
-// marks the topics it touches stale; they are read again at once (a burst of events is one read),
-// so every view shows what the API shows, and nothing is merged by hand.
+// marks the topics it touches stale (EVENT_TOPICS, the one table of what each event changes); they
+// are read again at once (a burst of events is one read), and every view and tab badge drawn from
+// them is drawn again: every view shows what the API shows, and nothing is merged by hand.
 
 const LIMIT = 'limit=1000'
 
+/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<object | null>>} */
 const TOPICS = {
   app: async api => {
     const [app, faults] = await Promise.all([api.get('/_sandbox/app'), api.get('/_sandbox/faults')])
     return { app, faults: faults.faults, clockReadAt: Date.now() }
   },
-  sms: async api => {
+  sms: async (api, opts) => {
     const [messages, reports, replies] = await Promise.all([
       api.get(`/_sandbox/sms/messages?${LIMIT}`),
       api.get(`/_sandbox/sms/reports?${LIMIT}`),
       api.get(`/_sandbox/sms/replies?${LIMIT}`),
     ])
     const reportOf = new Map(reports.reports.map(r => [r.msg_id, r]))
-    return { messages: messages.messages, reportOf, replies: replies.replies }
+    // Whether a code was verified (and until when it is valid): for the codes on screen only.
+    const shown = opts.codesShown(messages.messages)
+    const codes = await Promise.all(
+      shown.map(id =>
+        api.get(`/_sandbox/sms/codes/latest?msg_id=${encodeURIComponent(id)}`).catch(() => null),
+      ),
+    )
+    const codeOf = new Map(codes.filter(Boolean).map(c => [c.msg_id, c]))
+    return { messages: messages.messages, reportOf, replies: replies.replies, codeOf }
   },
   push: async api => {
     const [devices, pushes] = await Promise.all([
@@ -36,6 +47,14 @@ const TOPICS = {
     const answer = await api.get(`/_sandbox/callbacks?${LIMIT}`)
     return { callbacks: answer.callbacks, callbackUrl: answer.callback_url }
   },
+  // The journal is long and changes at every request: read only while the Requests view shows it,
+  // with that view's filters.
+  requests: async (api, opts) => {
+    const query = opts.requestsQuery()
+    if (query === null) return null
+    const answer = await api.get(`/_sandbox/requests?${query}`)
+    return { requests: answer.requests, requestsQuery: query }
+  },
   reviews: async api => {
     const [templates, signs] = await Promise.all([
       api.get('/_sandbox/sms/templates'),
@@ -47,26 +66,55 @@ const TOPICS = {
 
 export const ALL = Object.keys(TOPICS)
 
-/** What each event changes. A callback is queued by a report, a reply or a review decision. */
-const EVENT_TOPICS = {
+/**
+ * What each event of the stream changes: the topics it makes stale, so the views and the tab
+ * badges drawn from them (docs/control-plane.md lists the events). The page listens to every type
+ * named here (live.js); a type the server does not send costs nothing, one not named here is not
+ * listened to. A type whose data says more than a topic (a device's item) is still read again:
+ * the lists are the one source of what a view shows.
+ * @type {Record<string, string[]>}
+ */
+export const EVENT_TOPICS = {
   'sms.sent': ['sms', 'schedules'],
   'sms.report': ['sms', 'callbacks'],
   'sms.reply': ['sms', 'callbacks', 'app'],
+  'code.verified': ['sms'],
+  'push.sent': ['push'],
   'push.delivered': ['push'],
-  'push.clicked': ['push'],
+  'push.clicked': ['push', 'callbacks'],
+  'device.changed': ['push'],
   'callback.attempt': ['callbacks'],
   'review.decided': ['reviews', 'callbacks'],
+  'template.changed': ['reviews'],
+  'sign.changed': ['reviews'],
+  'schedule.changed': ['schedules'],
   'schedule.fired': ['schedules', 'sms', 'push'],
+  'fault.changed': ['app'],
   'clock.moved': ['app'],
   'app.changed': ['app'],
+  'app.reset': ALL,
+  'request.completed': ['requests'],
 }
 
-/** The app's data, kept fresh: `onChange()` after each read. */
-export function createData(api, onChange) {
+/**
+ * What the page shows decides what is read: the journal with the Requests view's filters, and the
+ * state of the codes in the open phone (msg_ids, from the messages just read).
+ * @typedef {{ requestsQuery: () => string | null, codesShown: (messages: any[]) => string[] }} DataOptions
+ */
+
+/**
+ * The app's data, kept fresh: `onChange()` after each read.
+ * @param {import('./api.js').Api} api
+ * @param {() => void} onChange
+ * @param {DataOptions} opts
+ */
+export function createData(api, onChange, opts) {
   const state = {
     messages: [],
     /** msg_id → its delivery report. */
     reportOf: new Map(),
+    /** msg_id → its code's state (GET /_sandbox/sms/codes/latest?msg_id=), for the open phone. */
+    codeOf: new Map(),
     replies: [],
     devices: [],
     pushes: [],
@@ -76,6 +124,9 @@ export function createData(api, onChange) {
     templates: [],
     signs: [],
     faults: [],
+    /** The journal as the Requests view asked for it (`requestsQuery`). */
+    requests: [],
+    requestsQuery: null,
     /** Pushes opened from this page (msg_id/registration_id → the click's answer). */
     clicks: new Map(),
     /** Report statuses chosen from this page for reports still to come (msg_id → the answer). */
@@ -95,17 +146,23 @@ export function createData(api, onChange) {
       while (stale.size > 0) {
         const topics = [...stale]
         stale.clear()
+        let changed = false
         await Promise.all(
           topics.map(async topic => {
             try {
-              Object.assign(state, await TOPICS[topic](api))
+              const read = await TOPICS[topic](api, opts)
+              if (read) Object.assign(state, read)
+              changed ||= read !== null || topic in state.errors
               delete state.errors[topic]
             } catch (err) {
               state.errors[topic] = err
+              changed = true
             }
           }),
         )
-        onChange()
+        // A topic the page does not show now (the journal, outside its view) was not read: the
+        // view stays as it is drawn.
+        if (changed) onChange()
       }
     } finally {
       reading = false

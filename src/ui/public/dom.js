@@ -1,3 +1,4 @@
+// @ts-check
 // The few DOM helpers the views share: no library, no build step (README "Web UI").
 
 /** `h('button', { type: 'button', onclick }, 'Approve')`: an element with its attributes and children. */
@@ -105,4 +106,52 @@ export async function copyText(text) {
   area.select()
   document.execCommand('copy')
   area.remove()
+}
+
+/**
+ * A value the user may want elsewhere (a code, a msg_id, a registration_id), with its copy button:
+ * `what` names it for screen readers ("Copy msg_id 1a2b…").
+ */
+export function copyable(value, what, label = 'Copy') {
+  const text = String(value)
+  return h(
+    'span',
+    { class: 'copyable' },
+    h('code', null, text),
+    ' ',
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'copy',
+        'aria-label': `Copy ${what} ${text}`,
+        onclick: e =>
+          act(e.currentTarget, async () => {
+            await copyText(text)
+            toast(`Copied ${text}`)
+          }),
+      },
+      label,
+    ),
+  )
+}
+
+/** A span of time as a person reads it: `2 days 3 h 5 min`, `40 s`, `0`. */
+export function duration(ms) {
+  const sign = ms < 0 ? '-' : ''
+  let s = Math.round(Math.abs(ms) / 1000)
+  const parts = []
+  /** @type {Array<[string, number]>} */
+  const units = [
+    ['day', 86_400],
+    ['h', 3600],
+    ['min', 60],
+  ]
+  for (const [unit, size] of units) {
+    const n = Math.floor(s / size)
+    s -= n * size
+    if (n > 0) parts.push(unit === 'day' ? `${n} day${n === 1 ? '' : 's'}` : `${n} ${unit}`)
+  }
+  if (s > 0 && parts.length < 2) parts.push(`${s} s`)
+  return parts.length === 0 ? '0' : sign + parts.join(' ')
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Faults: the next matching /v1 or /v3 requests of the app fail as the vendor would (/_sandbox/faults).
 
 import { act, field, h, input, number, toast } from './dom.js'

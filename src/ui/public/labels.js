@@ -1,3 +1,4 @@
+// @ts-check
 // The vendors' words for what the views show (jsms-api.md, jpush-api.md; README tables).
 
 /** Delivery report statuses (jsms-api.md §2.8; the README's magic numbers). */

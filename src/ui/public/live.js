@@ -1,22 +1,13 @@
+// @ts-check
 // Live updates: the app's Server-Sent Events (GET /_sandbox/events). An EventSource cannot send an
 // Authorization header, so the page first trades its Basic credentials for a short-lived token
 // (POST /_sandbox/events/token) that opens this app's stream and nothing else. An open stream
 // outlives its token; when it breaks, the EventSource reconnects by itself (with Last-Event-ID),
 // and once the token is refused the page fetches a new one and resumes after the last event seen.
 
-export const EVENT_TYPES = [
-  'sms.sent',
-  'sms.report',
-  'sms.reply',
-  'push.delivered',
-  'push.clicked',
-  'callback.attempt',
-  'review.decided',
-  'schedule.fired',
-  'clock.moved',
-  'app.reset',
-  'app.changed',
-]
+import { EVENT_TOPICS } from './data.js'
+
+const EVENT_TYPES = Object.keys(EVENT_TOPICS)
 
 const RETRY_MS = 2000
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Templates and signatures: their review state (JSMS §2.9, §2.10), decided in one click as the
 // vendor's reviewer would (POST /_sandbox/sms/templates/{temp_id}/review and /signs/{sign_id}/review).
 
@@ -11,7 +12,8 @@ function decide(ctx, what, path, row) {
   const reasonId = `reason-${path.replace(/\W+/g, '-')}`
   const send = async (button, status) => {
     const body = { status }
-    if (status === 2) body.refuse_reason = document.getElementById(reasonId).value
+    if (status === 2)
+      body.refuse_reason = /** @type {HTMLInputElement} */ (document.getElementById(reasonId)).value
     const answer = await act(button, () => ctx.api.post(path, body))
     if (!answer) return
     ctx.done(document.getElementById(reasonId))

@@ -1,7 +1,8 @@
+// @ts-check
 // Scheduled: the app's SMS tasks (POST /v1/schedule) and JPush schedules (/v3/schedules), their
 // state, and what each fired: its messages, each a link to the phone that got it.
 
-import { h, json, matches, time } from './dom.js'
+import { copyable, h, json, matches, time } from './dom.js'
 
 const STATE_CLASS = {
   pending: 'warn',
@@ -23,7 +24,7 @@ function recipient(r, fired) {
       r.mobile,
     ),
     ' · msg_id ',
-    h('code', null, r.msg_id),
+    copyable(r.msg_id, 'msg_id'),
     r.error
       ? h('span', { class: 'bad' }, ` · refused when it fired: ${r.error.message} (${r.error.code})`)
       : fired && ' · sent',
@@ -90,7 +91,7 @@ function pushTask(s) {
             null,
             'fired ',
             time(f.fire_time),
-            f.msg_id ? [' · msg_id ', h('code', null, f.msg_id)] : '',
+            f.msg_id ? [' · msg_id ', copyable(f.msg_id, 'msg_id')] : '',
             f.error && h('span', { class: 'bad' }, ` · ${f.error.message} (${f.error.code})`),
           ),
         ),

@@ -1,46 +1,67 @@
-// Which app the page speaks for. The browser signed in to the page with HTTP Basic (the 401 of
-// /_sandbox/ui/ asked it to); the page learns those credentials from /_sandbox/ui/session and sends
-// them itself, so that switching to another app is a form away: the app chosen there is kept for
-// this tab (sessionStorage), and the apps used recently for this browser (localStorage): these are
-// sandbox credentials, never a real service's.
+// @ts-check
+// Who the page speaks as: an app (its appKey and masterSecret) or the operator (SANDBOX_OPERATOR,
+// who opens any app by naming it). Typed on the sign-in page, kept for this tab only
+// (sessionStorage: gone when the tab closes), never in the URL; the apps signed in to recently
+// are kept for this browser (localStorage). These are sandbox credentials, never a real service's.
 
-const CURRENT = 'jiguang-sandbox.app'
+/**
+ * @typedef {{ kind: 'app', app_key: string, master_secret: string }} AppCredentials
+ * @typedef {{ kind: 'operator', user: string, password: string }} OperatorCredentials
+ * @typedef {AppCredentials | OperatorCredentials} Credentials
+ */
+
+const CURRENT = 'jiguang-sandbox.session'
 const RECENT = 'jiguang-sandbox.recent'
 const MAX_RECENT = 8
 
+/**
+ * @param {Storage} storage
+ * @param {string} key
+ * @param {unknown} fallback
+ * @returns {any}
+ */
 function read(storage, key, fallback) {
   try {
-    return JSON.parse(storage.getItem(key)) ?? fallback
+    return JSON.parse(storage.getItem(key) ?? 'null') ?? fallback
   } catch {
     return fallback
   }
 }
 
-/** The credentials of the app chosen in this tab, else those the browser signed in with. */
-export async function currentCredentials() {
-  const chosen = read(sessionStorage, CURRENT, null)
-  if (chosen?.app_key && chosen.master_secret) return chosen
-  const res = await fetch('/_sandbox/ui/session', { cache: 'no-store' })
-  if (!res.ok) return null
-  const signedIn = await res.json()
-  remember(signedIn, { choose: false })
-  return signedIn
+/** @returns {Credentials | null} the credentials this tab signed in with */
+export function currentCredentials() {
+  const c = read(sessionStorage, CURRENT, null)
+  if (c?.kind === 'app' && c.app_key && c.master_secret) return c
+  if (c?.kind === 'operator' && c.user && typeof c.password === 'string') return c
+  return null
 }
 
-/** Keeps an app's credentials among the recent ones; `choose`: this tab now speaks for it. */
-export function remember(credentials, { choose = true } = {}) {
-  const { app_key, master_secret } = credentials
-  if (choose) sessionStorage.setItem(CURRENT, JSON.stringify({ app_key, master_secret }))
-  const others = recentApps().filter(a => a.app_key !== app_key)
-  localStorage.setItem(RECENT, JSON.stringify([{ app_key, master_secret }, ...others].slice(0, MAX_RECENT)))
+/** @param {Credentials} credentials this tab now speaks with them */
+export function signIn(credentials) {
+  sessionStorage.setItem(CURRENT, JSON.stringify(credentials))
+  if (credentials.kind === 'app') remember(credentials)
 }
 
-/** Back to the app the browser signed in with. */
-export function forgetChoice() {
+export function signOut() {
   sessionStorage.removeItem(CURRENT)
 }
 
+/** @param {AppCredentials} credentials kept among the recent ones */
+function remember({ app_key, master_secret }) {
+  const others = recentApps().filter(a => a.app_key !== app_key)
+  const list = [{ kind: 'app', app_key, master_secret }, ...others].slice(0, MAX_RECENT)
+  localStorage.setItem(RECENT, JSON.stringify(list))
+}
+
+/** @returns {AppCredentials[]} */
 export function recentApps() {
   const list = read(localStorage, RECENT, [])
-  return Array.isArray(list) ? list.filter(a => a?.app_key && a.master_secret) : []
+  return Array.isArray(list)
+    ? list
+        .filter(a => a?.app_key && a.master_secret)
+        .map(a => ({ kind: 'app', app_key: a.app_key, master_secret: a.master_secret }))
+    : []
 }
+
+/** An appKey or masterSecret the official clients take: 24 letters or digits (jsms-api.md §1.2). */
+export const WELL_FORMED = /^[A-Za-z0-9]{24}$/

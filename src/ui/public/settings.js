@@ -1,3 +1,4 @@
+// @ts-check
 // Faults and settings: arm and disarm faults (/_sandbox/faults), change the app's settings at
 // runtime (PATCH /_sandbox/app, checked by the seed file's schema), reset the app.
 
@@ -123,6 +124,96 @@ async function reset(ctx, button) {
   ctx.data.invalidate()
 }
 
+/** GET /_sandbox/app/export, saved by the browser as `<appKey>.json`. */
+async function exportApp(ctx, button) {
+  const saved = await act(button, async () => {
+    const res = await fetch('/_sandbox/app/export', { headers: ctx.api.headers, cache: 'no-store' })
+    if (!res.ok)
+      throw new Error(
+        `Could not export: ${(await res.json().catch(() => null))?.error?.message ?? `HTTP ${res.status}`}`,
+      )
+    const url = URL.createObjectURL(await res.blob())
+    const link = h('a', { href: url, download: `${ctx.api.appKey}.json`, hidden: true })
+    document.body.append(link)
+    link.click()
+    link.remove()
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    return true
+  })
+  if (saved) toast(`Exported ${ctx.api.appKey} as ${ctx.api.appKey}.json`)
+}
+
+/** The outcome of the last import from this page, shown under its button. */
+let imported = null
+/** One file input for the page's life: a live re-render moves it, and it keeps the file chosen. */
+let fileInput
+function importInput() {
+  if (!fileInput)
+    fileInput = h('input', { id: 'import-file', type: 'file', accept: 'application/json,.json' })
+  return fileInput
+}
+
+/** POST /_sandbox/app/import with the chosen file, once confirmed: the app then holds exactly it. */
+async function importApp(ctx, button) {
+  const file = /** @type {HTMLInputElement} */ (document.getElementById('import-file')).files?.[0]
+  if (!file) {
+    imported = { error: 'Choose a document first (a file GET /_sandbox/app/export made).' }
+    return ctx.render()
+  }
+  const appKey = ctx.api.appKey
+  const sure = await confirmAction(
+    `Replace everything app ${appKey} holds with the document ${file.name}? What it holds now is removed, as by a reset.`,
+    'Import',
+  )
+  if (!sure) return
+  const text = await file.text()
+  try {
+    button.disabled = true
+    const answer = await ctx.api.post('/_sandbox/app/import', text)
+    imported = { ok: `Imported ${file.name} into ${appKey}: ${answer.rows} rows, ${answer.faults} faults.` }
+    ctx.data.forget()
+    ctx.data.invalidate()
+  } catch (err) {
+    imported = { error: `Could not import ${file.name}: ${err.message}` }
+  } finally {
+    button.disabled = false
+  }
+  ctx.render()
+}
+
+function documentSection(ctx) {
+  return h(
+    'section',
+    { 'aria-labelledby': 'document-title' },
+    h('h2', { id: 'document-title' }, "The app's document"),
+    h(
+      'p',
+      null,
+      'Everything the app holds as one JSON document (GET /_sandbox/app/export): keep it, import it here or into another sandbox.',
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', onclick: e => exportApp(ctx, e.currentTarget) }, 'Export app'),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      h('label', { for: 'import-file' }, 'Document to import'),
+      ' ',
+      importInput(),
+      ' ',
+      h('button', { type: 'button', onclick: e => importApp(ctx, e.currentTarget) }, 'Import…'),
+    ),
+    imported &&
+      h(
+        'p',
+        { id: 'import-result', class: imported.ok ? 'ok' : 'error', role: 'status' },
+        imported.ok ?? imported.error,
+      ),
+  )
+}
+
 export const settingsView = {
   id: 'settings',
   label: 'Faults and settings',
@@ -139,6 +230,7 @@ export const settingsView = {
         h('h2', { id: 'settings-title' }, 'Settings'),
         app ? settingsForm(ctx, app) : h('p', { class: 'empty' }, 'Loading…'),
       ),
+      documentSection(ctx),
       h(
         'section',
         { 'aria-labelledby': 'reset-title' },

@@ -1,7 +1,8 @@
 import { AUTH } from './sms-flow.js'
 
 // The web UI is in the image (its files are not compiled: the Dockerfile copies src/ui/public):
-// the page behind the Basic challenge, every file it loads, and `/` leading a browser to it.
+// the page (public: it signs in on its own page), the control plane behind the credentials, every
+// file the page loads, and `/` leading a browser to it.
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) })
@@ -9,16 +10,19 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 /** Each check as [passed, what it checked]. */
 export async function webUiChecks(base: string): Promise<Array<[boolean, string]>> {
   const checks: Array<[boolean, string]> = []
-  const anonymous = await get(`${base}/_sandbox/ui/`)
-  checks.push([
-    anonymous.status === 401 && /^Basic /.test(anonymous.headers.get('www-authenticate') ?? ''),
-    'GET /_sandbox/ui/ without credentials: 401 with a Basic challenge',
-  ])
-  const page = await get(`${base}/_sandbox/ui/`, { authorization: AUTH })
+  // The page is public: it signs in on a page of its own, so no browser prompt (no challenge).
+  const page = await get(`${base}/_sandbox/ui/`)
   const html = await page.text()
   checks.push([
-    page.status === 200 && html.includes('/_sandbox/ui/main.js'),
-    'the page, with the credentials',
+    page.status === 200 && html.includes('/_sandbox/ui/main.js') && !page.headers.has('www-authenticate'),
+    'GET /_sandbox/ui/ without credentials: the page, and no Basic challenge',
+  ])
+  // What it shows is the control plane's, behind the app's credentials.
+  const anonymous = await get(`${base}/_sandbox/app`)
+  const signedIn = await get(`${base}/_sandbox/app`, { authorization: AUTH })
+  checks.push([
+    anonymous.status === 401 && signedIn.status === 200,
+    'GET /_sandbox/app: 401 without credentials, 200 with them',
   ])
   // Every file the page names, and every module those import.
   const queue = [...html.matchAll(/(?:src|href)="\/_sandbox\/ui\/([\w.-]+)"/g)].map(m => m[1]!)

@@ -229,11 +229,10 @@ export async function buildApp(
     eventTokens: createEventTokens(systemClock),
     // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
     openApiDocument: collectOperations(app),
-    metrics: createMetrics({ store, hub, scheduler, clock, database: config.database, surfaceOf }),
+    metrics: createMetrics({ store, held, scheduler, clock, database: config.database, surfaceOf }),
     startedAt: Date.now(),
   }
   requestLog.observer = deps.metrics.observe
-  deps.metrics.watchConnections(app.server)
 
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   // Bounds on connections, and back-pressure: a client that reads nothing stops being read.

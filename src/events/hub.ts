@@ -221,17 +221,6 @@ export function createHub(
       for (const s of [...l.subscribers]) s.close('the app was removed')
     },
 
-    /** How many listen, over every app (the metrics). */
-    totals(): { waiters: number; subscribers: number } {
-      let waiters = 0
-      let subscribers = 0
-      for (const l of apps.values()) {
-        waiters += l.waiters.size
-        subscribers += l.subscribers.size
-      }
-      return { waiters, subscribers }
-    },
-
     /** How many listen to the app (tests and the stream's own bounds). */
     count(appKey: string): { waiters: number; subscribers: number } {
       const l = apps.get(appKey)

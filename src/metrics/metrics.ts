@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs'
-import type { Server } from 'node:http'
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
 import { vendorCodeOf } from '../http/error-handler.js'
 import { routeConfig } from '../http/route-config.js'
+import type { HeldCounts } from '../limits/held.js'
 import { VERSION } from '../package.js'
 import type { DueWork } from '../scheduler/due-work.js'
 import type { Store } from '../store/index.js'
@@ -23,8 +23,8 @@ const LATENCY_BOUNDS = [
 
 export interface MetricsDeps {
   store: Pick<Store, 'apps' | 'db' | 'due'>
-  /** Who listens, over every app (events/hub.ts). */
-  hub: { totals(): { waiters: number; subscribers: number } }
+  /** What the process holds for its clients, counted once by the bounds (limits/held.ts). */
+  held: { counts(): HeldCounts }
   /** The due-work list (scheduler/due-work.ts): each kind's name and where its due times are. */
   scheduler: { work: readonly Pick<DueWork<never>, 'name' | 'nextDue'>[] }
   clock: Clock
@@ -45,7 +45,6 @@ export function createMetrics(deps: MetricsDeps) {
   )
   // The surface of each route, found once: its config object is the same for every request.
   const surfaces = new WeakMap<object, string>()
-  let connections = 0
   let lag: IntervalHistogram | undefined
 
   function surfaceOf(request: FastifyRequest): string {
@@ -77,14 +76,6 @@ export function createMetrics(deps: MetricsDeps) {
       latency.observe(surface, { surface }, reply.elapsedTime / 1000)
     },
 
-    /** Counts the connections of this server (the TLS listener hands its own to it too). */
-    watchConnections(server: Server): void {
-      server.on('connection', socket => {
-        connections++
-        socket.once('close', () => connections--)
-      })
-    },
-
     /** The exposition, as of now. */
     render(): string {
       // The event loop is sampled from the first scrape on: an instance nobody scrapes pays nothing.
@@ -112,16 +103,31 @@ export function createMetrics(deps: MetricsDeps) {
       for (const { labels, n } of summed.values()) out.sample('jiguang_sandbox_requests_total', n, labels)
       latency.writeTo(out)
 
-      const held = deps.hub.totals()
+      const held = deps.held.counts()
       out.family(
         'jiguang_sandbox_held_requests',
         'gauge',
         'Requests held open: wait= reads and event streams.',
       )
-      out.sample('jiguang_sandbox_held_requests', held.waiters, { kind: 'wait' })
-      out.sample('jiguang_sandbox_held_requests', held.subscribers, { kind: 'stream' })
+      out.sample('jiguang_sandbox_held_requests', held.waiting, { kind: 'wait' })
+      out.sample('jiguang_sandbox_held_requests', held.eventStreams, { kind: 'stream' })
       out.family('jiguang_sandbox_connections', 'gauge', 'Open client connections, HTTP and TLS.')
-      out.sample('jiguang_sandbox_connections', connections)
+      out.sample('jiguang_sandbox_connections', held.connections)
+      out.family('jiguang_sandbox_tls_handshakes', 'gauge', 'TLS handshakes under way.')
+      out.sample('jiguang_sandbox_tls_handshakes', held.tlsHandshakes)
+      out.family(
+        'jiguang_sandbox_unread_bytes',
+        'gauge',
+        'Bytes of answers written and not yet read by their clients.',
+      )
+      out.sample('jiguang_sandbox_unread_bytes', held.unreadBytes)
+      out.family(
+        'jiguang_sandbox_refused_total',
+        'counter',
+        'Newcomers refused by a bound since the start, by bound (docs/reliability.md "Bounds").',
+      )
+      for (const [bound, n] of Object.entries(held.refused))
+        out.sample('jiguang_sandbox_refused_total', n, { bound })
       out.family('jiguang_sandbox_apps', 'gauge', 'Apps the database holds.')
       out.sample('jiguang_sandbox_apps', deps.store.apps.count())
 

@@ -145,7 +145,7 @@ describe('GET /_sandbox/metrics', () => {
       headers: { authorization: defaultAuth },
     })
     const stream = await openStream(s.url, agent)
-    await vi.waitFor(() => expect(s.app.hub.totals()).toEqual({ waiters: 1, subscribers: 1 }), {
+    await vi.waitFor(() => expect(s.app.held.counts()).toMatchObject({ waiting: 1, eventStreams: 1 }), {
       timeout: 10_000,
     })
     const m1 = await scrape(s.app)
@@ -164,7 +164,7 @@ describe('GET /_sandbox/metrics', () => {
     await sent.body.dump()
     expect(((await (await waiting).body.json()) as { messages: unknown[] }).messages).toHaveLength(1)
     await stream.close()
-    await vi.waitFor(() => expect(s.app.hub.totals()).toEqual({ waiters: 0, subscribers: 0 }), {
+    await vi.waitFor(() => expect(s.app.held.counts()).toMatchObject({ waiting: 0, eventStreams: 0 }), {
       timeout: 10_000,
     })
     await agent.close()
@@ -172,6 +172,23 @@ describe('GET /_sandbox/metrics', () => {
       timeout: 10_000,
     })
     expect(value(await scrape(s.app), 'jiguang_sandbox_held_requests', { kind: 'wait' })).toBe(0)
+  })
+
+  it('counts the newcomers each bound refused', async () => {
+    const s = await listening({}, { maxEventStreamsPerApp: 1 })
+    const agent = new Agent()
+    const first = await openStream(s.url, agent)
+    const second = await request(`${s.url}/_sandbox/events`, {
+      dispatcher: agent,
+      headers: { authorization: defaultAuth, accept: 'text/event-stream' },
+    })
+    expect(second.statusCode).toBe(429)
+    await second.body.dump()
+    const m = await scrape(s.app)
+    expect(value(m, 'jiguang_sandbox_refused_total', { bound: 'event streams per app' })).toBe(1)
+    expect(value(m, 'jiguang_sandbox_held_requests', { kind: 'stream' })).toBe(1)
+    await first.close()
+    await agent.close()
   })
 })
 

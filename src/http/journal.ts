@@ -3,6 +3,7 @@ import { appNow, type Clock, systemClock } from '../clock.js'
 import type { App } from '../store/apps/apps.js'
 import { collectIds, createdIds, type JournalEntry } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
+import { basicUser } from './auth/basic-user.js'
 import { redactUrl } from './request-log.js'
 import { routeConfig } from './route-config.js'
 
@@ -54,15 +55,6 @@ function journaled(req: FastifyRequest): 'sms' | 'push' | 'sandbox' | undefined 
   if (surface === undefined) return undefined
   if (surface === 'sandbox' && READS.has(req.method)) return undefined
   return routeConfig(req)?.journal === false ? undefined : surface
-}
-
-/** The user of `Authorization: Basic …`, without checking anything. */
-function basicUser(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^\s*basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header)
-  if (!m) return undefined
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8')
-  const colon = text.indexOf(':')
-  return colon < 0 ? undefined : text.slice(0, colon)
 }
 
 /**

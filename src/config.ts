@@ -128,6 +128,19 @@ export const SETTINGS = {
     public: true,
     schema: int(1, MAX_TIMER_MS).default(5_000),
   }),
+  // Callbacks to loopback, private and link-local addresses (the sandbox's own /_sandbox/info, a
+  // cloud's metadata service, the LAN): a tenant could make the sandbox call them for it.
+  callbackAllowPrivate: setting({
+    env: 'CALLBACK_ALLOW_PRIVATE',
+    public: true,
+    flag: 'callback-allow-private',
+    describe:
+      'true: callback URLs may be loopback, private or link-local addresses; auto: only while HOST is loopback',
+    schema: z
+      .enum(['auto', 'true', 'false', '1', '0'])
+      .default('auto')
+      .transform(v => (v === 'auto' ? undefined : v === 'true' || v === '1')),
+  }),
   /** Real time to receive a whole request before it is answered 408; 0 = no limit. */
   requestTimeoutMs: setting({
     env: 'REQUEST_TIMEOUT_MS',
@@ -394,9 +407,10 @@ export function loadConfig(
   if (problems.length > 0) throw new ConfigError(problems)
   const config = values as { -readonly [K in SettingName]: Config[K] }
   config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
-  // Every client of a sandbox on loopback is on this machine: it is the person who started it, or
-  // could read its files anyway. Beyond loopback, that no longer holds.
+  // Every client of a sandbox on loopback is on this machine: it can reach what the sandbox
+  // reaches, and it is the person who started it. Beyond loopback, neither holds.
   const loopback = isLoopbackHost(config.host)
+  config.callbackAllowPrivate ??= loopback
   if (config.operator === undefined && loopback) config.operator = LOOPBACK_OPERATOR
   return Object.freeze(config)
 }

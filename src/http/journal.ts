@@ -9,8 +9,9 @@ import { routeConfig } from './route-config.js'
 
 // What the request journal keeps of one answered request (migration 014), made in the request's
 // onSend hook from what the request already holds: its tenant (or the appKey its refused
-// credentials name), its refusal with the reason (error-handler.ts), the body's text as the body
-// parser read it, and the answer's text. Nothing here runs a statement: the store writes the
+// credentials name: a stranger's entry, kept apart from the app's own, migration 019), its
+// refusal with the reason (error-handler.ts), the body's text as the body parser read it, and the
+// answer's text. Nothing here runs a statement: the store writes the
 // entries with its next group commit (store/events/requests.ts).
 
 /** Each body is kept up to this many characters (the rest is counted, not kept). */
@@ -147,6 +148,8 @@ function recordEntries(
   const userAgent = userAgentOf(req)
   const requestBody = requestText(req)
   const answerBody = answerText(payload)
+  // Neither the app's (or the operator's for it) nor a group's member: a stranger naming the appKey.
+  const authenticated = req.tenant !== undefined || req.group !== undefined
   // Every entry made by this one literal: one shape for the store's loop over them.
   for (const app of apps)
     record({
@@ -166,6 +169,7 @@ function recordEntries(
       client: req.ip,
       userAgent,
       operator: req.operator === true,
+      authenticated,
       requestBody,
       answerBody,
     })

@@ -40,6 +40,8 @@ LABEL org.opencontainers.image.title="jiguang-sandbox" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.source="https://github.com/jiguang-sandbox/jiguang-sandbox" \
       org.opencontainers.image.licenses="MIT"
+# HOST=0.0.0.0: beyond loopback the operator has no default password; unless SANDBOX_OPERATOR is
+# set, the first start generates one, prints it once and keeps it in /data (docs/configuration.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

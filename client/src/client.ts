@@ -212,7 +212,10 @@ export class SandboxClient {
 export interface OperatorOptions {
   /** Where the sandbox answers; http://127.0.0.1:8080 by default. */
   baseUrl?: string
-  /** SANDBOX_OPERATOR's user and password: operator:operator by default, as the sandbox's. */
+  /**
+   * SANDBOX_OPERATOR's user and password: operator:operator by default, as a sandbox's that listens
+   * on loopback (beyond it, the sandbox generates one: docs/configuration.md).
+   */
   user?: string
   password?: string
   fetch?: Fetch

@@ -4,8 +4,8 @@
 // sandbox's URL, the base URLs to give the vendors' clients, and a client of the control plane.
 // `testcontainers` is an optional peer dependency: only this entry point needs it.
 import { AbstractStartedContainer, GenericContainer, type StartedTestContainer, Wait } from 'testcontainers'
-import { type ClientOptions, SandboxClient } from './client.js'
-import { createApp, type NewAppOptions } from './create-app.js'
+import { type ClientOptions, OperatorClient, SandboxClient } from './client.js'
+import { createApp, type NewAppOptions, randomKey } from './create-app.js'
 
 /** The image `docker build -t jiguang-sandbox .` makes from a clone of the repository. */
 export const DEFAULT_IMAGE = 'jiguang-sandbox'
@@ -26,14 +26,27 @@ export interface VendorBaseUrls {
   report: string
 }
 
+/** The operator's user and password (SANDBOX_OPERATOR). */
+interface Operator {
+  user: string
+  password: string
+}
+
 export class JiguangSandboxContainer extends GenericContainer {
   #tls = false
+  // The image listens beyond loopback, where the sandbox has no well-known operator password:
+  // the container is given one, which `operator` of the started container uses.
+  #operator: Operator = { user: 'operator', password: randomKey() }
 
   constructor(image = DEFAULT_IMAGE) {
     super(image)
     this.withExposedPorts(HTTP_PORT)
       // Plain HTTP only unless asked: the image's TLS listener needs port 443 free in the container.
-      .withEnvironment({ TLS_PORT: '', LOG_LEVEL: 'warn' })
+      .withEnvironment({
+        TLS_PORT: '',
+        LOG_LEVEL: 'warn',
+        SANDBOX_OPERATOR: `${this.#operator.user}:${this.#operator.password}`,
+      })
       .withWaitStrategy(Wait.forHttp('/_sandbox/ready', HTTP_PORT).forStatusCode(200))
       .withStartupTimeout(60_000)
   }
@@ -45,8 +58,15 @@ export class JiguangSandboxContainer extends GenericContainer {
     return this
   }
 
+  /** The operator's credentials (SANDBOX_OPERATOR); by default a random password. */
+  withOperator(user: string, password: string): this {
+    this.#operator = { user, password }
+    this.withEnvironment({ SANDBOX_OPERATOR: `${user}:${password}` })
+    return this
+  }
+
   override async start(): Promise<StartedJiguangSandbox> {
-    return new StartedJiguangSandbox(await super.start(), this.#tls)
+    return new StartedJiguangSandbox(await super.start(), this.#tls, this.#operator)
   }
 }
 
@@ -57,15 +77,19 @@ export class StartedJiguangSandbox extends AbstractStartedContainer {
   readonly baseUrls: VendorBaseUrls
   /** The control plane of the default app (README "Credentials and fixtures"). */
   readonly client: SandboxClient
+  /** The operator of the container: every app it holds, any one opened without its secret. */
+  readonly operator: OperatorClient
 
   constructor(
     started: StartedTestContainer,
     private readonly tls: boolean,
+    operator: Operator,
   ) {
     super(started)
     this.url = `http://${started.getHost()}:${started.getMappedPort(HTTP_PORT)}`
     this.baseUrls = { sms: this.url, push: this.url, device: this.url, report: this.url }
     this.client = new SandboxClient({ baseUrl: this.url })
+    this.operator = new OperatorClient({ baseUrl: this.url, ...operator })
   }
 
   /** A client of another app (the default one's unless given): `{ appKey, masterSecret }`. */

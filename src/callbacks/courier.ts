@@ -10,6 +10,7 @@ import type { DueWork } from '../scheduler/due-work.js'
 import { CALLBACKS_DUE, type Callback } from '../store/callbacks/outbox.js'
 import type { Store } from '../store/index.js'
 import { type Outgoing, outgoing } from './outgoing.js'
+import { guardedLookup, refusedTarget } from './targets.js'
 import { checkCallbackUrl } from './url-check.js'
 
 const undici = lazy<typeof Undici>('undici')
@@ -35,11 +36,17 @@ export interface CourierDeps {
 export function createCourier(deps: CourierDeps) {
   const { store, clock, config, log } = deps
   const timeout = config.callbackTimeoutMs
-  // Made with the first callback: most runs never call one.
+  const allowPrivate = config.callbackAllowPrivate === true
+  // Made with the first callback: most runs never call one. Names resolve through the target
+  // rule (targets.ts) unless every address is allowed.
   let own: Agent | undefined
   const dispatcher = (): Dispatcher => {
     if (deps.dispatcher) return deps.dispatcher
-    own ??= new (undici().Agent)({ connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })
+    own ??= new (undici().Agent)({
+      connect: allowPrivate ? { timeout } : { timeout, lookup: guardedLookup },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    })
     return own
   }
   const inflight = new Map<Promise<void>, Callback>()
@@ -55,6 +62,8 @@ export function createCourier(deps: CourierDeps) {
     headers,
   }: Outgoing): Promise<{ statusCode: number | null; error: string | null }> {
     try {
+      const refused = refusedTarget(new URL(url), allowPrivate)
+      if (refused) return { statusCode: null, error: refused }
       const res = await undici().request(url, {
         method: 'POST',
         body,
@@ -135,7 +144,7 @@ export function createCourier(deps: CourierDeps) {
     },
     /** The vendor's echostr check of a callback URL (url-check.ts): why it fails, or undefined. */
     checkUrl(url: string): Promise<string | undefined> {
-      return checkCallbackUrl(url, { dispatcher: dispatcher(), timeoutMs: timeout })
+      return checkCallbackUrl(url, { dispatcher: dispatcher(), timeoutMs: timeout, allowPrivate })
     },
     async close(): Promise<void> {
       await Promise.all(inflight.keys())

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto'
 import type * as Undici from 'undici'
 import type { Dispatcher } from 'undici'
 import { lazy } from '../lazy.js'
+import { refusedTarget } from './targets.js'
 
 const undici = lazy<typeof Undici>('undici')
 
-/** Enough of the answer to compare with the echostr and to show what came instead. */
+/** Enough of the answer to compare with the echostr (white space around it forgiven). */
 const MAX_ANSWER_BYTES = 1024
 
 /**
@@ -13,10 +14,20 @@ const MAX_ANSWER_BYTES = 1024
  * 8 random characters, which the receiver must answer with a 2xx whose body is that text
  * (surrounding white space forgiven). Returns why the URL fails, or undefined when it passes.
  * Real time: at most `timeoutMs` (CALLBACK_TIMEOUT_MS) to answer.
+ *
+ * The reason says whether the echo matched, the status and why no answer came, never what the URL
+ * answered: a tenant must not read through the sandbox a page it could not read itself. Where the
+ * URL may point is the courier's rule too (targets.ts): an address that is not public is refused
+ * before any request unless CALLBACK_ALLOW_PRIVATE allows it; a name is checked as it is resolved
+ * (the dispatcher's lookup).
  */
 export async function checkCallbackUrl(
   url: string,
-  { dispatcher, timeoutMs }: { dispatcher: Dispatcher; timeoutMs: number },
+  {
+    dispatcher,
+    timeoutMs,
+    allowPrivate,
+  }: { dispatcher: Dispatcher; timeoutMs: number; allowPrivate: boolean },
 ): Promise<string | undefined> {
   let target: URL
   try {
@@ -26,6 +37,8 @@ export async function checkCallbackUrl(
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
     return 'it must be an http:// or https:// URL'
+  const refused = refusedTarget(target, allowPrivate)
+  if (refused) return refused
   const echostr = randomBytes(4).toString('hex')
   target.searchParams.set('echostr', echostr)
   try {
@@ -40,7 +53,7 @@ export async function checkCallbackUrl(
     if (res.statusCode < 200 || res.statusCode > 299)
       return `GET ${target} answered HTTP ${res.statusCode}, not 200 with the echostr`
     if (answer.trim() !== echostr)
-      return `GET ${target} must answer the echostr "${echostr}" as its body; it answered ${JSON.stringify(answer.slice(0, 100))}`
+      return `GET ${target} answered HTTP ${res.statusCode} without the echostr "${echostr}" as its body`
     return undefined
   } catch (err) {
     const e = err as { name?: string; code?: string; message?: string }

@@ -3,13 +3,15 @@ import { appNow, type Clock, systemClock } from '../clock.js'
 import type { App } from '../store/apps/apps.js'
 import { collectIds, createdIds, type JournalEntry } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
+import { basicUser } from './auth/basic-user.js'
 import { redactUrl } from './request-log.js'
 import { routeConfig } from './route-config.js'
 
 // What the request journal keeps of one answered request (migration 014), made in the request's
 // onSend hook from what the request already holds: its tenant (or the appKey its refused
-// credentials name), its refusal with the reason (error-handler.ts), the body's text as the body
-// parser read it, and the answer's text. Nothing here runs a statement: the store writes the
+// credentials name: a stranger's entry, kept apart from the app's own, migration 019), its
+// refusal with the reason (error-handler.ts), the body's text as the body parser read it, and the
+// answer's text. Nothing here runs a statement: the store writes the
 // entries with its next group commit (store/events/requests.ts).
 
 /** Each body is kept up to this many characters (the rest is counted, not kept). */
@@ -54,15 +56,6 @@ function journaled(req: FastifyRequest): 'sms' | 'push' | 'sandbox' | undefined 
   if (surface === undefined) return undefined
   if (surface === 'sandbox' && READS.has(req.method)) return undefined
   return routeConfig(req)?.journal === false ? undefined : surface
-}
-
-/** The user of `Authorization: Basic …`, without checking anything. */
-function basicUser(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^\s*basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header)
-  if (!m) return undefined
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8')
-  const colon = text.indexOf(':')
-  return colon < 0 ? undefined : text.slice(0, colon)
 }
 
 /**
@@ -155,6 +148,8 @@ function recordEntries(
   const userAgent = userAgentOf(req)
   const requestBody = requestText(req)
   const answerBody = answerText(payload)
+  // Neither the app's (or the operator's for it) nor a group's member: a stranger naming the appKey.
+  const authenticated = req.tenant !== undefined || req.group !== undefined
   // Every entry made by this one literal: one shape for the store's loop over them.
   for (const app of apps)
     record({
@@ -174,6 +169,7 @@ function recordEntries(
       client: req.ip,
       userAgent,
       operator: req.operator === true,
+      authenticated,
       requestBody,
       answerBody,
     })

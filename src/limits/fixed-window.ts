@@ -15,6 +15,8 @@ export interface WindowState {
 
 export interface FixedWindow {
   hit(key: string, now: number, limit: number): WindowState
+  /** The key's window as it stands, without counting a call. */
+  peek(key: string, now: number, limit: number): WindowState
   /** The key's next call opens a new window (its app was reset). */
   forget(key: string): void
 }
@@ -51,6 +53,11 @@ export function createFixedWindow(windowMs: number, maxKeys = 100_000): FixedWin
       const w = current(key, now)
       w.count += 1
       return state(w, now, limit)
+    },
+    peek(key, now, limit) {
+      const w = windows.get(key)
+      if (w && now >= w.start && now < w.start + windowMs) return state(w, now, limit)
+      return { limit, remaining: limit, resetSeconds: 0, allowed: true }
     },
     forget(key) {
       windows.delete(key)

@@ -33,7 +33,13 @@ function failuresOf(
   if (!isPublic) {
     shared.push(d.missingAuth(), d.authFailed(), d.malformedKey(), d.rateLimited?.())
     const op = surface.operator
-    if (op) shared.push(op.operatorOnly(), op.appNotNamed(), op.unknownApp('<X-Sandbox-App>'))
+    if (op)
+      shared.push(
+        op.operatorOnly(),
+        op.appNotNamed(),
+        op.unknownApp('<X-Sandbox-App>'),
+        op.tooManySignIns(60),
+      )
     if (standing)
       shared.push(d.blacklisted(), d.ipNotWhitelisted(), d.frozenDeveloper(), d.serviceNotEnabled?.())
   }

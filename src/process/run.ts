@@ -15,6 +15,7 @@ import { parseCommandLine } from './cli.js'
 import { startupDone } from './heap.js'
 import { keepServingOnUncaught } from './last-resort.js'
 import { listenMetrics } from './metrics-port.js'
+import { describeOperator, settleOperator } from './operator-password.js'
 import { prepareGracefulClose } from './shutdown.js'
 import { listenFailure } from './start-refusal.js'
 
@@ -27,12 +28,19 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const command = parseCommandLine(argv)
   if ('print' in command) return void process.stdout.write(command.print)
   if ('refuse' in command) refuseUsage(command.refuse)
-  let config: Config
+  let loaded: Config
   try {
-    config = loadConfig(undefined, command.start)
+    loaded = loadConfig(undefined, command.start)
   } catch (err) {
     if (err instanceof ConfigError) refuseUsage(`invalid configuration: ${err.problems.join('; ')}`)
     throw err
+  }
+  // Beyond loopback without SANDBOX_OPERATOR: the password generated at the first start.
+  let config: Config
+  try {
+    config = settleOperator(loaded)
+  } catch (err) {
+    refuseStart(err)
   }
   const pretty =
     config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true)
@@ -55,7 +63,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
   keepServingOnUncaught(logger)
   // What a person starting it needs: written whatever LOG_LEVEL says.
-  logger.child({}, { level: 'info' }).info(
+  const told = logger.child({}, { level: 'info' })
+  told.info(
     {
       url: address,
       version: VERSION,
@@ -71,6 +80,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `web UI ${address}/_sandbox/ui/, API docs ${address}/_sandbox/docs; ` +
       `default app ${DEFAULT_APP_KEY}:${DEFAULT_MASTER_SECRET}`,
   )
+  // Who the operator is, and why: a generated password is shown at the start that made it only.
+  const operator = describeOperator(config)
+  told.info(operator.fields, operator.message)
   if (metrics) logger.info({ metricsUrl: metrics.url }, `metrics at ${metrics.url}`)
   const tlsPort = config.tlsPort
   if (tlsPort !== undefined) {

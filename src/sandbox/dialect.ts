@@ -36,4 +36,5 @@ export const operatorRefusals: OperatorRefusals = {
   operatorOnly: sandboxErrors.operatorOnly,
   appNotNamed: sandboxErrors.appNotNamed,
   unknownApp: sandboxErrors.unknownApp,
+  tooManySignIns: sandboxErrors.tooManySignIns,
 }

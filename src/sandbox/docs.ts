@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import { htmlPage } from '../http/html.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import type { OpenApiDocument } from '../openapi/document.js'
@@ -52,7 +53,7 @@ const INIT = `window.ui = SwaggerUIBundle({
 })
 `
 
-/** Only this origin; Swagger UI sets inline styles on its elements. */
+/** Only this origin; Swagger UI sets inline styles on its elements; never framed (htmlPage). */
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'"
 
 export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocument }): RouteSpec[] {
@@ -92,8 +93,7 @@ export function docsRoutes({ openApiDocument }: { openApiDocument: OpenApiDocume
           200: { description: 'The page; its files come from this server only.', media: 'text/html' },
         },
       },
-      handler: async (_req, reply) =>
-        reply.type('text/html; charset=utf-8').header('content-security-policy', CSP).send(PAGE),
+      handler: async (_req, reply) => htmlPage(reply, CSP).type('text/html; charset=utf-8').send(PAGE),
     },
     schemaRoute({
       method: 'GET',

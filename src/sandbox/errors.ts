@@ -32,6 +32,13 @@ export const sandboxErrors = {
     90007,
     'the operator acts on one app at a time: name it with the X-Sandbox-App header (its appKey)',
   ),
+  /** Too many failed sign-ins from one client address (SIGN_IN_FAILURES_PER_MINUTE): when to retry. */
+  tooManySignIns: (seconds: number) =>
+    new ApiError(
+      429,
+      90008,
+      `too many failed sign-ins from this address: its credentials are checked again in ${seconds} s (SIGN_IN_FAILURES_PER_MINUTE)`,
+    ),
   notAnObject: e(400, 90010, 'the body must be a JSON object'),
   missingBody: e(400, 90011, 'missing body: this endpoint takes a JSON object'),
   bodyTooLarge: e(413, 90012, 'the body is over the 1 MiB limit'),

@@ -62,7 +62,7 @@ export function instanceRoutes(deps: {
             wal_bytes: size.walBytes,
           },
           apps: deps.store.apps.count(),
-          operator: deps.config.operator !== null,
+          operator: deps.config.operator != null,
         }
       },
     }),

@@ -37,6 +37,32 @@ export function ownDeveloperOf(appKey: string, masterSecret: string): { devKey: 
 }
 
 /**
+ * The developer of a seed-file app: the one its `dev_key` names, else one of its own, made as an
+ * auto-provisioned app's is (ownDeveloperOf). The default developer's credentials are public: an
+ * app that shared it could be deleted (Admin API) or frozen (PATCH /_sandbox/app `developer`) by
+ * anyone holding them, that is by every tenant.
+ */
+export function seedDeveloperOf(a: Pick<SeedApp, 'app_key' | 'master_secret' | 'dev_key'>): {
+  devKey: string
+  /** The developer made for the app alone (no `dev_key`): its devSecret. */
+  ownSecret?: string
+} {
+  if (a.dev_key) return { devKey: a.dev_key }
+  const own = ownDeveloperOf(a.app_key, a.master_secret)
+  return { devKey: own.devKey, ownSecret: own.devSecret }
+}
+
+/** Makes (or keeps, its balances and standing as they are) the developer of its own of a seed app. */
+export function saveSeedDeveloper(store: Store, a: SeedApp): string {
+  const { devKey, ownSecret } = seedDeveloperOf(a)
+  if (ownSecret !== undefined) {
+    const frozen = store.apps.developer(devKey)?.frozen ?? false
+    store.apps.saveDeveloper({ devKey, devSecret: ownSecret, frozen, balances: DEFAULT_DEV_BALANCES })
+  }
+  return devKey
+}
+
+/**
  * An app created by its first request, with a developer account of its own (ownDeveloperOf): no
  * tenant spends another's developer balance. The caller makes sure that developer is new.
  */
@@ -153,14 +179,16 @@ export function applySeed(store: Store, seed: SeedFile, now: number): { sensitiv
     }
     for (const a of seed.apps) {
       const existing = store.apps.get(a.app_key)
+      const devKey = saveSeedDeveloper(store, a)
       if (!existing) {
-        provisionApp(store, { appKey: a.app_key, masterSecret: a.master_secret, devKey: a.dev_key }, now, a)
+        provisionApp(store, { appKey: a.app_key, masterSecret: a.master_secret, devKey }, now, a)
         continue
       }
+      // An app seeded before it had a developer of its own moves to it.
       store.apps.updateSettings({
         ...existing,
         masterSecret: a.master_secret,
-        devKey: a.dev_key ?? existing.devKey,
+        devKey,
         blacklisted: a.blacklisted,
         smsEnabled: a.sms_enabled,
         ipWhitelist: a.ip_whitelist,

@@ -8,7 +8,13 @@ import {
   DEFAULT_DEV_SECRET,
   DEFAULT_MASTER_SECRET,
 } from './fixtures.js'
-import { autoProvisionApp, ownDeveloperOf, provisionApp } from './provision.js'
+import {
+  autoProvisionApp,
+  ownDeveloperOf,
+  provisionApp,
+  saveSeedDeveloper,
+  seedDeveloperOf,
+} from './provision.js'
 import type { SeedFile } from './seed-file.js'
 
 // POST /_sandbox/reset and DELETE /_sandbox/app: an app's rows go, in every table (store/apps/app-rows.ts),
@@ -39,6 +45,12 @@ function developerDefinition(
   const d = seed.developers.find(x => x.dev_key === devKey)
   if (d)
     return { devSecret: d.dev_secret, frozen: d.frozen, balances: { ...DEFAULT_DEV_BALANCES, ...d.balances } }
+  // A seed app's developer of its own (no `dev_key`).
+  for (const a of seed.apps) {
+    const own = seedDeveloperOf(a)
+    if (own.devKey === devKey && own.ownSecret !== undefined)
+      return { devSecret: own.ownSecret, frozen: false, balances: DEFAULT_DEV_BALANCES }
+  }
   if (devKey === DEFAULT_DEV_KEY)
     return { devSecret: DEFAULT_DEV_SECRET, frozen: false, balances: DEFAULT_DEV_BALANCES }
   return undefined
@@ -63,7 +75,12 @@ export function reprovision(deps: ReprovisionDeps, app: App, now: number, { remo
   if (remove && (origin === 'auto' || origin === 'legacy')) return false
   if (origin === 'seed') {
     const a = seed.apps.find(x => x.app_key === appKey)!
-    provisionApp(store, { appKey, masterSecret: a.master_secret, devKey: a.dev_key }, now, a)
+    provisionApp(
+      store,
+      { appKey, masterSecret: a.master_secret, devKey: saveSeedDeveloper(store, a) },
+      now,
+      a,
+    )
   } else if (origin === 'default') {
     provisionApp(store, { appKey, masterSecret: DEFAULT_MASTER_SECRET }, now)
   } else if (origin === 'auto') {

@@ -105,6 +105,14 @@ const seedFileSchema = z
       if (a.dev_key && !devs.has(a.dev_key)) {
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'dev_key'], message: 'is not a known developer' })
       }
+      // Without one, the app gets a developer of its own: its appKey reversed (provision.ts).
+      const own = [...a.app_key].reverse().join('')
+      if (!a.dev_key && devs.has(own))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apps', i, 'dev_key'],
+          message: `is required: the developer of its own (${own}, its appKey reversed) would be another's`,
+        })
     })
     seed.apps.forEach((a, i) => {
       for (const j of repeatedTemplateIds(a.push_templates ?? []))

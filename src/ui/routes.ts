@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
+import { htmlPage } from '../http/html.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { sandboxDialect } from '../sandbox/dialect.js'
@@ -12,14 +13,13 @@ import { type Asset, loadAssets } from './assets.js'
 // GET /_sandbox/events. No browser prompt: a Basic challenge here would show the browser's bare
 // dialog, which says nothing of which credentials work.
 
-/** Only this origin: no CDN, no font or script from elsewhere; never framed (a reset is a click). */
+/** Only this origin: no CDN, no font or script from elsewhere; never framed (htmlPage: a reset is a click). */
 const CSP = [
   "default-src 'self'",
   "img-src 'self' data:",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
 ].join('; ')
 
 function send(reply: FastifyReply, asset: Asset, ifNoneMatch: string | undefined): FastifyReply {
@@ -53,8 +53,7 @@ export function uiRoutes(): RouteSpec[] {
           200: { description: 'The page; its files come from this server only.', media: 'text/html' },
         },
       },
-      handler: async (req, reply) =>
-        send(reply.header('content-security-policy', CSP), page(), req.headers['if-none-match']),
+      handler: async (req, reply) => send(htmlPage(reply, CSP), page(), req.headers['if-none-match']),
     },
     schemaRoute({
       method: 'GET',

@@ -1,6 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET } from '../../src/seed/fixtures.js'
+import { applySeed, provisionApp } from '../../src/seed/provision.js'
+import { readSeedFile } from '../../src/seed/seed-file.js'
 import { APP_KEY, basic, call, createTestApp, defaultAuth } from '../helpers.js'
 import { curlForm } from '../push/file-forms.js'
 import { goMultipart, javaMultipart } from '../push/image-forms.js'
@@ -211,6 +216,69 @@ describe('deleting an app', () => {
     })
     const foreign = await admin(app, 'POST', '/v1/app/otherdevsapp000000000001/delete')
     expect(foreign.body.error.code).toBe(1013)
+  })
+})
+
+describe('the public default developer', () => {
+  // A seed file whose app names no dev_key: before issue 33 it shared the default developer, whose
+  // devKey:devSecret are in the README, so any tenant could delete it (reset, for a seed app) or
+  // freeze it (PATCH /_sandbox/app with the default app's own public credentials).
+  const seedApp = { app_key: 'seededvictim000000000001', master_secret: 'seededvictimsecret000001' }
+  const seed = () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'admin-seed-')), 'seed.json')
+    writeFileSync(file, JSON.stringify({ apps: [seedApp] }))
+    return file
+  }
+  const victim = { authorization: basic(seedApp.app_key, seedApp.master_secret) }
+  const text = { mobile: '13800138000', temp_id: 2, temp_para: { order: 'V', days: '1' } }
+
+  it("cannot delete, upload to or freeze a seed-file app that names no dev_key: it is not the developer's", async () => {
+    const { app } = await createTestApp({ seedFile: seed() })
+    const sent = await call(app, 'POST', '/v1/messages', text, victim)
+    expect(sent.status).toBe(200)
+    // The attacker holds only public credentials: the default developer's and the default app's.
+    const removed = await admin(app, 'POST', `/v1/app/${seedApp.app_key}/delete`)
+    expect([removed.status, removed.body]).toEqual([
+      200,
+      { error: { code: 1013, message: 'appkey is invalid' } },
+    ])
+    const uploaded = await admin(app, 'POST', `/v1/app/${seedApp.app_key}/certificate`, 'x', {
+      'content-type': 'application/x-www-form-urlencoded',
+    })
+    expect(uploaded.body.error.code).toBe(1013)
+    const frozen = await call(
+      app,
+      'PATCH',
+      '/_sandbox/app',
+      { developer: { frozen: true } },
+      { authorization: defaultAuth },
+    )
+    expect(frozen.body.developer).toMatchObject({ dev_key: DEFAULT_DEV_KEY, frozen: true })
+    // The victim is untouched: its text is still there, it still sends.
+    const messages = (await call(app, 'GET', '/_sandbox/sms/messages', undefined, victim)).body.messages
+    expect(messages.map((m: { msg_id: string }) => m.msg_id)).toEqual([sent.body.msg_id])
+    expect((await call(app, 'POST', '/v1/messages', text, victim)).status).toBe(200)
+    // Its developer is its own, as an auto-provisioned app's: the appKey and masterSecret reversed.
+    const own = (await call(app, 'GET', '/_sandbox/app', undefined, victim)).body.developer
+    const reversed = (s: string) => [...s].reverse().join('')
+    expect(own).toMatchObject({ dev_key: reversed(seedApp.app_key), frozen: false })
+    // Whose credentials (only the masterSecret's holder can know them) may delete it: it comes back from the file.
+    const ownDev = basic(reversed(seedApp.app_key), reversed(seedApp.master_secret))
+    const byOwner = await admin(app, 'POST', `/v1/app/${seedApp.app_key}/delete`, undefined, {
+      authorization: ownDev,
+    })
+    expect(byOwner.body).toEqual({ success: 'Synchronized success' })
+    expect((await call(app, 'GET', '/_sandbox/sms/messages', undefined, victim)).body.messages).toEqual([])
+  })
+
+  it('moves a seed-file app seeded on the default developer to a developer of its own at the next start', async () => {
+    const { app, clock } = await createTestApp()
+    // As an older build seeded it.
+    provisionApp(app.store, { appKey: seedApp.app_key, masterSecret: seedApp.master_secret }, clock.now())
+    expect(app.store.apps.get(seedApp.app_key)!.devKey).toBe(DEFAULT_DEV_KEY)
+    applySeed(app.store, readSeedFile(seed()), clock.now())
+    expect(app.store.apps.get(seedApp.app_key)!.devKey).toBe([...seedApp.app_key].reverse().join(''))
+    expect((await admin(app, 'POST', `/v1/app/${seedApp.app_key}/delete`)).body.error.code).toBe(1013)
   })
 })
 

@@ -103,6 +103,25 @@ async function main(): Promise<void> {
   check(sh('docker', ['exec', first.name, 'id', '-u']) === '1000', 'runs as the non-root node user')
   const ready = await get(`${first.http}/_sandbox/ready`)
   check(ready.status === 200 && ((await ready.json()) as { status: string }).status === 'ready', 'ready')
+  // Beyond loopback (the image's HOST=0.0.0.0) the operator is not operator:operator: the first
+  // start generates a password, shows it once and keeps it on the volume.
+  const generated =
+    /operator operator:([A-Za-z0-9_-]{24}), generated for HOST 0\.0\.0\.0 and kept in \/data\/sandbox\.db-operator/.exec(
+      sh('docker', ['logs', first.name]),
+    )?.[1]
+  check(generated !== undefined, 'the first start generated an operator password and said it once')
+  const operatorAs = (password: string) => ({
+    authorization: `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`,
+  })
+  const apps = (password: string) =>
+    fetch(`${first.http}/_sandbox/apps`, {
+      headers: operatorAs(password),
+      signal: AbortSignal.timeout(3_000),
+    })
+  check(
+    (await apps('operator')).status === 401 && (await apps(generated!)).status === 200,
+    'operator:operator is refused, the generated password lists the apps',
+  )
   const viaHttp = await sendAndValidateCode(httpCaller(first.http), '13800138000')
   check(viaHttp, `code sent and validated over HTTP (msg_id ${viaHttp})`)
   for (const [ok, what] of await webUiChecks(first.http)) check(ok, `web UI: ${what}`)
@@ -141,6 +160,17 @@ async function main(): Promise<void> {
   }
   check(latest.verified === true, 'the validated code is still validated')
   check((await (await get(`${second.http}/_sandbox/ca.pem`)).text()) === ca, 'the CA is unchanged')
+  const secondLogs = sh('docker', ['logs', second.name])
+  const kept = await fetch(`${second.http}/_sandbox/apps`, {
+    headers: operatorAs(generated!),
+    signal: AbortSignal.timeout(3_000),
+  })
+  check(
+    kept.status === 200 &&
+      !secondLogs.includes(generated!) &&
+      secondLogs.includes('kept in /data/sandbox.db-operator'),
+    'the operator password is kept on the volume, not shown again',
+  )
   await sendAndValidateCode(httpsCaller('api.jpush.cn', second.tlsPort, ca), '13800138002')
   check(true, 'the old CA still verifies the new server certificate')
   sh('docker', ['stop', '-t', '10', second.name], { timeoutMs: MINUTE })

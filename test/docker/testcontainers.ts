@@ -36,6 +36,13 @@ export async function testcontainersChecks(image: string): Promise<Array<[boolea
       `createApp(): an app of its own, whose push (${delivered.length} deliveries) the default app does not see`,
     ])
 
+    // The container's operator is not operator:operator: the module started it with a password.
+    const listed = await sandbox.operator.apps({ prefix: own.appKey })
+    checks.push([
+      listed.apps.map(a => a.app_key).join() === own.appKey,
+      'operator: the container started with a password of its own lists the apps',
+    ])
+
     const ca = await sandbox.caCertificate()
     await sendAndValidateCode(httpsCaller('api.sms.jpush.cn', sandbox.getTlsPort(), ca), '13800138001')
     checks.push([true, 'withTls(): https://api.sms.jpush.cn through getTlsPort(), trusting caCertificate()'])

@@ -81,8 +81,8 @@ function run(
   let err = ''
   child.stdout.on('data', chunk => {
     out += chunk
-    // A server that started: its start line is all this test needs.
-    if (out.includes('\n') && out.includes('listening on')) child.kill('SIGTERM')
+    // A server that started: its start lines (listening, then the operator) are all this test needs.
+    if (out.endsWith('\n') && out.includes('listening on') && out.includes('"operator')) child.kill('SIGTERM')
   })
   child.stderr.on('data', chunk => {
     err += chunk
@@ -121,12 +121,18 @@ describe('the process', { timeout: 30_000 }, () => {
     expect(await run(['--help'])).toEqual({ code: 0, out: usage(), err: '' })
   })
 
-  it('writes the start line whatever the log level: version, URLs, default credentials', async () => {
+  it('writes the start lines whatever the log level: version, URLs, default credentials, the operator', async () => {
     const { out, err } = await run(['--port', '0', '--db', ':memory:', '--log-level', 'silent'])
     expect(err).toBe('')
     const lines = out.trimEnd().split('\n')
-    expect(lines).toHaveLength(1)
+    // The listening line, then who the operator is.
+    expect(lines).toHaveLength(2)
     const line = JSON.parse(lines[0]!) as Record<string, string>
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      operator: 'operator',
+      operatorFrom: 'loopback default',
+      msg: 'operator operator:operator, the default while HOST 127.0.0.1 is loopback; set SANDBOX_OPERATOR before listening beyond this machine',
+    })
     const url = line.url!
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(line).toMatchObject({

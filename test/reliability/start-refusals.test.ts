@@ -45,6 +45,15 @@ const cases: Array<{ name: string; setUp(file: string): string; as?: object; rea
     reason: /is not a SQLite database or is damaged \(SQLITE_NOTADB.*: restore it from a backup/,
   },
   {
+    // SQLite takes 0 bytes for a new database: it started an empty sandbox, ready 200.
+    name: 'a file of 0 bytes (truncated, or made by touch)',
+    setUp: file => {
+      writeFileSync(file, '')
+      return file
+    },
+    reason: /is an empty file \(0 bytes\), not a SQLite database: restore it from a backup, or remove it/,
+  },
+  {
     name: 'a schema newer than this build knows',
     setUp: file => {
       const db = new Database(file)

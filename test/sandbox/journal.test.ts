@@ -117,6 +117,53 @@ describe('GET /_sandbox/requests', () => {
     ])
   })
 
+  it("keeps a stranger's wrong-secret calls in a ring of their own: they never push the app's entries out", async () => {
+    const { app } = await createTestApp()
+    const victim = app$()
+    const sends = []
+    for (let i = 0; i < 20; i++) {
+      const sent = await call(
+        app,
+        'POST',
+        '/v1/messages',
+        notice(`138001380${String(i).padStart(2, '0')}`),
+        victim.auth,
+      )
+      sends.push(sent.body.msg_id as string)
+    }
+    // Someone who knows only the appKey, from an address of its own, on every surface.
+    const wrong = { authorization: basic(victim.appKey, 'x'.repeat(24)) }
+    const paths = ['/v1/messages', '/v3/push', '/_sandbox/clock'] as const
+    for (let i = 0; i < 1_100; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: paths[i % 3]!,
+        headers: { ...wrong, 'content-type': 'application/json' },
+        payload: '{}',
+        remoteAddress: '10.0.0.66',
+      })
+      expect(res.statusCode).toBeGreaterThanOrEqual(400)
+    }
+    const listed = await call(app, 'GET', '/_sandbox/requests?limit=1000', undefined, victim.auth)
+    const entries = listed.body.requests as Entry[]
+    const own = entries.filter(e => e.client !== '10.0.0.66')
+    const strangers = entries.filter(e => e.client === '10.0.0.66')
+    // Every one of its own 20 sends is still there; the strangers' newest 50 show who knocked.
+    expect(own.map(e => e.ids?.msg_id?.[0] ?? JSON.parse(e.answer_body as string).msg_id).reverse()).toEqual(
+      sends,
+    )
+    expect(strangers).toHaveLength(50)
+    expect(strangers[0]).toMatchObject({
+      status: 401,
+      reason: `the secret does not match app ${victim.appKey}'s masterSecret`,
+    })
+    // The operator sees how many times they knocked, all of them.
+    const apps = await call(app, 'GET', `/_sandbox/apps?prefix=${victim.appKey}`, undefined, {
+      authorization: basic('operator', 'operator'),
+    })
+    expect(apps.body.apps[0].counts).toMatchObject({ requests: 1_120, refusals: 1_100 })
+  })
+
   it('keeps bodies as text, at most 4 KB, with secrets redacted; a form is described', async () => {
     const { app } = await createTestApp()
     const a = app$()

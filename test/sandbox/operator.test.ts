@@ -4,8 +4,9 @@ import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { MOBILE } from '../sms/support.js'
 import { listening } from './real-port.js'
 
-// The operator (SANDBOX_OPERATOR, operator:operator by default): lists every app, most recently
-// active first, and acts on any one of them with X-Sandbox-App; never on /v1 or /v3.
+// The operator (SANDBOX_OPERATOR, operator:operator by default on loopback): lists every app, most
+// recently active first, and acts on any one of them with X-Sandbox-App; never on /v1 or /v3. Its
+// failed sign-ins (and every other on the control plane) are slowed per client address.
 
 const operator = { authorization: basic('operator', 'operator') }
 const as = (appKey: string) => ({ ...operator, 'x-sandbox-app': appKey })
@@ -151,13 +152,100 @@ describe('X-Sandbox-App', () => {
     expect(own.body.app_key).toBe(a.appKey)
   })
 
-  it('never opens /v1 or /v3: the vendor answers its own authentication failure', async () => {
+  it('never opens /v1 or /v3: they answer its credentials as they answer a wrong password', async () => {
     const { app } = await createTestApp()
     const a = tenant()
     await call(app, 'GET', '/_sandbox/app', undefined, a.auth)
+    const wrong = { authorization: basic('operator', 'not-the-password'), 'x-sandbox-app': a.appKey }
     const sms = await call(app, 'GET', '/v1/accounts/app', undefined, as(a.appKey))
     expect(sms).toMatchObject({ status: 401, body: { error: { code: 50002, message: 'auth failed' } } })
-    const push = await call(app, 'POST', '/v3/push', {}, as(a.appKey))
-    expect(push.body.error.code).toBe(1004)
+    // The vendor surfaces cannot tell the right password from a wrong one: no guessing there.
+    for (const [method, path, body] of [
+      ['GET', '/v1/accounts/app', undefined],
+      ['POST', '/v3/push', {}],
+      ['GET', '/v3/devices/1a0018970a8b0fd6c0e', undefined],
+      ['GET', '/v3/received?msg_ids=1', undefined],
+    ] as const) {
+      const right = await call(app, method, path, body, as(a.appKey))
+      const guessed = await call(app, method, path, body, wrong)
+      expect([path, right.status, right.raw]).toEqual([path, guessed.status, guessed.raw])
+      expect(right.status).toBeGreaterThanOrEqual(400)
+    }
+  })
+})
+
+/** A request from a client address of the test's choosing (one attacker, one victim). */
+async function from(
+  app: Awaited<ReturnType<typeof createTestApp>>['app'],
+  remoteAddress: string,
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+) {
+  const res = await app.inject({ method, url, headers, remoteAddress })
+  return { status: res.statusCode, body: res.json(), headers: res.headers }
+}
+
+describe('failed sign-ins on the control plane', () => {
+  it("are slowed per client address: an attacker's guesses stop at the limit, the victim signs in", async () => {
+    const { app, clock } = await createTestApp()
+    const attacker = '10.0.0.66'
+    const victim = '10.0.0.7'
+    // An app the attacker's address signed in with before: its own requests keep working.
+    const own = tenant()
+    expect((await from(app, attacker, 'GET', '/_sandbox/app', own.auth)).status).toBe(200)
+    const guess = (n: number) => ({ authorization: basic('operator', `guess${n}`) })
+    const answers: number[] = []
+    for (let i = 0; i < 40; i++)
+      answers.push((await from(app, attacker, 'GET', '/_sandbox/apps', guess(i))).status)
+    // SIGN_IN_FAILURES_PER_MINUTE (30) guesses are checked, then none for the rest of the minute.
+    expect(answers).toEqual([...Array(30).fill(401), ...Array(10).fill(429)])
+    const refused = await from(app, attacker, 'GET', '/_sandbox/apps', guess(99))
+    expect(refused.body).toEqual({
+      error: {
+        code: 90008,
+        message:
+          'too many failed sign-ins from this address: its credentials are checked again in 60 s (SIGN_IN_FAILURES_PER_MINUTE)',
+      },
+    })
+    expect(refused.headers['retry-after']).toBe('60')
+    // Even the right password waits: a 200 among the 429s would give it away. So does any user
+    // that is not an appKey, so that a 429 does not tell the operator's user name either.
+    expect((await from(app, attacker, 'GET', '/_sandbox/apps', operator)).status).toBe(429)
+    const otherUser = { authorization: basic('admin', 'admin') }
+    expect((await from(app, attacker, 'GET', '/_sandbox/apps', otherUser)).status).toBe(429)
+    // Apps still sign in from that address (a masterSecret can be tried on /v1 as fast anyway):
+    // one that signed in before, a new one, and a wrong secret is still only a wrong secret.
+    expect((await from(app, attacker, 'GET', '/_sandbox/app', own.auth)).status).toBe(200)
+    expect((await from(app, attacker, 'GET', '/_sandbox/app', tenant().auth)).status).toBe(200)
+    const wrongSecret = { authorization: basic(own.appKey, newKey('w')) }
+    expect((await from(app, attacker, 'GET', '/_sandbox/app', wrongSecret)).body.error.code).toBe(90002)
+    // The victim's address is not the attacker's.
+    expect((await from(app, victim, 'GET', '/_sandbox/apps', operator)).status).toBe(200)
+    // The vendor surfaces answer the attacker as the vendor does, whatever it tried before.
+    expect((await from(app, attacker, 'GET', '/v1/accounts/app', wrongSecret)).body.error.code).toBe(50002)
+    expect((await from(app, attacker, 'GET', '/v1/accounts/app', own.auth)).status).toBe(200)
+    clock.advance(29_000)
+    expect((await from(app, attacker, 'GET', '/_sandbox/apps', operator)).headers['retry-after']).toBe('31')
+    clock.advance(31_000)
+    expect((await from(app, attacker, 'GET', '/_sandbox/apps', operator)).status).toBe(200)
+  })
+
+  it('count only refused credentials, and say it once in the log', async () => {
+    const { app } = await createTestApp({ signInFailuresPerMinute: 3 })
+    const logged = vi.spyOn(app.log, 'warn')
+    for (let i = 0; i < 10; i++) {
+      // No credentials at all, a right login, an unknown path: none of them is a failed sign-in.
+      expect((await from(app, '10.0.0.5', 'GET', '/_sandbox/apps', {})).status).toBe(401)
+      expect((await from(app, '10.0.0.5', 'GET', '/_sandbox/apps', operator)).status).toBe(200)
+    }
+    const wrong = { authorization: basic('operator', 'nope') }
+    const answers = []
+    for (let i = 0; i < 5; i++)
+      answers.push((await from(app, '10.0.0.5', 'GET', '/_sandbox/apps', wrong)).status)
+    expect(answers).toEqual([401, 401, 401, 429, 429])
+    const lines = logged.mock.calls.filter(([, msg]) => String(msg).includes('SIGN_IN_FAILURES_PER_MINUTE'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]![0]).toMatchObject({ client: '10.0.0.5', failures: 3 })
   })
 })

@@ -39,6 +39,31 @@ describe('GET /_sandbox/ui/: the page, open to anyone (it signs in on a form of 
   })
 })
 
+describe('every HTML page the sandbox serves', () => {
+  it('refuses to be framed by another site (X-Frame-Options and CSP frame-ancestors)', async () => {
+    const { app } = await createTestApp()
+    // Every route the OpenAPI document says answers text/html: a page added later is checked too.
+    const doc = (await app.inject({ url: '/_sandbox/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>
+    }
+    const pages = Object.entries(doc.paths)
+      .filter(([, ops]) => Object.keys(ops.get?.responses?.['200']?.content ?? {}).includes('text/html'))
+      .map(([path]) => path)
+    expect(pages).toEqual(expect.arrayContaining(['/_sandbox/docs', '/_sandbox/ui']))
+    for (const url of [...pages, '/_sandbox/ui/']) {
+      const res = await app.inject({ url, headers: { accept: 'text/html' } })
+      expect([url, res.statusCode, res.headers['content-type']]).toEqual([
+        url,
+        200,
+        'text/html; charset=utf-8',
+      ])
+      expect([url, res.headers['x-frame-options']]).toEqual([url, 'DENY'])
+      expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'")
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff')
+    }
+  })
+})
+
 describe('the files of the page', () => {
   it('are public, typed, and answered 304 while unchanged', async () => {
     const { app } = await createTestApp()

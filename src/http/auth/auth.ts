@@ -11,9 +11,11 @@ import { authenticateApp, safeEqual, type Tenant, tenantOf } from '../../tenancy
 import { firstValue } from '../body/query.js'
 import type { Dialect } from '../dialect.js'
 import { routeConfig } from '../route-config.js'
+import { basicUser } from './basic-user.js'
 import { groupLogin } from './group-auth.js'
 import { createKnownCredentials } from './known-credentials.js'
 import { checkAppScope, isOperatorLogin, type OperatorRefusals, operatorLogin } from './operator.js'
+import { createSignInLimit } from './sign-in-limit.js'
 
 /** The app's standing, checked after its credentials: blacklist, frozen developer, IP, service. */
 function checkStanding(deps: { store: Store }, tenant: Tenant, ip: string, dialect: Dialect): void {
@@ -54,6 +56,8 @@ export type AuthDeps = { store: Store; config: Config; clock: Clock; provisionin
  * devKey:devSecret on routes marked `auth: 'dev'` (developerLogin), a group's on `auth: 'group'`
  * (group-auth.ts), and, on a surface given `operator` (the control plane), the operator's
  * (operator.ts): for the app X-Sandbox-App names, or alone on routes marked `auth: 'operator'`.
+ * That surface also slows failed sign-ins per client address (sign-in-limit.ts); elsewhere the
+ * operator's user and password are credentials like any others, answered as the vendor answers them.
  */
 export async function registerBasicAuth(
   app: FastifyInstance,
@@ -66,6 +70,8 @@ export async function registerBasicAuth(
   }: { standing: boolean; hooks?: AuthHooks | undefined; operator?: OperatorRefusals | undefined },
 ): Promise<void> {
   const credentials = createKnownCredentials(appKey => deps.store.apps.get(appKey))
+  const signIns = operator && createSignInLimit(deps.config.signInFailuresPerMinute, app.log)
+  const refusedCode = dialect.authFailed().code
   /** The credentials are right: the request is the tenant's, if its standing allows. */
   const admit = (req: FastifyRequest, tenant: Tenant) => {
     if (operator) checkAppScope(req, tenant.app.appKey, operator)
@@ -80,13 +86,9 @@ export async function registerBasicAuth(
     validate(username, password, req, _reply, done) {
       try {
         const auth = routeConfig(req)?.auth
-        if (isOperatorLogin(deps.config.operator, username, password)) {
-          if (!operator)
-            throw dialect
-              .authFailed()
-              .because("the operator's credentials open /_sandbox only, never /v1 or /v3")
+        if (operator && isOperatorLogin(deps.config.operator, username, password))
           operatorLogin(deps, req, operator)
-        } else if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
+        else if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
         else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
           groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
@@ -124,9 +126,19 @@ export async function registerBasicAuth(
       }
       return done()
     }
+    // Credentials to check, from an address that failed too often this minute: unless they are
+    // an app's (sign-in-limit.ts), they wait.
+    const wait = signIns?.waitOf(req.ip, deps.clock.now())
+    const user = wait ? basicUser(req.headers.authorization) : undefined
+    if (operator && user !== undefined && !isWellFormedCredential(user)) {
+      reply.header('retry-after', String(wait))
+      return done(operator.tooManySignIns(wait!))
+    }
     app.basicAuth(req, reply, err => {
       // No tenant: the request did not get past its credentials (a standing refusal has one).
       const authenticated = (req.tenant as Tenant | undefined) !== undefined
+      if (signIns && err && !authenticated && isApiError(err) && err.code === refusedCode)
+        signIns.failed(req.ip, deps.clock.now())
       done(err && !authenticated && hooks.refused ? hooks.refused(req, err) : err)
     })
   })

@@ -1,18 +1,20 @@
 import type { FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
+import type { OperatorCredentials } from '../../config.js'
 import type { ApiError } from '../../errors.js'
 import type { Store } from '../../store/index.js'
 import { safeEqual, tenantOf } from '../../tenancy.js'
 import { routeConfig } from '../route-config.js'
 
-// The operator (SANDBOX_OPERATOR=user:password, `operator:operator` unless set; `off`: none): the
-// one credential that is no app's. On the control plane it lists every app (routes marked
-// `auth: 'operator'`) and acts on any one of them by naming it, `X-Sandbox-App: <appKey>`, as that
-// app's own credentials would, without its secret. It never opens /v1 or /v3: there the vendor's
-// own authentication failure answers it (auth.ts). An app's credentials still act on that app only.
+// The operator (SANDBOX_OPERATOR=user:password; unset: `operator:operator` on loopback, a password
+// generated at the first start beyond it; `off`: none): the one credential that is no app's. On the
+// control plane it lists every app (routes marked `auth: 'operator'`) and acts on any one of them
+// by naming it, `X-Sandbox-App: <appKey>`, as that app's own credentials would, without its
+// secret. /v1 and /v3 do not know it: there its user and password are answered as any others are,
+// so the vendor surfaces never tell a right operator password from a wrong one (auth.ts). An app's
+// credentials still act on that app only. Its failed sign-ins are slowed: sign-in-limit.ts.
 
-/** The operator's user and password, as config.ts reads SANDBOX_OPERATOR; null: no operator. */
-export type OperatorCredentials = Readonly<{ user: string; password: string }> | null
+export type { OperatorCredentials }
 
 /** How a surface that takes the operator refuses (the control plane's codes: sandbox/dialect.ts). */
 export interface OperatorRefusals {
@@ -22,14 +24,20 @@ export interface OperatorRefusals {
   appNotNamed(): ApiError
   /** X-Sandbox-App names no app. */
   unknownApp(appKey: string): ApiError
+  /** Too many failed sign-ins from the client's address (sign-in-limit.ts): wait `seconds`. */
+  tooManySignIns(seconds: number): ApiError
 }
 
 /** The header naming the app the operator acts on. */
 export const APP_HEADER = 'x-sandbox-app'
 
 /** Whether user:password are the operator's (the password compared in constant time). */
-export function isOperatorLogin(operator: OperatorCredentials, user: string, password: string): boolean {
-  return operator !== null && user === operator.user && safeEqual(operator.password, password)
+export function isOperatorLogin(
+  operator: OperatorCredentials | undefined,
+  user: string,
+  password: string,
+): boolean {
+  return operator != null && user === operator.user && safeEqual(operator.password, password)
 }
 
 /**

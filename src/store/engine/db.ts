@@ -35,6 +35,7 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
   } catch (err) {
     throw folderFailure(err, folder, path)
   }
+  refuseEmptyFile(path)
   let db: Db | undefined
   try {
     // How long to wait for the lock: only a process starting at the same moment lets go of it.
@@ -45,6 +46,21 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
     db?.close()
     throw openFailure(err, path)
   }
+}
+
+/**
+ * SQLite takes a file of 0 bytes for a new database and would start an empty sandbox on it, as if
+ * nothing had been lost. A sandbox's own file is never empty once it has started (its first
+ * statements write the header), so such a file was truncated, or made by something else (a
+ * `touch` before a bind mount): refused, naming it. A file of other bytes that are not SQLite's
+ * is refused by SQLite itself (SQLITE_NOTADB, openFailure).
+ */
+function refuseEmptyFile(path: string): void {
+  const found = statOrUndefined(path)
+  if (found?.isFile() && found.size === 0)
+    throw new DatabaseOpenError(
+      `DB_PATH ${path} is an empty file (0 bytes), not a SQLite database: restore it from a backup, or remove it to start with an empty one`,
+    )
 }
 
 /** Closes the connection, which lets go of the file (`lockDatabase`). */

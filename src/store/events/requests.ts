@@ -28,6 +28,11 @@ export interface JournalEntry {
   client: string
   userAgent: string | null
   operator: boolean
+  /**
+   * Whether the request got past its credentials as the app's (or the operator's for it). False:
+   * a stranger naming the appKey (a wrong secret…), kept in a ring of its own (STRANGERS_KEPT).
+   */
+  authenticated: boolean
   requestBody: string | null
   answerBody: string | null
 }
@@ -40,6 +45,12 @@ const IDS_CAP = 1000
 const PARSE_CAP = 256 * 1024
 /** Entries kept in memory before they are written at once rather than with a later commit. */
 const PENDING_MAX = 2000
+/**
+ * Entries of strangers (requests that named the app but did not authenticate as it) each app keeps,
+ * apart from its own `keep`: enough to see who knocked and why they were refused, while a stranger
+ * who knows only the appKey can never push the app's own entries out of its journal.
+ */
+export const STRANGERS_KEPT = 50
 
 /** The ids a call creates or names, by their vendor names (the journal's `ids`, its `msg_id=`). */
 const ID_KEYS = new Set([
@@ -127,6 +138,7 @@ interface Row {
   client: string
   user_agent: string | null
   operator: number
+  authenticated: number
   request_body: string | null
   answer_body: string | null
 }
@@ -159,6 +171,7 @@ const toEntry = (r: Row): JournaledRequest => ({
   client: r.client,
   userAgent: r.user_agent,
   operator: r.operator === 1,
+  authenticated: r.authenticated === 1,
   requestBody: r.request_body,
   answerBody: r.answer_body,
 })
@@ -172,8 +185,9 @@ const toEntry = (r: Row): JournaledRequest => ({
  * busy one, the first after RIDE_MS, so that one commit writes the rows of many (idle, it commits
  * alone after RIDE_MS; a read that needs it has it at once: `settled()`). Each row takes the app's
  * next seq then (seqs stay in commit order: `request.completed` on the stream), and the app's
- * activity is touched once per such commit (apps/activity.ts). An app's journal is a ring of `keep` rows: once
- * full, each new entry overwrites the app's oldest row in place (a row appended and another
+ * activity is touched once per such commit (apps/activity.ts). An app's journal is two rings: its
+ * own requests, `keep` rows, and its strangers', STRANGERS_KEPT rows (migration 019). Once a ring
+ * is full, each new entry overwrites that ring's oldest row in place (a row appended and another
  * deleted cost ≈ 1 µs more per request: docs/performance.md); a reset or a removal deletes the
  * rows with every other row of the app.
  *
@@ -186,27 +200,36 @@ export function createRequestJournal(
   activity: ActivityStore,
   keep: number,
 ) {
+  const strangersKept = Math.min(keep, STRANGERS_KEPT)
   // Positional: binding 19 values by name cost ≈ 0.7 µs more per request (docs/performance.md).
   const insert = db.prepare(
     `INSERT INTO requests (seq, at, real_at, method, path, query, surface, status, code, message, reason, ids,
-       duration_ms, client, user_agent, operator, request_body, answer_body, app_key)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       duration_ms, client, user_agent, operator, request_body, answer_body, app_key, authenticated)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
-  const overwrite = db.prepare(
-    `UPDATE requests SET seq = ?, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
-       code = ?, message = ?, reason = ?, ids = ?, duration_ms = ?, client = ?, user_agent = ?, operator = ?,
-       request_body = ?, answer_body = ?
-     WHERE rowid = (SELECT rowid FROM requests WHERE app_key = ? ORDER BY seq LIMIT 1)`,
+  // The oldest row of the entry's own ring; `authenticated` is a literal in each, so that the
+  // strangers' statement reads their partial index (migration 019).
+  const overwriteOf = (authenticated: 0 | 1) =>
+    db.prepare(
+      `UPDATE requests SET seq = ?, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
+         code = ?, message = ?, reason = ?, ids = ?, duration_ms = ?, client = ?, user_agent = ?, operator = ?,
+         request_body = ?, answer_body = ?
+       WHERE rowid = (SELECT rowid FROM requests WHERE app_key = ? AND authenticated = ${authenticated}
+         ORDER BY seq LIMIT 1)`,
+    )
+  const overwrite = { own: overwriteOf(1), strangers: overwriteOf(0) }
+  const countOf = db.prepare<[string], { own: number | null; strangers: number | null }>(
+    `SELECT sum(authenticated) AS own, sum(1 - authenticated) AS strangers FROM requests WHERE app_key = ?`,
   )
-  const countOf = db.prepare<[string], number>('SELECT count(*) FROM requests WHERE app_key = ?').pluck()
-  // Down to `keep` (a journal kept longer by an earlier setting).
-  const prune = db.prepare<{ appKey: string; keep: number }>(
-    `DELETE FROM requests WHERE app_key = @appKey AND seq < (
-       SELECT seq FROM requests WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
+  // Down to what a ring keeps (a journal kept longer by an earlier setting).
+  const prune = db.prepare<{ appKey: string; authenticated: number; keep: number }>(
+    `DELETE FROM requests WHERE app_key = @appKey AND authenticated = @authenticated AND seq < (
+       SELECT seq FROM requests WHERE app_key = @appKey AND authenticated = @authenticated
+       ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
   )
-  // Rows each app's journal holds: read once, then kept beside the writes (a rollback forgets it,
+  // Rows each app's rings hold: read once, then kept beside the writes (a rollback forgets it,
   // and so does a reset: caches.ts).
-  const held = caches.rows<string, { n: number }>({ perApp: true, journaled: true })
+  const held = caches.rows<string, Held>({ perApp: true, journaled: true })
   const list = createLister<'method' | 'path' | 'status' | 'code' | 'msg_id', Row>(db, {
     columns: '*',
     from: 'requests',
@@ -226,20 +249,29 @@ export function createRequestJournal(
   })
   const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()
 
-  /** The rows the app's journal holds now (read once, then kept beside the writes). */
-  function heldBy(appKey: string): number {
-    const known = held.get(appKey)?.n
-    if (known !== undefined) return known
-    const n = countOf.get(appKey) ?? 0
-    if (n <= keep) return n
-    prune.run({ appKey, keep })
-    return keep
+  /** The rows the app's rings hold now (read once, then kept beside the writes). */
+  function heldBy(appKey: string): Held {
+    const known = held.get(appKey)
+    if (known !== undefined) return { ...known }
+    const counted = countOf.get(appKey)
+    const n = { own: counted?.own ?? 0, strangers: counted?.strangers ?? 0 }
+    if (n.own > keep) {
+      prune.run({ appKey, authenticated: 1, keep })
+      n.own = keep
+    }
+    if (n.strangers > strangersKept) {
+      prune.run({ appKey, authenticated: 0, keep: strangersKept })
+      n.strangers = strangersKept
+    }
+    return n
   }
 
-  /** One request of its app, which holds `n` rows, inside a write job. */
-  function append(e: JournalEntry, n: number): void {
+  /** One request of its app, whose rings hold `n` rows, inside a write job (keep ≥ 1: `enabled`). */
+  function append(e: JournalEntry, n: Held): void {
+    const ring = e.authenticated ? 'own' : 'strangers'
+    const max = e.authenticated ? keep : strangersKept
     const seq = seqs.next(e.appKey, 'requests')
-    ;(n < keep ? insert : overwrite).run(
+    const values = [
       seq,
       e.at,
       e.realAt,
@@ -259,12 +291,16 @@ export function createRequestJournal(
       e.requestBody,
       e.answerBody,
       e.appKey,
-    )
+    ]
+    if (n[ring] < max) {
+      insert.run(...values, e.authenticated ? 1 : 0)
+      n[ring] += 1
+    } else overwrite[ring].run(...values)
   }
 
   /** Inside the write job: the entries of apps that still exist, each app's activity once. */
   function writeAll(entries: JournalEntry[]): void {
-    const touched = new Map<string, { at: number; requests: number; refusals: number; n: number }>()
+    const touched = new Map<string, { at: number; requests: number; refusals: number; n: Held }>()
     for (const e of entries) {
       let t = touched.get(e.appKey)
       if (!t) {
@@ -274,13 +310,12 @@ export function createRequestJournal(
         touched.set(e.appKey, t)
       }
       append(e, t.n)
-      t.n = Math.min(t.n + 1, keep)
       t.at = Math.max(t.at, e.realAt)
       t.requests += 1
       if (e.status >= 400) t.refusals += 1
     }
     for (const [appKey, t] of touched) {
-      held.remember(appKey, { n: t.n })
+      held.remember(appKey, t.n)
       activity.touched(appKey, t.at, t.requests, t.refusals)
     }
     if (touched.size > 0) seqs.mark(ALL_APPS, 'requests')
@@ -332,6 +367,12 @@ export function createRequestJournal(
       return list(appKey, filter).map(toEntry)
     },
   }
+}
+
+/** Rows an app's two rings hold. */
+interface Held {
+  own: number
+  strangers: number
 }
 
 export type RequestJournal = ReturnType<typeof createRequestJournal>

@@ -123,7 +123,7 @@ export function signInPage({ info, appKey = '', reason = '', onSignedIn }) {
         const e2 = /** @type {import('./api.js').ApiError} */ (err)
         error.textContent =
           e2.status === 401
-            ? `Wrong operator user or password: they are SANDBOX_OPERATOR's (operator / operator unless it says otherwise).`
+            ? `Wrong operator user or password: they are SANDBOX_OPERATOR's (unset: operator / operator on a sandbox that listens on loopback, else the password its first start printed).`
             : `Could not sign in as the operator: ${e2.message}`
       } finally {
         if (button) button.disabled = false
@@ -212,11 +212,11 @@ export function signInPage({ info, appKey = '', reason = '', onSignedIn }) {
           : h(
               'li',
               null,
-              'The operator sees every app and opens any of them without its secret: SANDBOX_OPERATOR, ',
+              'The operator sees every app and opens any of them without its secret: SANDBOX_OPERATOR; unset, ',
               h('code', null, 'operator'),
               ' / ',
               h('code', null, 'operator'),
-              ' unless it is set. ',
+              ' on a sandbox that listens on loopback, else the password its first start printed. ',
               h(
                 'button',
                 { type: 'button', class: 'link', onclick: () => fill('operator', 'operator', true) },

@@ -1,6 +1,11 @@
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { call, createTestApp, defaultAuth } from '../helpers.js'
+import { serverBuild } from '../server-build.js'
 
 // The web UI's page and its files (src/ui/routes.ts), and the way a browser gets there.
 
@@ -124,6 +129,40 @@ describe('the files of the page', () => {
     expect([...res.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>/g)].map(m => m[0])).toEqual([
       '<script type="importmap">',
     ])
+  })
+})
+
+describe('Preact and htm, from the packages the sandbox depends on', () => {
+  it('are served by the built server (the bundle in dist/, as npx and the image run it)', async () => {
+    const child = spawn(process.execPath, [serverBuild().server, '--port', '0', '--db', ':memory:'], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', chunk => {
+          out += chunk
+          const line = out.split('\n').find(l => l.includes('listening on'))
+          if (line) resolve((JSON.parse(line) as { url: string }).url)
+        })
+        child.once('exit', code => reject(new Error(`the server exited (${code}) before listening`)))
+      })
+      const require = createRequire(import.meta.url)
+      for (const [name, file] of [
+        ['vendor/preact.mjs', require.resolve('preact')],
+        ['vendor/hooks.mjs', require.resolve('preact/hooks')],
+        // htm's entry for require() is CommonJS: its ES module lies beside it.
+        ['vendor/htm.mjs', join(dirname(require.resolve('htm')), 'htm.mjs')],
+      ]) {
+        const res = await fetch(`${url}/_sandbox/ui/${name}`)
+        expect(res.status, name).toBe(200)
+        expect(await res.text(), name).toBe(readFileSync(file!, 'utf8'))
+      }
+      expect((await fetch(`${url}/_sandbox/ui/views/apps.js`)).status).toBe(200)
+    } finally {
+      child.kill('SIGTERM')
+    }
   })
 })
 

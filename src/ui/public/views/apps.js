@@ -75,7 +75,9 @@ function LastRequest({ app, now, onOpen }) {
       html`<a href=${appAddress(app.app_key, `#/requests/${last.seq}`)} onClick=${onOpen(app.app_key, `#/requests/${last.seq}`)}
       title="Open it in the app's journal"
       ><span class=${`badge ${last.status < 300 ? 'ok' : last.status < 500 ? 'warn' : 'bad'}`}>${last.status}</span>${' '}
-      <code>${last.method} ${last.path}</code>${said}</a
+      <code>${last.method} ${last.path}</code>${said}${
+        last.path === '/_sandbox/events/token' && html`<span class="muted"> (an event stream's token)</span>`
+      }</a
     >`
     }
     <small class="muted"><time datetime=${app.last_request_at} title=${app.last_request_at}>${ago(now - when)}</time></small>

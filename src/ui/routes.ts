@@ -76,7 +76,7 @@ export function uiRoutes(): RouteSpec[] {
       url: '/:asset',
       config: { public: true },
       docs: {
-        summary: 'A file of the web UI (its entry module, style sheet and icon)',
+        summary: 'A file of the web UI (its scripts, style sheet and icon)',
         description: 'Needs no credentials: the files hold nothing of any app.',
         answers: { 200: { description: 'The file.', media: 'application/octet-stream' } },
         errors: [sandboxDialect.notFound()],
@@ -86,7 +86,7 @@ export function uiRoutes(): RouteSpec[] {
     }),
     schemaRoute({
       method: 'GET',
-      url: '/:folder/:asset',
+      url: '/:asset/:file',
       config: { public: true },
       docs: {
         summary:
@@ -96,9 +96,15 @@ export function uiRoutes(): RouteSpec[] {
         answers: { 200: { description: 'The file.', media: 'application/octet-stream' } },
         errors: [sandboxDialect.notFound()],
       },
-      schema: { params: z.object({ folder: z.string(), asset: z.string() }) },
+      schema: {
+        // One name for the first part of both routes: the router keeps them on one node.
+        params: z.object({
+          asset: z.string().describe('the folder: lib, components, views, or vendor (Preact and htm)'),
+          file: z.string().describe('the module in it'),
+        }),
+      },
       handler: async (req, reply) =>
-        file(`${req.params.folder}/${req.params.asset}`, reply, req.headers['if-none-match']),
+        file(`${req.params.asset}/${req.params.file}`, reply, req.headers['if-none-match']),
     }),
   ]
 }

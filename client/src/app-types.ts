@@ -174,6 +174,15 @@ export interface AppSummary {
   /** The order of the apps' latest activity: larger is more recent (`after`, `before`). */
   activity: number
   counts: { texts: number; pushes: number; devices: number; requests: number; refusals: number }
+  /** Its newest journaled request (`requests()` has it all); null: none kept. */
+  last_request: {
+    seq: number
+    method: string
+    path: string
+    status: number
+    code: number | null
+    message: string | null
+  } | null
   clock: Clock
 }
 

@@ -73,6 +73,17 @@ export const appItem = z.object({
   /** The order of the apps' latest activity: larger is more recent (`after`, `before`). */
   activity: z.number(),
   counts: z.object({ texts: count, pushes: count, devices: count, requests: count, refusals: count }),
+  /** Its newest journaled request (GET /_sandbox/requests has it all); null: none kept. */
+  last_request: z
+    .object({
+      seq: z.number(),
+      method: z.string(),
+      path: z.string(),
+      status: z.number(),
+      code: z.number().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
   clock: z.object({ now: z.number(), offset_ms: z.number() }),
 })
 export const appsAnswer = z.object({
@@ -87,7 +98,8 @@ export type AppItem = z.input<typeof appItem>
 
 const APPS_DOC = `Every app the sandbox holds, the most recently active first (made, or a request journaled:
 \`activity\` orders them), with its counts of texts, pushes, devices, requests and refusals (requests and
-refusals since its last reset) and its clock. \`prefix\` filters by appKey, \`active_since\`/\`active_until\` by the
+refusals since its last reset), its newest journaled request (\`last_request\`: its seq, method, path, status,
+code and message) and its clock. \`prefix\` filters by appKey, \`active_since\`/\`active_until\` by the
 real time of the last request. \`before=<next_before>\` reads the next page; \`after=<next_after>\` reads the apps
 active since, and with \`wait=<ms>\` holds the request until one is (the live view of a UI).
 
@@ -110,6 +122,7 @@ export function operatorRoutes(deps: { store: Store; hub: Hub; clock: Clock }): 
       requests: a.requests,
       refusals: a.refusals,
     },
+    last_request: a.lastRequest,
     clock: { now: clock.now() + a.clockOffsetMs, offset_ms: a.clockOffsetMs },
   })
   return [

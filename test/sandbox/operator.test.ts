@@ -40,6 +40,29 @@ describe('GET /_sandbox/apps', () => {
     // The fixtures' devices, and the one registered.
     expect(first.counts.devices).toBeGreaterThan(1)
     expect(second).toMatchObject({ counts: { texts: 1, requests: 2, refusals: 1 } })
+    // Each app's newest journaled request, as its journal lists it.
+    expect(second.last_request).toEqual({
+      seq: expect.any(Number),
+      method: 'POST',
+      path: '/v1/messages',
+      status: 403,
+      code: 50013,
+      message: 'invalid temp_id',
+    })
+    const journal = await call(app, 'GET', '/_sandbox/requests?limit=1', undefined, a.auth)
+    expect(second.last_request.seq).toBe(journal.body.requests[0].seq)
+    expect(first.last_request).toMatchObject({
+      method: 'POST',
+      path: '/_sandbox/clock',
+      status: 200,
+      code: null,
+    })
+    // An app without a journaled request yet (the default one, never used here).
+    expect(
+      listed.body.apps.find((x: { app_key: string }) => x.app_key === '7d431e42dfa6a6d693ac2d04'),
+    ).toMatchObject({
+      last_request: null,
+    })
     expect(first.activity).toBeGreaterThan(second.activity)
     expect(listed.body.next_after).toBe(first.activity)
 

@@ -125,8 +125,9 @@ describe('copy buttons', { timeout: BROWSER_TEST_MS }, () => {
     await expect.poll(clipboard, { timeout: LIVE_MS }).toBe(pushed.body.msg_id)
     // …and in the journal: the ids a call made.
     await page.getByRole('link', { name: 'the call that pushed it' }).click()
-    const row = page.locator('details.request', { hasText: 'POST /v3/push' })
-    await row.locator('summary').click({ timeout: LIVE_MS })
+    // The link names one call: it is shown opened.
+    const row = page.locator('details.request[open]', { hasText: 'POST /v3/push' })
+    await row.waitFor({ timeout: LIVE_MS })
     await page.evaluate(() => navigator.clipboard.writeText(''))
     await row.getByRole('button', { name: `Copy msg_id ${pushed.body.msg_id}` }).click()
     await expect.poll(clipboard, { timeout: LIVE_MS }).toBe(pushed.body.msg_id)

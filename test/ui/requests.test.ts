@@ -61,10 +61,11 @@ describe('the Requests view', { timeout: BROWSER_TEST_MS }, () => {
     const bubble = page.locator(`[data-msg-id="${sent.body.msg_id}"]`)
     await bubble.getByRole('link', { name: 'the call that sent it' }).click({ timeout: LIVE_MS })
     expect(new URL(page.url()).hash).toBe(`#/requests?msg_id=${sent.body.msg_id}`)
-    const row = page.locator('details.request', { hasText: 'POST /v1/messages' })
+    // The one call that sent it, opened: what it was sent, and the way back to the text.
+    const row = page.locator('details.request[open]', { hasText: 'POST /v1/messages' })
     await row.waitFor({ timeout: LIVE_MS })
     expect(await page.locator('details.request').count()).toBe(1)
-    await row.locator('summary').click()
+    expect(await row.locator('pre.body').first().innerText()).toContain('"mobile": "13800138051"')
     await row.getByRole('link', { name: 'the text to 13800138051' }).click()
     await page.locator(`.sms.highlight[data-msg-id="${sent.body.msg_id}"]`).waitFor({ timeout: LIVE_MS })
   })

@@ -1,5 +1,11 @@
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { call, createTestApp, defaultAuth } from '../helpers.js'
+import { serverBuild } from '../server-build.js'
 
 // The web UI's page and its files (src/ui/routes.ts), and the way a browser gets there.
 
@@ -69,6 +75,8 @@ describe('the files of the page', () => {
     const { app } = await createTestApp()
     for (const [name, type] of [
       ['main.js', 'text/javascript; charset=utf-8'],
+      ['views/phones.js', 'text/javascript; charset=utf-8'],
+      ['vendor/preact.mjs', 'text/javascript; charset=utf-8'],
       ['style.css', 'text/css; charset=utf-8'],
       ['icon.svg', 'image/svg+xml'],
     ] as const) {
@@ -89,7 +97,9 @@ describe('the files of the page', () => {
       '/_sandbox/ui/nope.js',
       '/_sandbox/ui/index.html',
       '/_sandbox/ui/..%2Fpackage.json',
-      '/_sandbox/ui/a/b',
+      '/_sandbox/ui/a/b/c',
+      '/_sandbox/ui/views/nope.js',
+      '/_sandbox/ui/vendor/..%2F..%2Fpackage.json',
     ]) {
       const res = await app.inject({ url })
       expect(res.statusCode, url).toBe(404)
@@ -97,19 +107,87 @@ describe('the files of the page', () => {
     }
   })
 
-  it('every module the page imports is served', async () => {
+  it('every module the page imports is served, Preact and htm through the import map', async () => {
     const { app } = await createTestApp()
+    const page = await app.inject({ url: '/_sandbox/ui/' })
+    const map: Record<string, string> = JSON.parse(
+      /<script type="importmap">([\s\S]*?)<\/script>/.exec(page.body)![1]!,
+    ).imports
+    expect(Object.keys(map).sort()).toEqual(['htm', 'preact', 'preact/hooks'])
     const seen = new Set<string>()
-    const queue = ['main.js']
+    const queue = ['/_sandbox/ui/main.js']
     while (queue.length > 0) {
-      const name = queue.shift()!
-      if (seen.has(name)) continue
-      seen.add(name)
-      const res = await app.inject({ url: `/_sandbox/ui/${name}` })
-      expect(res.statusCode, name).toBe(200)
-      for (const [, dep] of res.body.matchAll(/from '\.\/([\w-]+\.js)'/g)) queue.push(dep!)
+      const url = queue.shift()!
+      if (seen.has(url)) continue
+      seen.add(url)
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).toBe(200)
+      expect(res.headers['content-type'], url).toBe('text/javascript; charset=utf-8')
+      // Static imports (`import … from '…'` at a statement's start; minified: after `;` or `}`), and
+      // the views' modules, imported when first shown (`import('./phones.js')`).
+      const imports = [
+        ...res.body.matchAll(/(?:^|[;}])\s*import\s*(?:[^'"]*?from\s*)?["']([^"']+)["']/gm),
+        ...res.body.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+      ]
+      for (const [, dep] of imports) {
+        const target = dep!.startsWith('.') ? new URL(dep!, `http://x${url}`).pathname : map[dep!]
+        expect(target, `${url} imports ${dep}`).toBeDefined()
+        queue.push(target!)
+      }
     }
-    expect(seen.size).toBeGreaterThan(8)
+    // The page's own modules in their folders, and the two libraries' ES module builds.
+    expect(seen).toContain('/_sandbox/ui/views/requests.js')
+    expect(seen).toContain('/_sandbox/ui/views/apps.js')
+    expect(seen).toContain('/_sandbox/ui/vendor/preact.mjs')
+    expect(seen).toContain('/_sandbox/ui/vendor/hooks.mjs')
+    expect(seen).toContain('/_sandbox/ui/vendor/htm.mjs')
+    expect(seen.size).toBeGreaterThan(20)
+  })
+
+  it("the page's one inline script is its import map, allowed by its hash alone", async () => {
+    const { app } = await createTestApp()
+    const res = await app.inject({ url: '/_sandbox/ui/' })
+    const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(res.body)![1]!
+    const hash = createHash('sha256').update(map).digest('base64')
+    expect(res.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}'`)
+    expect(res.headers['content-security-policy']).not.toContain('unsafe')
+    expect([...res.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>/g)].map(m => m[0])).toEqual([
+      '<script type="importmap">',
+    ])
+  })
+})
+
+describe('Preact and htm, from the packages the sandbox depends on', () => {
+  it('are served by the built server (the bundle in dist/, as npx and the image run it)', async () => {
+    const child = spawn(process.execPath, [serverBuild().server, '--port', '0', '--db', ':memory:'], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', chunk => {
+          out += chunk
+          const line = out.split('\n').find(l => l.includes('listening on'))
+          if (line) resolve((JSON.parse(line) as { url: string }).url)
+        })
+        child.once('exit', code => reject(new Error(`the server exited (${code}) before listening`)))
+      })
+      const require = createRequire(import.meta.url)
+      for (const [name, file] of [
+        ['vendor/preact.mjs', require.resolve('preact')],
+        ['vendor/hooks.mjs', require.resolve('preact/hooks')],
+        // htm's entry for require() is CommonJS: its ES module lies beside it.
+        ['vendor/htm.mjs', join(dirname(require.resolve('htm')), 'htm.mjs')],
+      ]) {
+        const res = await fetch(`${url}/_sandbox/ui/${name}`)
+        expect(res.status, name).toBe(200)
+        expect(await res.text(), name).toBe(readFileSync(file!, 'utf8'))
+      }
+      expect((await fetch(`${url}/_sandbox/ui/views/apps.js`)).status).toBe(200)
+    } finally {
+      child.kill('SIGTERM')
+    }
   })
 })
 

@@ -14,6 +14,18 @@ export interface AppActivity {
   texts: number
   pushes: number
   devices: number
+  /** The newest entry of its request journal; null: none kept (none yet, a reset, no journal). */
+  lastRequest: LastRequest | null
+}
+
+/** What the operator's list shows of an app's newest journaled request. */
+export interface LastRequest {
+  seq: number
+  method: string
+  path: string
+  status: number
+  code: number | null
+  message: string | null
 }
 
 export interface ActivityFilter {
@@ -40,6 +52,12 @@ interface Row {
   texts: number
   pushes: number
   devices: number
+  last_seq: number | null
+  last_method: string | null
+  last_path: string | null
+  last_status: number | null
+  last_code: number | null
+  last_message: string | null
 }
 
 /**
@@ -106,8 +124,13 @@ export function createActivityStore({ db }: Engine) {
           x.refusals,
           (SELECT count(*) FROM messages m WHERE m.app_key = x.app_key) AS texts,
           (SELECT count(*) FROM pushes p WHERE p.app_key = x.app_key) AS pushes,
-          (SELECT count(*) FROM push_devices d WHERE d.app_key = x.app_key) AS devices
+          (SELECT count(*) FROM push_devices d WHERE d.app_key = x.app_key) AS devices,
+          r.seq AS last_seq, r.method AS last_method, r.path AS last_path, r.status AS last_status,
+          r.code AS last_code, r.message AS last_message
         FROM app_activity x JOIN apps a ON a.app_key = x.app_key
+        -- Its newest journal entry: one step down requests_by_seq (app_key, seq) per app listed.
+        LEFT JOIN requests r ON r.app_key = x.app_key
+          AND r.seq = (SELECT max(seq) FROM requests WHERE app_key = x.app_key)
         ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY x.activity ${ascending ? 'ASC' : 'DESC'} LIMIT @limit`
       let statement = prepared.get(sql)
@@ -127,6 +150,17 @@ export function createActivityStore({ db }: Engine) {
           texts: r.texts,
           pushes: r.pushes,
           devices: r.devices,
+          lastRequest:
+            r.last_seq === null
+              ? null
+              : {
+                  seq: r.last_seq,
+                  method: r.last_method ?? '',
+                  path: r.last_path ?? '',
+                  status: r.last_status ?? 0,
+                  code: r.last_code,
+                  message: r.last_message,
+                },
         }),
       )
       return ascending ? rows.reverse() : rows

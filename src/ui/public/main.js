@@ -1,354 +1,299 @@
 // @ts-check
 // The web UI (docs/web-ui.md): one page, signed in on its own form as an app or as the operator,
-// every view a client of /_sandbox, kept live by the app's event stream.
+// every view a client of /_sandbox, kept live by the app's event stream. Its state is one store
+// (lib/store.js); the page is drawn from it by Preact components (components/, views/), which patch
+// the DOM at each change instead of drawing it anew.
 //
-// The address names what is shown, so that a CI log can print a link to it:
-//   /_sandbox/ui/?app=<appKey>#/<view>/<args…>?<filters>
-// `app` is the app (the operator opens it; an app's credentials must be its own), the hash the
-// view, its arguments and its filters (`#/requests?outcome=4xx&code=50013`).
+// The address names what is shown (lib/route.js): `?app=<appKey>#/<view>/<args…>?<filters>`;
+// signed in as the operator, the address without `app` is the list of every app (views/apps.js).
 
-import { ApiError, createApi } from './api.js'
-import { callbacksView } from './callbacks.js'
-import { clockView } from './clock.js'
-import { createData } from './data.js'
-import { devicesView } from './devices.js'
-import { beijing, duration, h } from './dom.js'
-import { follow } from './live.js'
-import { phonesView } from './phones.js'
-import { requestsQuery, requestsView } from './requests.js'
-import { reviewsView } from './reviews.js'
-import { scheduledView } from './scheduled.js'
-import { currentCredentials, signIn, signOut } from './session.js'
-import { settingsView } from './settings.js'
-import { signInPage } from './sign-in.js'
-import { openSwitch, setUpDialogs } from './switch.js'
+import { render } from 'preact'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ConfirmDialog } from './components/dialogs.js'
+import { Header, Nav } from './components/header.js'
+import { SwitchDialog } from './components/switch-app.js'
+import { Toasts } from './components/toasts.js'
+import { ApiError, createApi } from './lib/api.js'
+import { emptyApps } from './lib/apps.js'
+import { createData, emptyData, requestsQuery } from './lib/data.js'
+import { html } from './lib/html.js'
+import { follow } from './lib/live.js'
+import { appAddress, appsAddress, linkedApp, nameApp, parseRoute } from './lib/route.js'
+import { currentCredentials, signIn, signOut } from './lib/session.js'
+import { store, useStore } from './lib/store.js'
+import { loadApps, loadSignIn, VIEWS } from './views/index.js'
 
-const VIEWS = [
-  phonesView,
-  devicesView,
-  scheduledView,
-  requestsView,
-  callbacksView,
-  reviewsView,
-  clockView,
-  settingsView,
-]
-
-const main = document.getElementById('main')
-const search = /** @type {HTMLInputElement} */ (document.getElementById('search'))
-/**
- * The app the page speaks for now.
- * @type {{ credentials: import('./session.js').Credentials, api: import('./api.js').Api, data: ReturnType<typeof createData>, status: string, stream?: { stop(): void } } | undefined}
- */
-let session
-/** GET /_sandbox/info: whether there is an operator, whether new appKeys make apps. */
-let info = {}
-
-/** `#/phones/13800138000/<msg_id>?a=b` → { id: 'phones', args: [...], params: URLSearchParams } */
-export function route() {
-  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?')
-  const [id = '', ...args] = path.split('/').map(decodeURIComponent)
-  return {
-    id: VIEWS.some(v => v.id === id) ? id : VIEWS[0].id,
-    args: args.filter(Boolean),
-    params: new URLSearchParams(query),
-  }
-}
+/** The event stream of the app the page speaks for, while it does. */
+let stream
 
 /** The codes of the open phone (its newest ten), whose state the phone view shows. */
-function codesShown(current, messages) {
-  const [mobile] = current.args
-  if (current.id !== 'phones' || !mobile) return []
+function codesShown(messages) {
+  const { route } = store.get()
+  const [mobile] = route.args
+  if (route.id !== 'phones' || !mobile) return []
   return messages
     .filter(m => m.mobile === mobile && m.code)
     .slice(0, 10)
     .map(m => m.msg_id)
 }
 
-/** The app the address names (`?app=`), if any. */
-const linkedApp = () => new URLSearchParams(location.search).get('app') || undefined
-
-/** The address names this app from now on (the hash stays). */
-function nameApp(appKey) {
-  const url = new URL(location.href)
-  if (url.searchParams.get('app') === appKey) return
-  url.searchParams.set('app', appKey)
-  history.replaceState(null, '', url)
-}
-
-// What the user is typing survives a live re-render: inputs they changed keep their value, and the
-// focused control keeps focus (forms say `done(form)` once sent).
-const dirty = new Set()
-/** @param {Event} e */
-const touched = e => {
-  const { id } = /** @type {HTMLElement} */ (e.target)
-  if (id) dirty.add(id)
-}
-main.addEventListener('input', touched)
-main.addEventListener('change', touched)
-/** @returns {any} the element of that id under root (an input, mostly) */
-const byId = (root, id) => root.querySelector(`#${CSS.escape(id)}`)
-
-function renderMain(ctx, view) {
-  const values = new Map()
-  for (const id of dirty) {
-    const el = byId(main, id)
-    if (el) values.set(id, el.type === 'checkbox' ? el.checked : el.value)
-  }
-  const active = /** @type {HTMLInputElement | null} */ (document.activeElement)
-  const focus = active && main.contains(active) && active.id ? active : null
-  const selection = focus && 'selectionStart' in focus ? [focus.selectionStart, focus.selectionEnd] : null
-  main.replaceChildren(view.render(ctx))
-  for (const [id, value] of values) {
-    const el = byId(main, id)
-    if (!el) dirty.delete(id)
-    else if (el.type === 'checkbox') el.checked = value
-    else if (el.type !== 'file') el.value = value
-  }
-  const refocus = focus && byId(main, focus.id)
-  if (refocus) {
-    refocus.focus({ preventScroll: true })
-    if (selection && selection[0] !== null) refocus.setSelectionRange?.(...selection)
-  }
-  view.afterRender?.(main, ctx)
-}
-
-/** The problems above the view: ONE line when the sandbox cannot be reached, else each refusal. */
-function showProblems(errors) {
-  const box = document.getElementById('problems')
-  const lost = session?.status === 'reconnecting' || errors.some(e => !(e instanceof ApiError))
-  if (lost) {
-    box.replaceChildren(
-      h(
-        'p',
-        { class: 'problem', id: 'lost' },
-        `Lost the connection to the sandbox at ${location.origin}: reconnecting… (what you see may be out of date)`,
-      ),
-    )
-    return
-  }
-  const messages = [...new Set(errors.map(e => e.message))]
-  box.replaceChildren(...messages.map(m => h('p', { class: 'problem' }, `Could not read: ${m}`)))
-}
-
-function render() {
-  if (!session) return
-  const { data, api } = session
-  const current = route()
-  const view = VIEWS.find(v => v.id === current.id)
-  const ctx = {
-    api,
-    data,
-    state: data.state,
-    route: current,
-    search: search.value.trim(),
-    render,
-    // A form (or one field) was sent: it shows what the app says from now on.
-    done: sent => {
-      for (const el of sent.elements ?? [sent]) dirty.delete(el.id)
-    },
-  }
-  for (const v of VIEWS) {
-    const link = document.querySelector(`nav a[data-view="${v.id}"]`)
-    if (v.id === current.id) link.setAttribute('aria-current', 'page')
-    else link.removeAttribute('aria-current')
-    link.querySelector('.count').textContent = v.count?.(data.state) || ''
-  }
-  document.title = `${view.label} · ${api.appKey} · jiguang-sandbox`
-  const errors = Object.values(data.state.errors)
-  showProblems(errors)
+/** After each read: credentials refused, or the operator's app gone, end the app's screen. */
+function checkErrors() {
+  const { data, appKey } = store.get()
+  const errors = Object.values(data.errors)
   // The app was removed, or its secret is not the one this tab has: sign in again.
   if (errors.some(e => e.status === 401)) {
     signOut()
-    return showSignIn(`The credentials of ${api.appKey} were refused: sign in again.`)
-  }
-  // The operator named an app that is not (or no longer) there.
-  if (errors.some(e => e.code === 90048)) {
-    stop()
-    main.replaceChildren(h('p', { class: 'empty' }, `No app ${api.appKey} in this sandbox.`))
-    return openSwitch(`No app ${api.appKey} in this sandbox: open another.`)
-  }
-  renderMain(ctx, view)
-  showClock()
-}
-
-/** The app's clock in the header, ticking with real time between reads. */
-function showClock() {
-  const clock = session?.data.state.app?.clock
-  const out = document.getElementById('app-clock')
-  if (!clock) return
-  const now = clock.now + (Date.now() - session.data.state.clockReadAt)
-  out.textContent = `App time ${beijing(now)} (Beijing)`
-  out.title = `${new Date(now).toISOString()} UTC; ${clock.offset_ms === 0 ? 'real time' : `${duration(clock.offset_ms)} ahead of real time`}`
-}
-
-function setStatus(status) {
-  if (!session) return
-  session.status = status
-  const el = document.getElementById('live')
-  el.dataset.status = status
-  el.textContent = { live: 'Live', reconnecting: 'Reconnecting…' }[status] ?? status
-  showProblems(Object.values(session.data.state.errors))
+    showSignIn(`The credentials of ${appKey} were refused: sign in again.`)
+  } else if (errors.some(e => e.code === 90048)) showApps(`No app ${appKey} in this sandbox: open another.`)
 }
 
 function stop() {
-  session?.stream.stop()
-  session = undefined
+  stream?.stop()
+  stream = undefined
+  store.get().session?.data.stop()
 }
 
 /** Speaks for one app: its data, its stream, its views (the operator names it in each call). */
 function start(credentials, appKey) {
   stop()
   nameApp(appKey)
-  document.body.classList.remove('signed-out')
   const api = createApi(credentials, appKey)
-  const data = createData(api, render, {
-    requestsQuery: () => requestsQuery(route()),
-    codesShown: messages => codesShown(route(), messages),
+  const data = createData(
+    api,
+    {
+      read: () => store.get().data,
+      write: patch => store.update(s => ({ data: { ...s.data, ...patch } })),
+      onRead: checkErrors,
+    },
+    { requestsQuery: () => requestsQuery(store.get().route), codesShown },
+  )
+  store.set({
+    screen: 'app',
+    credentials,
+    appKey,
+    notice: '',
+    session: { api, data },
+    live: 'connecting',
+    data: emptyData(),
+    route: parseRoute(location.hash),
+    switcher: { open: false, reason: '' },
   })
-  session = { credentials, api, data, status: 'connecting' }
-  session.stream = follow(api, {
+  stream = follow(api, {
     onEvent: data.onEvent,
     onOpen: () => data.invalidate(),
-    onStatus: setStatus,
+    onStatus: live => store.set({ live }),
   })
-  document.getElementById('app-key').textContent = appKey
-  document
-    .getElementById('who')
-    .replaceChildren(credentials.kind === 'operator' ? h('span', { class: 'badge warn' }, 'operator') : '')
-  main.replaceChildren(h('p', { class: 'empty' }, 'Loading…'))
   data.invalidate()
-}
-
-/** The operator's badge in the header, when signed in as the operator. */
-function showWho(credentials) {
-  document
-    .getElementById('who')
-    .replaceChildren(credentials.kind === 'operator' ? h('span', { class: 'badge warn' }, 'operator') : '')
 }
 
 function showSignIn(reason = '') {
   stop()
-  document.body.classList.add('signed-out')
-  document.getElementById('problems').replaceChildren()
-  document.title = 'Sign in · jiguang-sandbox'
   const wanted = linkedApp()
-  main.replaceChildren(
-    signInPage({
-      info,
-      appKey: wanted,
-      reason:
-        reason ||
-        (wanted ? `This link opens app ${wanted}: sign in with its masterSecret, or as the operator.` : ''),
-      onSignedIn: credentials => {
-        signIn(credentials)
-        enter(credentials)
-      },
-    }),
-  )
-  const first = /** @type {HTMLElement | null} */ (main.querySelector('#sign-in-user'))
-  first?.focus()
+  store.set({
+    screen: 'sign-in',
+    credentials: null,
+    session: null,
+    data: emptyData(),
+    apps: emptyApps(),
+    notice:
+      reason ||
+      (wanted ? `This link opens app ${wanted}: sign in with its masterSecret, or as the operator.` : ''),
+  })
+}
+
+/** The operator's list of every app; `notice` says why it is shown, if there is a reason. */
+function showApps(notice = '') {
+  stop()
+  if (linkedApp()) history.pushState(null, '', appsAddress())
+  store.set({ screen: 'dashboard', session: null, data: emptyData(), appKey: '', notice })
 }
 
 /** Signed in: the app the address names (an app's credentials: only their own), else theirs. */
 function enter(credentials) {
   const wanted = linkedApp()
+  store.set({ credentials })
   if (credentials.kind === 'operator') {
     if (wanted) return start(credentials, wanted)
-    stop()
-    document.body.classList.remove('signed-out')
-    document.getElementById('app-key').textContent = 'none'
-    document.getElementById('live').textContent = 'No app open'
-    showWho(credentials)
-    main.replaceChildren(h('p', { class: 'empty' }, 'Open an app to see it.'))
-    return openSwitch()
+    return showApps()
   }
-  if (wanted && wanted !== credentials.app_key) return showMismatch(credentials, wanted)
+  if (wanted && wanted !== credentials.app_key) {
+    stop()
+    return store.set({ screen: 'mismatch', appKey: credentials.app_key, session: null, notice: wanted })
+  }
   start(credentials, credentials.app_key)
 }
 
-/** A link to another app than the one these credentials are: say so, and offer both ways out. */
-function showMismatch(credentials, wanted) {
-  stop()
-  document.body.classList.remove('signed-out')
-  document.getElementById('app-key').textContent = credentials.app_key
-  main.replaceChildren(
-    h(
-      'section',
-      { class: 'single', 'aria-labelledby': 'mismatch-title' },
-      h('h2', { id: 'mismatch-title' }, 'This link is for another app'),
-      h(
-        'p',
-        { class: 'problem' },
-        `The link opens app ${wanted}, and this tab is signed in as app ${credentials.app_key}: an app's credentials show that app alone.`,
-      ),
-      h(
-        'div',
-        { class: 'actions' },
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              signOut()
-              showSignIn()
-            },
-          },
-          `Sign in as ${wanted} (or as the operator)`,
-        ),
-        ' ',
-        h(
-          'button',
-          { type: 'button', onclick: () => start(credentials, credentials.app_key) },
-          `Show ${credentials.app_key} instead`,
-        ),
-      ),
-    ),
-  )
+/** The operator opens an app from the list, in place: a new entry of the history (Back returns). */
+function openApp(appKey, hash = '#/phones') {
+  const { credentials } = store.get()
+  if (!credentials) return
+  history.pushState(null, '', appAddress(appKey, hash))
+  start(credentials, appKey)
+  document.getElementById('main')?.focus({ preventScroll: true })
 }
 
-function buildNav() {
-  const list = document.getElementById('views')
-  list.replaceChildren(
-    ...VIEWS.map(v =>
-      h(
-        'li',
-        null,
-        h('a', { href: `#/${v.id}`, 'data-view': v.id }, v.label, ' ', h('span', { class: 'count' })),
-      ),
-    ),
-  )
+/** A link to another app than the one these credentials are: say so, and offer both ways out. */
+function Mismatch({ s }) {
+  const wanted = s.notice
+  const mine = s.credentials?.kind === 'app' ? s.credentials.app_key : ''
+  return html`<section class="single" aria-labelledby="mismatch-title">
+    <h2 id="mismatch-title">This link is for another app</h2>
+    <p class="problem">
+      The link opens app ${wanted}, and this tab is signed in as app ${mine}: an app's credentials show that app alone.
+    </p>
+    <div class="actions">
+      <button type="button" onClick=${() => {
+        signOut()
+        showSignIn()
+      }}>Sign in as ${wanted} (or as the operator)</button>
+      <button type="button" onClick=${() => start(s.credentials, mine)}>Show ${mine} instead</button>
+    </div>
+  </section>`
+}
+
+/** The problems above the view: ONE line when the sandbox cannot be reached, else each refusal. */
+function Problems({ s }) {
+  const errors = Object.values(s.data.errors)
+  const lost = s.screen === 'app' && (s.live === 'reconnecting' || errors.some(e => !(e instanceof ApiError)))
+  const messages = lost ? [] : [...new Set(errors.map(e => e.message))]
+  return html`<div id="problems" role="alert">
+    ${
+      lost &&
+      html`<p class="problem" id="lost">
+      Lost the connection to the sandbox at ${location.origin}: reconnecting… (what you see may be out of date)
+    </p>`
+    }
+    ${messages.map(m => html`<p class="problem" key=${m}>Could not read: ${m}</p>`)}
+  </div>`
+}
+
+/** Modules loaded so far, by their loader. */
+const loaded = new Map()
+
+/**
+ * A view whose module is loaded the first time it is shown (views/index.js); `Loading…` until then.
+ * @param {{ load: () => Promise<any>, name?: string, props: Record<string, any> }} props
+ */
+function Lazy({ load, name = 'View', props }) {
+  const [failed, setFailed] = useState(/** @type {string | null} */ (null))
+  const module = loaded.get(load)
+  useEffect(() => {
+    if (module) return
+    setFailed(null)
+    load()
+      .then(m => {
+        loaded.set(load, m)
+        store.set({}) // drawn again, now with it
+      })
+      .catch(err => setFailed(err.message))
+  }, [load])
+  if (module) return html`<${module[name]} ...${props} />`
+  return failed
+    ? html`<p class="problem">Could not load this view from the sandbox (${failed}): reload the page.</p>`
+    : html`<p class="empty">Loading…</p>`
+}
+
+function Screen({ s }) {
+  if (s.screen === 'loading') return html`<p class="empty">Loading…</p>`
+  if (s.screen === 'sign-in')
+    return html`<${Lazy}
+      load=${loadSignIn}
+      name="SignInPage"
+      props=${{
+        info: s.info,
+        appKey: linkedApp(),
+        reason: s.notice,
+        onSignedIn: credentials => {
+          signIn(credentials)
+          enter(credentials)
+        },
+      }}
+    />`
+  if (s.screen === 'dashboard')
+    return html`<${Lazy} load=${loadApps} name="AppsView" props=${{ s, onOpen: openApp }} />`
+  if (s.screen === 'mismatch') return html`<${Mismatch} s=${s} />`
+  const view = VIEWS.find(v => v.id === s.route.id) ?? VIEWS[0]
+  return html`<${Lazy} key=${view.id} load=${view.load} props=${{ s }} />`
+}
+
+function App() {
+  const s = useStore()
+  const main = useRef(/** @type {HTMLElement | null} */ (null))
+  const view = VIEWS.find(v => v.id === s.route.id) ?? VIEWS[0]
+  useEffect(() => {
+    document.title =
+      s.screen === 'app'
+        ? `${view.label} · ${s.appKey} · jiguang-sandbox`
+        : s.screen === 'dashboard'
+          ? 'Apps · jiguang-sandbox'
+          : s.screen === 'sign-in'
+            ? 'Sign in · jiguang-sandbox'
+            : 'jiguang-sandbox'
+  })
+  // A new view: focus moves to it (within a view, e.g. from one phone to the next, it stays).
+  const shown = useRef(s.route.id)
+  useEffect(() => {
+    if (shown.current !== s.route.id && s.screen === 'app') main.current?.focus({ preventScroll: true })
+    shown.current = s.route.id
+  }, [s.route.id])
+  const operator = s.credentials?.kind === 'operator'
+  return html`
+    <a class="skip" href="#main" onClick=${e => {
+      e.preventDefault()
+      main.current?.focus()
+    }}>Skip to the view</a>
+    <${Header}
+      s=${s}
+      onSignOut=${() => {
+        signOut()
+        showSignIn()
+      }}
+      onSwitch=${() => (operator ? showApps() : store.set({ switcher: { open: true, reason: '' } }))}
+      onAllApps=${e => {
+        e.preventDefault()
+        showApps()
+      }}
+    />
+    ${s.screen === 'app' && html`<${Nav} views=${VIEWS} current=${s.route.id} data=${s.data} />`}
+    <${Problems} s=${s} />
+    <main id="main" ref=${main} tabindex="-1"><${Screen} s=${s} /></main>
+    <${Toasts} toasts=${s.toasts} />
+    ${
+      !operator &&
+      html`<${SwitchDialog}
+      open=${s.switcher.open}
+      reason=${s.switcher.reason}
+      onSwitch=${credentials => start(credentials, credentials.app_key)}
+    />`
+    }
+    <${ConfirmDialog} confirm=${s.confirm} />
+  `
 }
 
 async function boot() {
-  buildNav()
-  setUpDialogs((credentials, appKey) => start(credentials, appKey), currentCredentials)
-  let shown = route().id
   window.addEventListener('hashchange', () => {
-    if (session) session.data.invalidate(route().id === 'phones' ? ['requests', 'sms'] : ['requests'])
-    render()
-    // A new view: focus moves to it (within a view, e.g. from one phone to the next, it stays).
-    if (route().id !== shown) main.focus({ preventScroll: true })
-    shown = route().id
+    const route = parseRoute(location.hash)
+    store.set({ route })
+    store.get().session?.data.invalidate(route.id === 'phones' ? ['requests', 'sms'] : ['requests'])
   })
-  search.addEventListener('input', render)
-  document.addEventListener('keydown', e => {
-    const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement?.tagName ?? '')
-    if (e.key === '/' && !typing && session) {
-      e.preventDefault()
-      search.focus()
-    }
+  // Back and Forward between the operator's list and an app opened from it.
+  window.addEventListener('popstate', () => {
+    const { credentials, appKey, screen } = store.get()
+    if (!credentials) return
+    const wanted = linkedApp()
+    if (wanted ? wanted !== appKey || screen !== 'app' : screen !== 'dashboard') enter(credentials)
   })
-  document.getElementById('sign-out').addEventListener('click', () => {
-    signOut()
-    showSignIn()
-  })
-  setInterval(showClock, 1000)
+  const root = /** @type {HTMLElement} */ (document.getElementById('root'))
+  root.replaceChildren()
+  render(html`<${App} />`, root)
+  let info = {}
   try {
     info = await (await fetch('/_sandbox/info', { cache: 'no-store' })).json()
   } catch {
     info = {}
   }
+  store.set({ info })
   const credentials = currentCredentials()
   if (credentials) enter(credentials)
   else showSignIn()

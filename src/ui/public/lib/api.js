@@ -8,13 +8,16 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {number | undefined} code
    * @param {string} message
+   * @param {number} [retryAfter] seconds, from a 429's Retry-After
    */
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter) {
     super(code ? `${message} (${code})` : message)
     this.status = status
     this.code = code
     /** The control plane's own words, without the code. */
     this.said = message
+    /** When to try again (a 429's Retry-After, in seconds), if it said. */
+    this.retryAfter = retryAfter
   }
 }
 
@@ -75,7 +78,13 @@ export function createApi(credentials, appKey) {
     }
     if (!res.ok) {
       const error = data?.error
-      throw new ApiError(res.status, error?.code, error?.message ?? `${method} ${path}: HTTP ${res.status}`)
+      const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN)
+      throw new ApiError(
+        res.status,
+        error?.code,
+        error?.message ?? `${method} ${path}: HTTP ${res.status}`,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+      )
     }
     return data
   }

@@ -1,12 +1,32 @@
 // @ts-check
-// What the page knows of the app, read from the control plane by topic. An event of the stream
-// marks the topics it touches stale (EVENT_TOPICS, the one table of what each event changes); they
-// are read again at once (a burst of events is one read), and every view and tab badge drawn from
-// them is drawn again: every view shows what the API shows, and nothing is merged by hand.
+// What the page knows of the open app, read from the control plane by topic into the store. An
+// event of the stream marks the topics it touches stale (EVENT_TOPICS, the one table of what each
+// event changes); they are read again at once (a burst of events is one read), and every view and
+// tab badge drawn from them is drawn again: every view shows what the API shows, nothing is merged
+// by hand.
 
 const LIMIT = 'limit=1000'
 
-/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<object | null>>} */
+/** The journal's newest this many entries matching the Requests view's filters are read. */
+export const REQUESTS_LIMIT = 300
+/** The Requests view's filters the journal applies itself (`outcome` sorts among what they answer). */
+const REQUESTS_FILTERS = ['method', 'code', 'path', 'msg_id']
+
+/**
+ * The query GET /_sandbox/requests is read with for this route; null when the view is not shown.
+ * @param {import('./route.js').Route} route
+ */
+export function requestsQuery(route) {
+  if (route.id !== 'requests') return null
+  const q = new URLSearchParams({ limit: String(REQUESTS_LIMIT) })
+  for (const name of REQUESTS_FILTERS) {
+    const value = route.params.get(name)?.trim()
+    if (value) q.set(name, name === 'method' ? value.toUpperCase() : value)
+  }
+  return q.toString()
+}
+
+/** @type {Record<string, (api: import('./api.js').Api, opts: DataOptions) => Promise<Partial<AppData> | null>>} */
 const TOPICS = {
   app: async api => {
     const [app, faults] = await Promise.all([api.get('/_sandbox/app'), api.get('/_sandbox/faults')])
@@ -102,14 +122,8 @@ export const EVENT_TOPICS = {
  * @typedef {{ requestsQuery: () => string | null, codesShown: (messages: any[]) => string[] }} DataOptions
  */
 
-/**
- * The app's data, kept fresh: `onChange()` after each read.
- * @param {import('./api.js').Api} api
- * @param {() => void} onChange
- * @param {DataOptions} opts
- */
-export function createData(api, onChange, opts) {
-  const state = {
+export function emptyData() {
+  return {
     messages: [],
     /** msg_id → its delivery report. */
     reportOf: new Map(),
@@ -121,9 +135,12 @@ export function createData(api, onChange, opts) {
     smsSchedules: [],
     pushSchedules: [],
     callbacks: [],
+    callbackUrl: null,
     templates: [],
     signs: [],
     faults: [],
+    app: undefined,
+    clockReadAt: 0,
     /** The journal as the Requests view asked for it (`requestsQuery`). */
     requests: [],
     requestsQuery: null,
@@ -133,36 +150,60 @@ export function createData(api, onChange, opts) {
     steered: new Map(),
     /** What fell due at the last clock move made from this page. */
     lastMove: null,
+    /** The topics read at least once (a view says "Loading…" until its own is). */
+    loaded: new Set(),
+    /** @type {Record<string, any>} topic → the error its last read met */
     errors: {},
   }
+}
+
+/** @typedef {ReturnType<typeof emptyData>} AppData */
+
+/**
+ * The open app's data, kept fresh in the store's `data` (`write` merges into it). `stop()` once
+ * the page speaks for another app: a read still under way then changes nothing.
+ * @param {import('./api.js').Api} api
+ * @param {{ read: () => AppData, write: (patch: Partial<AppData>) => void, onRead: () => void }} io
+ * @param {DataOptions} opts
+ */
+export function createData(api, io, opts) {
   const stale = new Set()
   let reading = false
+  let stopped = false
   let timer
 
   async function read() {
     if (reading) return // the read under way takes what was marked meanwhile
     reading = true
     try {
-      while (stale.size > 0) {
+      while (stale.size > 0 && !stopped) {
         const topics = [...stale]
         stale.clear()
+        const patch = {}
+        const errors = { ...io.read().errors }
+        const loaded = new Set(io.read().loaded)
         let changed = false
         await Promise.all(
           topics.map(async topic => {
             try {
-              const read = await TOPICS[topic](api, opts)
-              if (read) Object.assign(state, read)
-              changed ||= read !== null || topic in state.errors
-              delete state.errors[topic]
+              const answer = await TOPICS[topic](api, opts)
+              if (answer) Object.assign(patch, answer)
+              if (answer) loaded.add(topic)
+              changed ||= answer !== null || topic in errors
+              delete errors[topic]
             } catch (err) {
-              state.errors[topic] = err
+              errors[topic] = err
               changed = true
             }
           }),
         )
+        if (stopped) return
         // A topic the page does not show now (the journal, outside its view) was not read: the
         // view stays as it is drawn.
-        if (changed) onChange()
+        if (changed) {
+          io.write({ ...patch, errors, loaded })
+          io.onRead()
+        }
       }
     } finally {
       reading = false
@@ -170,6 +211,7 @@ export function createData(api, onChange, opts) {
   }
 
   function invalidate(topics = ALL) {
+    if (stopped) return
     for (const topic of topics) stale.add(topic)
     clearTimeout(timer)
     timer = setTimeout(read, 20)
@@ -177,22 +219,25 @@ export function createData(api, onChange, opts) {
 
   /** What only this page knew of the app (its clicks, chosen reports, last clock move), after a reset. */
   function forget() {
-    state.clicks.clear()
-    state.steered.clear()
-    state.lastMove = null
+    io.write({ clicks: new Map(), steered: new Map(), lastMove: null })
   }
 
   return {
-    state,
     invalidate,
     forget,
+    /** What the page learnt from an answer of its own (a click, a report chosen, a clock move). */
+    remember: (/** @type {Partial<AppData>} */ patch) => io.write(patch),
+    stop() {
+      stopped = true
+      clearTimeout(timer)
+    },
     onEvent(type, data) {
       if (type === 'app.reset') forget()
-      if (type === 'clock.moved' && data && typeof data.now === 'number') {
-        state.app = { ...state.app, clock: data }
-        state.clockReadAt = Date.now()
-      }
+      if (type === 'clock.moved' && data && typeof data.now === 'number')
+        io.write({ app: { ...io.read().app, clock: data }, clockReadAt: Date.now() })
       invalidate(EVENT_TOPICS[type] ?? ALL)
     },
   }
 }
+
+/** @typedef {ReturnType<typeof createData>} Data */

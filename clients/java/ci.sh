@@ -74,7 +74,7 @@ java -jar "$J/junit-platform-console-standalone.jar" --disable-banner --details=
 
 # The pom, where Maven is: offline it can only be validated (its plugins come from Maven Central).
 if command -v mvn >/dev/null; then
-  (cd "$WORK/jiguang-sandbox/clients/java" && mvn -o -q -Dmaven.repo.local="$WORK/m2" validate)
+  (cd "$WORK/jiguang-sandbox/clients/java" && mvn -B -o -q -Dmaven.repo.local="$WORK/m2" validate)
   echo "clients/java: pom.xml validated offline (mvn -o validate); mvn package needs Maven Central's plugins"
 fi
 echo "clients/java: ok in $(($(date +%s) - START)) s"

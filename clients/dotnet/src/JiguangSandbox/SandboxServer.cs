@@ -101,8 +101,7 @@ namespace JiguangSandbox
             SandboxServer server;
             if (given.Length > 0)
             {
-                server = new SandboxServer(given, "JIGUANG_SANDBOX_URL", null, null, null);
-                server.AwaitReady();
+                server = new SandboxServer(given, "JIGUANG_SANDBOX_URL", null, null, null).Ready();
             }
             else
             {
@@ -171,17 +170,7 @@ namespace JiguangSandbox
             }
             // "127.0.0.1:49153", one line per address family
             var address = port.Item2.Trim().Split('\n')[0].Trim();
-            var server = new SandboxServer("http://" + address, "docker image " + image, null, id, null);
-            try
-            {
-                server.AwaitReady();
-            }
-            catch
-            {
-                server.Dispose();
-                throw;
-            }
-            return server;
+            return new SandboxServer("http://" + address, "docker image " + image, null, id, null).Ready();
         }
 
         // --- a child process ----------------------------------------------------------------
@@ -240,16 +229,7 @@ namespace JiguangSandbox
                 throw new InvalidOperationException("`" + shown + "` " + why + "; its output:\n" + LastLines(output));
             }
             server.Url = listening.Task.Result.TrimEnd('/');
-            try
-            {
-                server.AwaitReady();
-            }
-            catch
-            {
-                server.Dispose();
-                throw;
-            }
-            return server;
+            return server.Ready();
         }
 
         static string Quote(string argument)
@@ -266,6 +246,21 @@ namespace JiguangSandbox
         }
 
         // --- readiness and version ----------------------------------------------------------
+
+        /// <summary>This sandbox once it answers ready; what it started is stopped when it does not.</summary>
+        SandboxServer Ready()
+        {
+            try
+            {
+                AwaitReady();
+                return this;
+            }
+            catch
+            {
+                Dispose();
+                throw;
+            }
+        }
 
         void AwaitReady()
         {

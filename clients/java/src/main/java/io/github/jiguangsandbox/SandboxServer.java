@@ -76,8 +76,7 @@ public final class SandboxServer implements AutoCloseable {
         String given = env.get("JIGUANG_SANDBOX_URL");
         SandboxServer server;
         if (given != null && !given.isBlank()) {
-            server = new SandboxServer(given.trim(), "JIGUANG_SANDBOX_URL", null, null, null);
-            server.awaitReady(START_TIMEOUT);
+            server = new SandboxServer(given.trim(), "JIGUANG_SANDBOX_URL", null, null, null).ready();
         } else {
             String image = dockerImage(env);
             server = image != null ? runContainer(image) : runCommand(env);
@@ -164,14 +163,7 @@ public final class SandboxServer implements AutoCloseable {
         }
         // "127.0.0.1:49153" (one line per address family)
         String address = port.output.trim().split("\\R")[0].trim();
-        SandboxServer server = new SandboxServer("http://" + address, "docker image " + image, null, id, null);
-        try {
-            server.awaitReady(START_TIMEOUT);
-        } catch (RuntimeException err) {
-            server.close();
-            throw err;
-        }
-        return server;
+        return new SandboxServer("http://" + address, "docker image " + image, null, id, null).ready();
     }
 
     // --- a child process ---------------------------------------------------------------------
@@ -218,14 +210,7 @@ public final class SandboxServer implements AutoCloseable {
             process.destroyForcibly();
             throw new IllegalStateException("interrupted while starting the sandbox", err);
         }
-        SandboxServer server = new SandboxServer(url, "`" + shown + "`", process, null, output);
-        try {
-            server.awaitReady(START_TIMEOUT);
-        } catch (RuntimeException err) {
-            server.close();
-            throw err;
-        }
-        return server;
+        return new SandboxServer(url, "`" + shown + "`", process, null, output).ready();
     }
 
     /** Reads the child's output to its end (so it never blocks on a full pipe), keeping the last lines. */
@@ -264,6 +249,17 @@ public final class SandboxServer implements AutoCloseable {
     }
 
     // --- readiness and version ---------------------------------------------------------------
+
+    /** This sandbox once it answers ready; what it started is stopped when it does not. */
+    private SandboxServer ready() {
+        try {
+            awaitReady(START_TIMEOUT);
+            return this;
+        } catch (RuntimeException err) {
+            close();
+            throw err;
+        }
+    }
 
     private void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -3,8 +3,9 @@
 # junit5; JUNIT_JARS names another folder holding them). What `mvn package|test|install` does with pom.xml:
 #
 #   ./build.sh jar              target/jiguang-sandbox-client-<version>.jar
-#   ./build.sh test [args…]     compiles the tests and runs them with the JUnit console launcher (the
-#                               sandbox comes from JIGUANG_SANDBOX_URL, a Docker image or JIGUANG_SANDBOX_COMMAND)
+#   ./build.sh test [args…]     compiles the tests and runs them with the JUnit console launcher, all of
+#                               them unless the args select some (--select-class …); the sandbox comes from
+#                               JIGUANG_SANDBOX_URL, a Docker image or JIGUANG_SANDBOX_COMMAND
 #   ./build.sh install [repo]   the jar and pom.xml into a Maven repository folder (~/.m2/repository unless
 #                               given), where Maven and Gradle (mavenLocal()) find them as `mvn install` leaves them
 set -euo pipefail
@@ -43,9 +44,11 @@ run_tests() {
   rm -rf target/test-classes && mkdir -p target/test-classes
   javac --release 17 -Xlint:all -Werror -encoding UTF-8 -d target/test-classes -cp "$JAR:$api" \
     $(find src/test/java -name '*.java')
+  # every test class, unless the arguments select some (--select-class, --select-method…)
+  local scan=(--scan-classpath target/test-classes) arg
+  for arg in "$@"; do case "$arg" in --select*) scan=() ;; esac; done
   java -jar "$(junit_path junit-platform-console-standalone)" --disable-banner --details=tree \
-    --class-path "$JAR:target/test-classes" --scan-classpath target/test-classes \
-    --reports-dir target/test-reports "$@"
+    --class-path "$JAR:target/test-classes" "${scan[@]}" --reports-dir target/test-reports "$@"
 }
 
 install_into() {

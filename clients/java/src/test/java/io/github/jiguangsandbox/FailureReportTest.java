@@ -126,6 +126,24 @@ class FailureReportTest {
         assertTrue(Json.parseObject(apps.body()).getObjects("apps").isEmpty(), apps.body());
     }
 
+    @Test
+    void aClassAppIsKeptWhenOneOfItsTestsFails(SandboxServer server, @TempDir Path reports) throws IOException {
+        SummaryGeneratingListener summary = new SummaryGeneratingListener();
+        LauncherFactory.create().execute(request()
+            .selectors(selectClass(OneOfTwoFails.class))
+            .configurationParameter("jiguang.sandbox.url", server.url())
+            .configurationParameter("jiguang.sandbox.reports", reports.toString())
+            .build(), summary);
+        assertEquals(1, summary.getSummary().getTestsSucceededCount());
+        assertEquals(1, summary.getSummary().getTestsFailedCount());
+        // exported under the failing test's name, as it stood when that test failed
+        JsonObject document = Json.parseObject(Files.readString(reports.resolve("OneOfTwoFails.fails.json")));
+        assertEquals(OneOfTwoFails.app.appKey(), document.getString("app_key"));
+        // and not removed with its class
+        assertEquals(1, Json.parseObject(operator(server, "/_sandbox/apps?prefix=" + OneOfTwoFails.app.appKey()).body())
+            .getObjects("apps").size());
+    }
+
     static HttpResponse<String> operator(SandboxServer server, String path) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url() + path))
@@ -135,7 +153,30 @@ class FailureReportTest {
         }
     }
 
-    /** A test that passes, for the child run above. */
+    /** One app for the class (a @BeforeAll parameter), one test passing and one failing, for a child run above. */
+    @JiguangSandbox
+    @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.MethodName.class)
+    static class OneOfTwoFails {
+        static volatile SandboxClient app;
+
+        @org.junit.jupiter.api.BeforeAll
+        static void oneAppForTheClass(SandboxClient sb) {
+            app = sb;
+        }
+
+        @Test
+        void fails() {
+            app.requests();
+            org.junit.jupiter.api.Assertions.fail("on purpose");
+        }
+
+        @Test
+        void passes() {
+            app.requests();
+        }
+    }
+
+    /** A test that passes, for a child run above. */
     @JiguangSandbox
     static class Passing {
         static volatile String appKey;

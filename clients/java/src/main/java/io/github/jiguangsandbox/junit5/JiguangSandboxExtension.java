@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *   <li>a {@link SandboxClient} parameter (of a test, a {@code @BeforeEach} or {@code @AfterEach}
  *       method: one app for all three) is an app of the test's own, new and empty; a parameter of
  *       {@code @BeforeAll} or a per-class constructor is one app for the class;</li>
- *   <li>when the test passed, its app is removed; when it failed, its app is kept, its document is
- *       exported to {@code target/jiguang-sandbox/<Class>.<method>.json} ({@code build/} under
+ *   <li>when the test passed, its app is removed; when it failed, its app is kept (a class's app,
+ *       when one of its tests failed), its document is exported to {@code target/jiguang-sandbox/<Class>.<method>.json} ({@code build/} under
  *       Gradle, JIGUANG_SANDBOX_REPORTS when set) and the web UI's link to it is printed and
  *       published as a report entry.</li>
  * </ul>
@@ -99,12 +99,21 @@ public class JiguangSandboxExtension implements ParameterResolver, AfterEachCall
 
     private static void finish(ExtensionContext context) {
         App app = context.getStore(NAMESPACE).get(App.class, App.class);
-        // Store.get also finds the class's app from a test: only its owner finishes it
-        if (app == null || !app.owner.equals(context.getUniqueId())) return;
+        if (app == null) return;
+        boolean failed = context.getExecutionException().isPresent();
+        if (!app.owner.equals(context.getUniqueId())) {
+            // Store.get also finds the class's app from a test: a failing test keeps it, exported as it
+            // stood then, under the test's name; its owner (the class) finishes it
+            if (failed) {
+                app.kept = true;
+                keep(context, app.client);
+            }
+            return;
+        }
         context.getStore(NAMESPACE).remove(App.class);
-        if (context.getExecutionException().isPresent()) {
+        if (failed) {
             keep(context, app.client);
-        } else {
+        } else if (!app.kept) {
             try {
                 app.client.deleteApp();
             } catch (RuntimeException err) {
@@ -174,10 +183,11 @@ public class JiguangSandboxExtension implements ParameterResolver, AfterEachCall
         }
     }
 
-    /** A test's (or a class's) app, and the context it belongs to. */
+    /** A test's (or a class's) app, the context it belongs to, and whether a failed test kept it. */
     private static final class App {
         final SandboxClient client;
         final String owner;
+        volatile boolean kept;
 
         App(SandboxClient client, String owner) {
             this.client = client;

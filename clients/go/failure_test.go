@@ -29,7 +29,7 @@ func TestDeliberatelyFailing(t *testing.T) {
 	sb.NextMessage(jiguangsandbox.Filter{"mobile": mobile}, 200*time.Millisecond)
 }
 
-var keptLine = regexp.MustCompile(`jiguang-sandbox: TestDeliberatelyFailing failed; its app ([0-9a-f]{24}) is exported to (\S+); web UI: (\S+)`)
+var keptLine = regexp.MustCompile(`jiguang-sandbox: TestDeliberatelyFailing failed; app ([0-9a-f]{24}) exported to (\S+); web UI: (\S+)`)
 
 func TestAFailingTestIsExportedAndLinked(t *testing.T) {
 	server := jiguangsandbox.Sandbox(t)

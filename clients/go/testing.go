@@ -86,9 +86,9 @@ func (a *App) finish() {
 	}
 	saved := ""
 	if file, err := a.export(ctx); err != nil {
-		saved = fmt.Sprintf("its app %s could not be exported: %v", a.AppKey, err)
+		saved = fmt.Sprintf("app %s could not be exported: %v", a.AppKey, err)
 	} else {
-		saved = fmt.Sprintf("its app %s is exported to %s", a.AppKey, file)
+		saved = fmt.Sprintf("app %s exported to %s", a.AppKey, file)
 	}
 	a.tb.Logf("jiguang-sandbox: %s failed; %s; web UI: %s", a.tb.Name(), saved, a.UILink())
 }

@@ -73,14 +73,14 @@ namespace JiguangSandbox
                 var file = ReportFile(test);
                 Directory.CreateDirectory(Path.GetDirectoryName(file));
                 File.WriteAllText(file, client.ExportAppAsync().GetAwaiter().GetResult());
-                saved = "its app " + client.AppKey + " is exported to " + file;
+                saved = "app " + client.AppKey + " exported to " + file;
 #if !NUNIT2
                 TestContext.AddTestAttachment(file, "the app of jiguang-sandbox (" + client.UiLink + ")");
 #endif
             }
             catch (Exception err)
             {
-                saved = "its app " + client.AppKey + " could not be exported: " + err.Message;
+                saved = "app " + client.AppKey + " could not be exported: " + err.Message;
             }
             Console.WriteLine("jiguang-sandbox: " + test + " failed; " + saved + "; web UI: " + client.UiLink);
         }

@@ -18,7 +18,7 @@ namespace JiguangSandbox.Tests
     public class FailureReportTests : SandboxTest
     {
         static readonly Regex Line = new Regex(
-            "jiguang-sandbox: JiguangSandbox\\.Tests\\.DeliberatelyFailing\\.ExpectsATextThatNeverCame failed; its app ([0-9a-f]{24}) is exported to (\\S+); web UI: (\\S+)");
+            "jiguang-sandbox: JiguangSandbox\\.Tests\\.DeliberatelyFailing\\.ExpectsATextThatNeverCame failed; app ([0-9a-f]{24}) exported to (\\S+); web UI: (\\S+)");
 
         [Test]
         public async Task AFailingTestIsExportedAndLinked()

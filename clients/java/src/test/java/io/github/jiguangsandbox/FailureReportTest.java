@@ -39,7 +39,7 @@ import static org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.r
 @JiguangSandbox
 class FailureReportTest {
     static final Pattern LINE = Pattern.compile(
-        "jiguang-sandbox: DeliberatelyFailing\\.expectsATextThatNeverCame failed; its app ([0-9a-f]{24}) is exported to (\\S+); web UI: (\\S+)");
+        "jiguang-sandbox: DeliberatelyFailing\\.expectsATextThatNeverCame failed; app ([0-9a-f]{24}) exported to (\\S+); web UI: (\\S+)");
 
     @Test
     void aFailingTestIsExportedAndLinked(SandboxServer server, SandboxClient sb, @TempDir Path reports) throws Exception {

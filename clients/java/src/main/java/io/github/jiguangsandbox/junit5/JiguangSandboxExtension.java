@@ -134,10 +134,10 @@ public class JiguangSandboxExtension implements ParameterResolver, AfterEachCall
             Path file = reportFile(context, test);
             Files.createDirectories(file.getParent());
             Files.writeString(file, client.exportApp(), StandardCharsets.UTF_8);
-            saved = "its app " + client.appKey() + " is exported to " + file;
+            saved = "app " + client.appKey() + " exported to " + file;
             entry.put("jiguang-sandbox.export", file.toString());
         } catch (IOException | RuntimeException err) {
-            saved = "its app " + client.appKey() + " could not be exported: " + err.getMessage();
+            saved = "app " + client.appKey() + " could not be exported: " + err.getMessage();
         }
         System.out.println("jiguang-sandbox: " + test + " failed; " + saved + "; web UI: " + link);
         context.publishReportEntry(entry);

@@ -1,0 +1,7 @@
+using NUnit.Framework;
+
+/// <summary>The run's sandbox is stopped when the tests of this assembly end.</summary>
+[SetUpFixture]
+public class RunSandbox : JiguangSandbox.SandboxRun
+{
+}

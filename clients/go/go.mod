@@ -1,0 +1,3 @@
+module github.com/jiguang-sandbox/jiguang-sandbox/clients/go
+
+go 1.19

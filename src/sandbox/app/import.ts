@@ -277,22 +277,30 @@ function readInto(
   return new Promise<Read>((resolve, reject) => {
     let bytes = 0
     let failed = false
-    const fail = (err: unknown) => {
+    let ended = false
+    const fail = (err: unknown, drain = true) => {
       if (failed) return
       failed = true
       body.removeListener('data', onData)
-      // The rest of the body is read and dropped, so that the answer reaches the client.
+      // The rest of the body is read and dropped before the answer goes, so that a client still
+      // sending reads the refusal (an answer before the end of its body meets a closed socket).
+      if (!drain || ended) return reject(err)
+      body.on('data', () => {})
+      body.once('end', () => reject(err))
+      body.once('close', () => reject(err))
       body.resume()
-      reject(err)
     }
     const onData = (chunk: Buffer) => {
       try {
         bytes += chunk.length
         if (bytes > config.maxImportBytes)
-          throw new ApiError(
-            413,
-            sandboxErrors.bodyTooLarge().code,
-            `the document is over ${config.maxImportBytes} bytes, the most an import takes (MAX_IMPORT_BYTES)`,
+          return fail(
+            new ApiError(
+              413,
+              sandboxErrors.bodyTooLarge().code,
+              `the document is over ${config.maxImportBytes} bytes, the most an import takes (MAX_IMPORT_BYTES)`,
+            ),
+            false,
           )
         reader.write(chunk)
       } catch (err) {
@@ -302,6 +310,7 @@ function readInto(
     body.on('data', onData)
     body.once('error', fail)
     body.once('end', () => {
+      ended = true
       if (failed) return
       try {
         if (bytes === 0) throw sandboxErrors.missingBody()

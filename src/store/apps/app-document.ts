@@ -252,9 +252,9 @@ const keyOf = (row: Record<string, unknown>, columns: readonly string[]): unknow
   columns.length === 1 ? row[columns[0]!] : columns.map(c => String(row[c])).join('\u0000')
 
 /** Rows examined by one page of an export (a window of rowids, or a page of keys). */
-const PAGE = 1000
+const PAGE = 250
 /** Parent keys per query of a child table's export. */
-const PARENTS_PER_QUERY = 200
+const PARENTS_PER_QUERY = 100
 
 /** Reads and writes one app's rows in every table, for the app's document. */
 export function createAppDocument(engine: Engine) {
@@ -298,7 +298,7 @@ export function createAppDocument(engine: Engine) {
       window.set(
         t.name,
         db.prepare(
-          `SELECT * FROM ${name} WHERE rowid >= @lo AND rowid < @hi AND app_key = @app ORDER BY rowid`,
+          `SELECT * FROM ${name} WHERE rowid >= @lo AND rowid < @hi AND +app_key = @app ORDER BY rowid`,
         ),
       )
     } else if (t.owned) {

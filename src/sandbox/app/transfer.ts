@@ -148,16 +148,20 @@ const EXPORT_DOC = `Everything the app holds, as one versioned JSON document (\`
 the app in every table (settings, balances, templates, signatures and their reviews, messages and
 codes, schedules, reports, replies, callbacks and their attempts, devices, tags, aliases, pushes and
 their deliveries, push schedules, events, the request journal…), its developer's standing and
-balances, its clock and its armed faults. Not its credentials. Keep it as a CI job's artifact when a
-test fails; POST /_sandbox/app/import loads it into an app of any sandbox (docs/testing.md).`
+balances, its clock and its armed faults. Not its credentials, and no secret. Written as the client
+reads it, a page of rows at a time. Keep it as a CI job's artifact when a test fails; POST
+/_sandbox/app/import loads it into an app of any sandbox (docs/testing.md).`
 
-const IMPORT_DOC = `Makes the calling app hold exactly what the document says, in one write: everything it held
-before is gone (as with a reset), its appKey, masterSecret and developer account stay its own, its
-clock goes on from the document's, its faults are armed again. Ids are kept: an id another app of
-this sandbox holds is refused (409 90056), and the sandbox never hands out the document's ids again.
-A document of another format or version, or one that does not read, is refused (400 naming what is
-wrong) and nothing changes. The import is the one write to /_sandbox the request journal does not
-keep: exporting again gives back the document.`
+const IMPORT_DOC = `Makes the calling app hold exactly what the document says: everything it held before is gone (as
+with a reset), its appKey, masterSecret, developer account and push group stay its own, its clock
+goes on from the document's, its faults are armed again. The body is read as it arrives (at most
+MAX_IMPORT_BYTES); every row is checked as the API checks what it stores (types, ranges, JSON
+columns, the app's caps, rows it refers to being the document's own, ids within half their range,
+the callback_url through the vendor's URL check): a document refused is 400 naming the row and
+column, and nothing changes. Ids are kept: an id another app of this sandbox holds is refused (409
+90056), and the sandbox never hands out the document's ids again. The rows are written a chunk at
+a time while the app's other requests wait. The import is the one write to /_sandbox the request
+journal does not keep: exporting again gives back the document.`
 
 /** GET /_sandbox/app/export and POST /_sandbox/app/import. */
 export function transferRoutes(deps: Deps): RouteSpec[] {

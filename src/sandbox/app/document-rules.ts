@@ -13,6 +13,7 @@ import { appPatchSchema } from '../../seed/seed-file.js'
 import { SMS_LIMITS } from '../../sms/limits.js'
 import { SIGN_LIMITS } from '../../sms/signs/form.js'
 import type { DocumentTable, Row, Value } from '../../store/apps/app-document.js'
+import { CALLBACK_STATES, CALLBACK_TYPES } from '../../store/callbacks/outbox.js'
 import { importableMax, type SequenceName } from '../../store/engine/id-blocks.js'
 import { EVENT_TYPES, EVENTS_HELD } from '../../store/events/log.js'
 import { FAULT_LIMITS } from '../faults/input.js'
@@ -123,16 +124,6 @@ const settings = json('object', parsed => {
   const issue = result.error.issues[0]
   return `${issue?.path.join('.') || 'settings'}: ${issue?.message}`
 })
-const TYPES_OF_CALLBACKS = [
-  'SMS_REPORT',
-  'SMS_REPLY',
-  'SMS_TEMPLATE',
-  'SMS_SIGN',
-  'JPUSH_DELIVERED',
-  'JPUSH_CLICKED',
-  'JPUSH_NOT_DELIVERED',
-  'JPUSH_PUSH_SUCCEEDED',
-]
 const SURFACES = ['sms', 'push', 'sandbox']
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 /** The journal keeps a body's first characters and says how long the whole was (http/journal.ts). */
@@ -172,9 +163,9 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
   },
   callbacks: {
     id: id('callback_id'),
-    type: oneOf(TYPES_OF_CALLBACKS),
+    type: oneOf(CALLBACK_TYPES),
     data: json('object'),
-    state: oneOf(['pending', 'sending', 'delivered', 'failed']),
+    state: oneOf(CALLBACK_STATES),
     attempts: int(0, 100),
     next_attempt_at: nullable(time),
     created_at: time,

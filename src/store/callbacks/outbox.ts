@@ -13,6 +13,24 @@ export type CallbackType =
   | 'JPUSH_PUSH_SUCCEEDED'
 export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
 
+/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
+export const CALLBACK_TYPES = [
+  'SMS_REPORT',
+  'SMS_REPLY',
+  'SMS_TEMPLATE',
+  'SMS_SIGN',
+  'JPUSH_DELIVERED',
+  'JPUSH_CLICKED',
+  'JPUSH_NOT_DELIVERED',
+  'JPUSH_PUSH_SUCCEEDED',
+] as const satisfies readonly CallbackType[]
+export const CALLBACK_STATES = [
+  'pending',
+  'sending',
+  'delivered',
+  'failed',
+] as const satisfies readonly CallbackState[]
+
 export interface Callback {
   id: number
   appKey: string

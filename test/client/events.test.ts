@@ -83,7 +83,7 @@ describe('events()', () => {
       developer,
     })
     expect(changed).toMatchObject({ type: 'app.changed', data: shown(patched) })
-    expect((changed?.data as { developer: object }).developer).not.toHaveProperty('dev_secret')
+    expect((changed!.data as { developer: object }).developer).not.toHaveProperty('dev_secret')
     expect(patching).toMatchObject({
       type: 'request.completed',
       data: { method: 'PATCH', path: '/_sandbox/app' },

@@ -10,6 +10,7 @@ import { appNow, type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
+import { type AppGate, createAppGate } from './http/app-gate.js'
 import { useConnections } from './http/connections.js'
 import type { Dialect } from './http/dialect.js'
 import { useDrain } from './http/drain.js'
@@ -84,6 +85,7 @@ import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
 import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
+import { reprovision } from './seed/reprovision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { accountRoutes } from './sms/accounts.js'
 import { smsDialect } from './sms/dialect.js'
@@ -151,6 +153,13 @@ export async function buildApp(
   // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app
   // when it is reset or removed (app-resets.ts).
   const appResets = createAppResets()
+  // An import a stopped process left half-written is undone: the app is as at its first use.
+  for (const appKey of store.appDocument.closedApps()) {
+    const closed = store.apps.get(appKey)
+    if (!closed) continue
+    store.transaction(() => reprovision({ store, seed, appResets }, closed, clock.now()))
+    app.log.warn({ app_key: appKey }, 'the import of this app was cut by a stop: the app is reset')
+  }
 
   // Background jobs: the due-work loop over the list of what falls due as time passes, in the
   // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
@@ -218,6 +227,7 @@ export async function buildApp(
       }),
     ),
     routeBook: createRouteBook(app),
+    appGate: createAppGate(),
     scheduler,
     courier,
     // Certificates follow real time (clients check them against their own clocks), never app time.
@@ -380,6 +390,8 @@ export interface AppDeps {
   appResets: AppResets
   /** The seed file as read at start: what a reset makes a seed-file app again. */
   seed: SeedFile
+  /** An app's requests wait while it is being replaced by an import (http/app-gate.ts). */
+  appGate: AppGate
   scheduler: Scheduler
   /** Delivers the callback outbox; checks a callback URL before it is set (callbacks/courier.ts). */
   courier: Courier

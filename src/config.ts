@@ -354,6 +354,28 @@ export const SETTINGS = {
     describe: 'real time a client may leave answers unread without taking a byte before it is disconnected',
     schema: int(1_000, MAX_TIMER_MS).default(60_000),
   }),
+  // An app's document (GET /_sandbox/app/export, POST /_sandbox/app/import): issue 33.
+  maxImportBytes: setting({
+    env: 'MAX_IMPORT_BYTES',
+    public: true,
+    flag: 'max-import-bytes',
+    describe: "bytes of one app's document POST /_sandbox/app/import takes; beyond, 413 90012",
+    schema: int(1_024, Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
+  }),
+  maxTransfers: setting({
+    env: 'MAX_TRANSFERS',
+    public: true,
+    flag: 'max-transfers',
+    describe: 'exports and imports of app documents under way at once; beyond, 503 90060',
+    schema: int(1, 1_000).default(4),
+  }),
+  maxTransfersPerClient: setting({
+    env: 'MAX_TRANSFERS_PER_CLIENT',
+    public: true,
+    flag: 'max-transfers-per-client',
+    describe: 'exports and imports under way at once from one client address; beyond, 429 90060',
+    schema: int(1, 1_000).default(2),
+  }),
   maxDevicesPerApp: setting({
     env: 'MAX_DEVICES_PER_APP',
     public: true,

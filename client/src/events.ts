@@ -57,6 +57,9 @@ export interface ReviewDecision {
 }
 
 /** An event, its data shaped like the matching list's item (or endpoint's answer). */
+/** An app event's app: no secret travels on a stream (issue 33). */
+export type AppEvent = Omit<App, 'developer'> & { developer: Omit<App['developer'], 'dev_secret'> }
+
 export type SandboxEvent =
   | Typed<'sms.sent', Message>
   | Typed<'sms.report', Report>
@@ -69,8 +72,8 @@ export type SandboxEvent =
   /** An SMS schedule's (`sent`, `failed`) or a push schedule's (`api: "push"`, `msg_id`, `error`). */
   | Typed<'schedule.fired', { schedule_id: string; fired_at: string; [key: string]: unknown }>
   | Typed<'clock.moved', Clock>
-  /** The app as GET /_sandbox/app shows it, after the reset or the PATCH. */
-  | Typed<'app.reset' | 'app.changed', App>
+  /** The app as GET /_sandbox/app shows it, after the reset or the PATCH, without its developer's secret. */
+  | Typed<'app.reset' | 'app.changed', AppEvent>
   /** A request answered, as the journal keeps it (GET /_sandbox/requests). */
   | Typed<'request.completed', RequestEntry>
   /** A push accepted, whoever it reached (each device that gets it: push.delivered). */

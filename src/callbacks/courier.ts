@@ -84,9 +84,19 @@ export function createCourier(deps: CourierDeps) {
   async function attempt(c: Callback): Promise<void> {
     const app = store.apps.get(c.appKey)
     const at = app ? appNow(clock, app) : clock.now()
-    const out = app && outgoing(app, c, at)
+    let out: Outgoing | undefined
+    let result: { statusCode: number | null; error: string | null } = noUrl
+    try {
+      out = app ? outgoing(app, c, at) : undefined
+      if (out) result = await post(out)
+    } catch (err) {
+      // Its row holds what no callback can be made of (a database edited by hand): it fails
+      // alone, recorded and logged with its app; the others go on.
+      log.error({ err, app_key: c.appKey, callback: c.id }, 'callback cannot be made: it fails alone')
+      out = undefined
+      result = { statusCode: null, error: `the callback cannot be made: ${describe(err)}` }
+    }
     const url = out ? out.url : null
-    const result = out ? await post(out) : noUrl
     const delivered = result.error === null
     const delay = out?.retryDelaysMs[c.attempts - 1]
     // Without a URL there is nothing to retry against.
@@ -116,11 +126,31 @@ export function createCourier(deps: CourierDeps) {
     })
   }
 
+  /**
+   * Inside the claim's write: a callback whose data does not read (a database edited by hand; an
+   * import refuses such a row) is failed at once, with an attempt that says why, and logged with
+   * its app. Only that callback: every other app's go out as usual.
+   */
+  function failUnreadable(c: Callback): void {
+    const app = store.apps.get(c.appKey)
+    const at = app ? appNow(clock, app) : clock.now()
+    const error = 'its data is not a JSON object: it cannot be sent'
+    log.error({ app_key: c.appKey, callback: c.id }, `callback ${c.id} of ${c.appKey} failed: ${error}`)
+    const seq = store.callbacks.recordAttempt(
+      c,
+      { attempt: c.attempts, url: '', at, statusCode: null, error },
+      { delivered: false },
+    )
+    const logged = store.callbacks.get(c.appKey, c.id)
+    if (logged && seq !== undefined)
+      store.events.append({ appKey: c.appKey, type: 'callback.attempt', data: callbackItem(logged), at, seq })
+  }
+
   function track(c: Callback): void {
     const p: Promise<void> = attempt(c)
       .catch(err => {
         store.health.observe(err)
-        log.error({ err, callback: c.id }, 'callback attempt failed to record')
+        log.error({ err, app_key: c.appKey, callback: c.id }, 'callback attempt failed to record')
       })
       .finally(() => inflight.delete(p))
     inflight.set(p, c)
@@ -130,9 +160,13 @@ export function createCourier(deps: CourierDeps) {
     /** Claims every due callback and sends them in the background. */
     async dispatchDue(): Promise<void> {
       for (;;) {
-        const claimed = await store.write(() => store.callbacks.claimDue(clock.now(), CLAIM_BATCH))
+        const { claimed, unreadable } = await store.write(() => {
+          const due = store.callbacks.claimDue(clock.now(), CLAIM_BATCH)
+          for (const c of due.unreadable) failUnreadable(c)
+          return due
+        })
         for (const c of claimed) track(c)
-        if (claimed.length < CLAIM_BATCH) return
+        if (claimed.length + unreadable.length < CLAIM_BATCH) return
       }
     },
     /** Waits for the attempts on the wire (of one app, or all). */

@@ -27,6 +27,8 @@ declare module 'fastify' {
     refusal?: ApiError
     /** The body's text as the JSON body parser read it (body/json-body.ts), for the journal. */
     bodyText?: string
+    /** A route that reads its body itself (`body: 'stream'`): the body, not yet read (json-body.ts). */
+    bodyStream?: NodeJS.ReadableStream
     /** The operator's credentials act for `tenant` (X-Sandbox-App), or for no app (auth/operator.ts). */
     operator?: boolean
   }
@@ -45,8 +47,11 @@ declare module 'fastify' {
      * cannot send headers): the tenant of the token, or throws the surface's auth failure.
      */
     tokenAuth?: (token: string) => Tenant
-    /** How the body is read: JSON (the default) or the raw bytes of a multipart form. */
-    body?: 'json' | 'multipart'
+    /**
+     * How the body is read: JSON (the default), the raw bytes of a multipart form, or not at all
+     * (`stream`: the handler reads `req.bodyStream` as it arrives, an app's document).
+     */
+    body?: 'json' | 'multipart' | 'stream'
     /**
      * Dotted paths of body fields holding ids longer than a double keeps (17-digit JPush msg_ids):
      * a bare JSON number there reaches the handler as its exact digits (json-text.ts).

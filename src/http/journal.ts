@@ -15,7 +15,8 @@ import { routeConfig } from './route-config.js'
 // entries with its next group commit (store/events/requests.ts).
 
 /** Each body is kept up to this many characters (the rest is counted, not kept). */
-const BODY_CAP = 4096
+export const JOURNAL_BODY_CAP = 4096
+const BODY_CAP = JOURNAL_BODY_CAP
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** Which surface a path is on (`//v1` is `/v1`: the router forgives it), or none the journal keeps. */
@@ -80,7 +81,7 @@ const SECRET_WORD = /secret|token|password|authorization/i
 const SECRET_VALUE = /("[^"\\]*(?:secret|token|password|authorization)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi
 
 /** JSON text with every secret's value replaced by "[redacted]". */
-function redact(text: string): string {
+export function redact(text: string): string {
   return SECRET_WORD.test(text) ? text.replace(SECRET_VALUE, '$1"[redacted]"') : text
 }
 

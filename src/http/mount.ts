@@ -52,8 +52,9 @@ export interface MountOptions<D> {
  * 1. the catch-all body parser (json-body.ts): JSON whatever the Content-Type, or a form's bytes;
  *    routes that declare zod schemas (the control plane's) are validated by them (schema.ts);
  * 2. its error and 404 handlers, encapsulated by the prefix, so each vendor's envelope stays its own;
- * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then the app's due work
- *    caught up to its now (scheduler/catch-up.ts), so no handler settles anything on its own;
+ * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then a wait while the app is
+ *    being replaced (an import: app-gate.ts), then the app's due work caught up to its now
+ *    (scheduler/catch-up.ts), so no handler settles anything on its own;
  * 4. the surface's `beforeHandler` hooks (the armed faults: sandbox/faults/faults.ts);
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
@@ -64,6 +65,8 @@ export interface MountOptions<D> {
  */
 export type MountDeps = AuthDeps & {
   scheduler: { catchUp(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
+  /** An app's requests wait while it is being replaced (an import: app-gate.ts). */
+  appGate?: { hook(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
 }
 
 export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, envelopes: Envelopes) {
@@ -89,6 +92,7 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
       useSchemas(scope, own)
       scope.setErrorHandler(vendorErrorHandler(own))
       await registerBasicAuth(scope, deps, own, { standing, hooks: auth, operator })
+      if (deps.appGate) scope.addHook('preHandler', deps.appGate.hook)
       scope.addHook('preHandler', deps.scheduler.catchUp)
       beforeHandler?.(scope)
       defineRoutes(

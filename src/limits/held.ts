@@ -128,6 +128,8 @@ export type HeldSettings = Pick<
   | 'maxEventStreamsPerClient'
   | 'maxWaiting'
   | 'maxWaitingPerClient'
+  | 'maxTransfers'
+  | 'maxTransfersPerClient'
 >
 
 /**
@@ -169,6 +171,18 @@ export function createHeld(config: HeldSettings, log?: RefusalLogger) {
       {
         perClient: { max: config.maxWaitingPerClient, setting: 'MAX_WAITING_REQUESTS_PER_CLIENT' },
         total: { max: config.maxWaiting, setting: 'MAX_WAITING_REQUESTS' },
+      },
+      refusals,
+    ),
+    /**
+     * Exports and imports of app documents under way (sandbox/app/transfer.ts): each reads or
+     * writes every row of an app, a page at a time, for as long as its client sends or reads.
+     */
+    transfers: createHeldBound(
+      'exports and imports',
+      {
+        perClient: { max: config.maxTransfersPerClient, setting: 'MAX_TRANSFERS_PER_CLIENT' },
+        total: { max: config.maxTransfers, setting: 'MAX_TRANSFERS' },
       },
       refusals,
     ),

@@ -3,22 +3,12 @@ import type { Hub } from '../events/hub.js'
 import type { RouteSpec } from '../http/routes.js'
 import { items } from '../items/items.js'
 import { callbackItem } from '../items/views.js'
-import type { CallbackType } from '../store/callbacks/outbox.js'
+import { CALLBACK_STATES, CALLBACK_TYPES } from '../store/callbacks/outbox.js'
 import type { Store } from '../store/index.js'
 import { listRoute } from './lists/route.js'
 
-/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
-const TYPES = [
-  'SMS_REPORT',
-  'SMS_REPLY',
-  'SMS_TEMPLATE',
-  'SMS_SIGN',
-  'JPUSH_DELIVERED',
-  'JPUSH_CLICKED',
-  'JPUSH_NOT_DELIVERED',
-  'JPUSH_PUSH_SUCCEEDED',
-] as const satisfies readonly CallbackType[]
-const STATES = ['pending', 'sending', 'delivered', 'failed'] as const
+const TYPES = CALLBACK_TYPES
+const STATES = CALLBACK_STATES
 
 /**
  * Every callback of the calling app (JSMS's and those of pushes) with each delivery attempt, latest

@@ -60,10 +60,16 @@ async function settleDueReviews(deps: JobDeps, now: number): Promise<void> {
   const { store } = deps
   await Promise.all(
     store.reviews.dueApps(now).map(appKey =>
-      store.write(() => {
-        const app = store.apps.get(appKey)
-        if (app) settleReviewsOf(deps, app, now + app.clockOffsetMs)
-      }),
+      store
+        .write(() => {
+          const app = store.apps.get(appKey)
+          if (app) settleReviewsOf(deps, app, now + app.clockOffsetMs)
+        })
+        // One app's failure is its own: the others' reviews are settled in their own jobs.
+        .catch(err => {
+          deps.log.error({ err, app_key: appKey }, 'reviews of this app could not be settled')
+          throw err
+        }),
     ),
   )
 }
@@ -77,7 +83,10 @@ function fireOrAbandon(deps: JobDeps, appKey: string, scheduleId: string): void 
   try {
     deps.store.transaction(() => fireSchedule(deps, appKey, scheduleId))
   } catch (err) {
-    deps.log.error({ err, schedule_id: scheduleId }, 'scheduled message failed; marked as sent with errors')
+    deps.log.error(
+      { err, app_key: appKey, schedule_id: scheduleId },
+      'scheduled message failed; marked as sent with errors',
+    )
     deps.store.schedules.abandon(scheduleId, deps.clock.now())
   }
 }
@@ -93,7 +102,10 @@ async function fireDueSchedules(deps: JobDeps, now: number): Promise<void> {
         store
           .write(() => fireOrAbandon(deps, appKey, scheduleId))
           .catch(err =>
-            log.error({ err, schedule_id: scheduleId }, 'scheduled message could not be set aside'),
+            log.error(
+              { err, app_key: appKey, schedule_id: scheduleId },
+              'scheduled message could not be set aside',
+            ),
           ),
       ),
     )

@@ -88,7 +88,12 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
       type: 'request.completed',
       data: { method: 'PATCH', path: '/_sandbox/app', status: 200 },
     })
-    expect(changed.data).toEqual((await get(app, '/_sandbox/app')) as object)
+    // As GET shows it, without the developer's secret: no secret travels on a stream (issue 33).
+    const { developer, ...shown } = (await get(app, '/_sandbox/app')) as {
+      developer: Record<string, unknown>
+    }
+    const { dev_secret: _, ...publicDeveloper } = developer
+    expect(changed.data).toEqual({ ...shown, developer: publicDeveloper })
     expect(changed.data).toMatchObject({ balances: { industry: 5 } })
     expect(of('review.decided')[0].data).toEqual({
       kind: 'template',
@@ -196,7 +201,11 @@ describe('GET /_sandbox/events (a list, without Accept: text/event-stream)', () 
           type: 'request.completed',
           data: expect.objectContaining({ method: 'POST', path: '/_sandbox/reset', status: 200 }),
         },
-        { seq: before.next_after + 1, type: 'app.reset', data: reset.body },
+        {
+          seq: before.next_after + 1,
+          type: 'app.reset',
+          data: { ...reset.body, developer: { ...reset.body.developer, dev_secret: undefined } },
+        },
       ],
       next_after: before.next_after + 2,
     })

@@ -162,7 +162,7 @@ describe('a document the sandbox cannot take', () => {
       ],
       [
         { ...doc, tables: { ...tables, messages: [] } },
-        '"tables.codes[0]": refers to a row the document does not hold',
+        `"tables.reports[0].msg_id": msg_id ${messages[0]!.msg_id} names no row of the document's messages: a row may only refer to rows of its own app`,
       ],
       [
         { ...doc, faults: [{ path: '/v9/x', code: 1 }] },

@@ -54,7 +54,7 @@ const sent = (app: SandboxApp) =>
   })
 const claimed = (s: Store, now: number): Callback => {
   s.callbacks.enqueue(APP_KEY, 'SMS_REPORT', {}, now)
-  return s.callbacks.claimDue(now, 1)[0]!
+  return s.callbacks.claimDue(now, 1).claimed[0]!
 }
 
 let onTheWire: Callback | undefined

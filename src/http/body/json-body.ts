@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import type { Dialect } from '../dialect.js'
 import { routeConfig } from '../route-config.js'
@@ -13,6 +14,18 @@ const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|applicat
  * routes marked `body: 'multipart'` get the raw bytes.
  */
 export function acceptAnyBody(app: FastifyInstance, dialect: Dialect): void {
+  // A route that reads its body as it arrives (an app's document, far larger than anything else)
+  // gets the request's stream, and the parser an empty body that says it held the declared length
+  // (Fastify compares the bytes it read with Content-Length): nothing is buffered here.
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    if (routeConfig(req)?.body !== 'stream') return done(null, payload)
+    req.bodyStream = payload
+    const none = Object.assign(new PassThrough(), {
+      receivedEncodedLength: Number(req.headers['content-length']) || 0,
+    })
+    none.end()
+    done(null, none)
+  })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, raw, done) => {
     const body = raw as Buffer

@@ -67,12 +67,26 @@ export function setDeviceOnline(
  * fallbacks, each on its own clock at the scheduler's process time `now`. Returns how many apps it
  * looked at.
  */
-export async function pushTick(deps: PipelineDeps, now = deps.clock.now()): Promise<number> {
+export async function pushTick(
+  deps: PipelineDeps & Partial<Pick<JobDeps, 'log'>>,
+  now = deps.clock.now(),
+): Promise<number> {
   return deps.store.write(() => {
     const keys = deps.store.pushDeliveries.appsWithWork()
     for (const key of keys) {
       const app = deps.store.apps.get(key)
-      if (app) settle(deps, app, now + app.clockOffsetMs)
+      if (!app) continue
+      // Each app in a savepoint of its own: a row it cannot settle (a database edited by hand)
+      // fails that app's settling alone, logged with it, never every app's.
+      try {
+        deps.store.transaction(() => settle(deps, app, now + app.clockOffsetMs))
+      } catch (err) {
+        deps.store.health.observe(err)
+        deps.log?.error(
+          { err, app_key: key },
+          'push deliveries of this app could not be settled; the other apps go on',
+        )
+      }
     }
     return keys.length
   })

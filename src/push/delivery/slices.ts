@@ -1,5 +1,6 @@
 import type { JobDeps, PipelineDeps } from '../../deps.js'
 import type { DueWork } from '../../scheduler/due-work.js'
+import { CLOSED_OFFSET } from '../../store/apps/app-document.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 import type { Delivery } from '../../store/push/deliveries.js'
@@ -245,9 +246,20 @@ export const dueFanOuts: DueWork<JobDeps> = {
     let budget = SLICES_PER_TICK
     for (const { appKey, msgId } of store.pushes.fanningOut()) {
       if (busy?.has(msgId)) continue
+      // An app whose import is being written waits (store/apps/app-document.ts: CLOSED_OFFSET).
+      if (store.apps.get(appKey)?.clockOffsetMs === CLOSED_OFFSET) continue
       while (budget > 0) {
         budget--
-        if (await store.write(() => writeSlice(deps, appKey, msgId))) break
+        try {
+          if (await store.write(() => writeSlice(deps, appKey, msgId))) break
+        } catch (err) {
+          // A push whose slices cannot be written (a database edited by hand) stops alone:
+          // logged with its app, its plan dropped; every other push goes on.
+          store.health.observe(err)
+          deps.log.error({ err, app_key: appKey, msg_id: msgId }, 'push fan-out failed; it stops here')
+          await store.write(() => store.pushes.fanOutAt(appKey, msgId, null)).catch(() => {})
+          break
+        }
       }
       if (budget === 0) return
     }

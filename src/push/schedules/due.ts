@@ -49,7 +49,10 @@ function fireOrSkip(deps: JobDeps, appKey: string, scheduleId: string, dueAt: nu
   try {
     return deps.store.transaction(() => firePushSchedule(deps, appKey, scheduleId, dueAt))?.next ?? null
   } catch (err) {
-    deps.log.error({ err, schedule_id: scheduleId }, 'scheduled push failed; its occurrence is marked 1000')
+    deps.log.error(
+      { err, app_key: appKey, schedule_id: scheduleId },
+      'scheduled push failed; its occurrence is marked 1000',
+    )
     return skipPushScheduleOccurrence(deps, appKey, scheduleId, dueAt)
   }
 }

@@ -6,7 +6,7 @@ import { nationalMobile } from '../../mobile.js'
 import { type AppPatch, appPatchSchema } from '../../seed/seed-file.js'
 import type { Store } from '../../store/index.js'
 import { invalidField, sandboxErrors } from '../errors.js'
-import { describeApp } from './view.js'
+import { appEventData } from './view.js'
 
 // PATCH /_sandbox/app: the seed file's rules for an `apps[]` entry (seed-file.ts, one schema for
 // both), plus a plain refusal for the keys that exist there but cannot change at runtime.
@@ -88,6 +88,6 @@ export async function applyPatch(
         store.apps.setDeveloperBalances(app.devKey, { ...current, ...developer.balances })
       }
     }
-    store.events.append({ appKey, type: 'app.changed', data: describeApp(deps, appKey), at: now })
+    store.events.append({ appKey, type: 'app.changed', data: appEventData(deps, appKey), at: now })
   })
 }

@@ -11,7 +11,7 @@ import type { SeedFile } from '../../seed/seed-file.js'
 import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { applyPatch, patchBody } from './patch.js'
-import { appView, describeApp, describeStorage, storageView } from './view.js'
+import { appEventData, appView, describeApp, describeStorage, storageView } from './view.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
@@ -49,7 +49,7 @@ export function appRoutes(deps: Deps): RouteSpec[] {
   // Inside the reset's write: seqs go on from where they were (hub.ts), so `after=` and
   // Last-Event-ID taken before the reset still read what comes after it.
   const resetEvent = (appKey: string) => {
-    const data = describeApp(deps, appKey)
+    const data = appEventData(deps, appKey)
     if (data) store.events.append({ appKey, type: 'app.reset', data, at: data.clock.now })
   }
   return [

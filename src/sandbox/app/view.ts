@@ -122,3 +122,15 @@ export function describeApp(deps: { store: Store; clock: Clock }, appKey: string
     clock: { now: appNow(deps.clock, app), offset_ms: app.clockOffsetMs },
   }
 }
+
+/**
+ * The app as its `app.changed` and `app.reset` events carry it: as GET shows it, without the
+ * developer's secret. An event reaches whoever holds a stream token (10 minutes), the web UI and
+ * every export of the app (a CI artifact): no secret goes there (issue 33).
+ */
+export function appEventData(deps: { store: Store; clock: Clock }, appKey: string) {
+  const shown = describeApp(deps, appKey)
+  if (!shown) return undefined
+  const { dev_secret: _, ...developer } = shown.developer
+  return { ...shown, developer }
+}

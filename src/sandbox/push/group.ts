@@ -6,7 +6,7 @@ import { type GroupSetting, groupSetting } from '../../seed/push-settings.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
-import { describeApp } from '../app/view.js'
+import { appEventData } from '../app/view.js'
 
 // The calling app's membership of a group for group push (POST /v3/grouppush): the app setting
 // `settings.group` (seed/push-settings.ts), set here without a seed file. A group is the apps that
@@ -43,7 +43,7 @@ export function pushGroupRoutes(deps: { store: Store; clock: Clock }): RouteSpec
     const { group: _, ...settings } = app.settings
     return store.write(() => {
       store.apps.updateSettings({ ...app, settings: group ? { ...settings, group } : settings })
-      const data = describeApp(deps, app.appKey)
+      const data = appEventData(deps, app.appKey)
       store.events.append({ appKey: app.appKey, type: 'app.changed', data, at: tenant.now() })
     })
   }

@@ -13,6 +13,24 @@ export type CallbackType =
   | 'JPUSH_PUSH_SUCCEEDED'
 export type CallbackState = 'pending' | 'sending' | 'delivered' | 'failed'
 
+/** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for (push-callbacks.ts). */
+export const CALLBACK_TYPES = [
+  'SMS_REPORT',
+  'SMS_REPLY',
+  'SMS_TEMPLATE',
+  'SMS_SIGN',
+  'JPUSH_DELIVERED',
+  'JPUSH_CLICKED',
+  'JPUSH_NOT_DELIVERED',
+  'JPUSH_PUSH_SUCCEEDED',
+] as const satisfies readonly CallbackType[]
+export const CALLBACK_STATES = [
+  'pending',
+  'sending',
+  'delivered',
+  'failed',
+] as const satisfies readonly CallbackState[]
+
 export interface Callback {
   id: number
   appKey: string
@@ -68,11 +86,24 @@ interface AttemptRow {
   error: string | null
 }
 
+/**
+ * A row's data as an object; undefined when it does not read as one (a database edited by hand:
+ * an import refuses such a row). The courier fails that callback alone (callbacks/courier.ts).
+ */
+function dataOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const data: unknown = JSON.parse(text)
+    if (typeof data === 'object' && data !== null && !Array.isArray(data))
+      return data as Record<string, unknown>
+  } catch {}
+  return undefined
+}
+
 const toCallback = (r: Row): Callback => ({
   id: r.id,
   appKey: r.app_key,
   type: r.type as CallbackType,
-  data: JSON.parse(r.data),
+  data: dataOf(r.data) ?? {},
   url: r.url,
   state: r.state as CallbackState,
   attempts: r.attempts,
@@ -93,13 +124,18 @@ const toAttempt = (r: AttemptRow): CallbackAttempt => ({
 export const CALLBACKS_DUE = dueQuery('x.next_attempt_at', 'callbacks x', "x.state = 'pending'")
 
 /** The callback outbox and the log of every delivery attempt. */
-export function createCallbackStore({ db, due, seqs }: Engine) {
-  const insert = db.prepare<
-    { appKey: string; type: string; data: string; url: string | null; at: number; seq: number },
-    { id: number }
-  >(
-    `INSERT INTO callbacks (app_key, type, data, url, state, next_attempt_at, created_at, seq)
-     VALUES (@appKey, @type, @data, @url, 'pending', @at, @at, @seq) RETURNING id`,
+export function createCallbackStore({ db, due, seqs, ids }: Engine) {
+  const insert = db.prepare<{
+    id: number
+    appKey: string
+    type: string
+    data: string
+    url: string | null
+    at: number
+    seq: number
+  }>(
+    `INSERT INTO callbacks (id, app_key, type, data, url, state, next_attempt_at, created_at, seq)
+     VALUES (@id, @appKey, @type, @data, @url, 'pending', @at, @at, @seq)`,
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
   const claim = db.prepare<{ now: number; limit: number }, Row>(
@@ -161,12 +197,21 @@ export function createCallbackStore({ db, due, seqs }: Engine) {
       url: string | null = null,
     ): number {
       const seq = seqs.next(appKey, 'callbacks')
-      const { id } = insert.get({ appKey, type, data: JSON.stringify(data), url, at, seq })!
+      const id = ids.next('callback_id')
+      insert.run({ id, appKey, type, data: JSON.stringify(data), url, at, seq })
       due.note(CALLBACKS_DUE, appKey, at)
       return id
     },
-    claimDue(now: number, limit: number): Callback[] {
-      return claim.all({ now, limit }).map(toCallback)
+    /**
+     * Claims the due callbacks of every app; those whose data does not read as an object come
+     * back apart (`unreadable`), claimed too, for the caller to fail one by one: a row nobody can
+     * send never holds back the others' (a claim that threw would roll back every app's).
+     */
+    claimDue(now: number, limit: number): { claimed: Callback[]; unreadable: Callback[] } {
+      const claimed: Callback[] = []
+      const unreadable: Callback[] = []
+      for (const r of claim.all({ now, limit })) (dataOf(r.data) ? claimed : unreadable).push(toCallback(r))
+      return { claimed, unreadable }
     },
     /**
      * Logs one attempt; `next` is when to retry, or undefined to stop (delivered or given up).

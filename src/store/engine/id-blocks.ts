@@ -1,14 +1,44 @@
 import type { Db } from './db.js'
 import type { UndoJournal } from './undo.js'
 
-export type SequenceName = 'msg_id' | 'temp_id' | 'sign_id' | 'push_msg_id'
+export type SequenceName = 'msg_id' | 'temp_id' | 'sign_id' | 'push_msg_id' | 'callback_id' | 'reply_id'
+
+/**
+ * The largest id each sequence may ever hand out: the range the vendor's clients read. temp_id
+ * and sign_id are 32-bit ints in the Java and C# clients (jsms-api.md §1.7, sms/fields.ts); a push
+ * msg_id is `181` and a 14-digit counter (push/delivery/dispatch.ts); an SMS msg_id, a callback's
+ * and a reply's id must stay exact JavaScript numbers (msgIdKey, the control plane's lists).
+ */
+export const SEQUENCE_MAX: Record<SequenceName, number> = {
+  msg_id: Number.MAX_SAFE_INTEGER,
+  temp_id: 2 ** 31 - 1,
+  sign_id: 2 ** 31 - 1,
+  push_msg_id: 10 ** 14 - 1,
+  callback_id: Number.MAX_SAFE_INTEGER,
+  reply_id: Number.MAX_SAFE_INTEGER,
+}
+
+/**
+ * The largest id a row given from outside (an app's imported document) may hold: half the range.
+ * The sequence skips past the ids it is given, so the other half stays for every tenant: no
+ * document can move a sequence to where the ids it hands out next are refused (a temp_id past
+ * 2^31 answers 50013) or no longer exact.
+ */
+export const importableMax = (name: SequenceName): number => Math.floor(SEQUENCE_MAX[name] / 2)
 
 /**
  * How many ids of a sequence one write of its row reserves. Every SMS and every push takes an id:
  * those are reserved a thousand at a time, so a send runs no statement for its id (an UPDATE …
  * RETURNING was 4 % of a send's CPU: docs/performance.md). Templates and signatures are rare.
  */
-const BLOCK: Record<SequenceName, number> = { msg_id: 1000, push_msg_id: 1000, temp_id: 1, sign_id: 1 }
+const BLOCK: Record<SequenceName, number> = {
+  msg_id: 1000,
+  push_msg_id: 1000,
+  temp_id: 1,
+  sign_id: 1,
+  callback_id: 1000,
+  reply_id: 100,
+}
 
 /** What a sequence holds in memory: the next id to hand out, and the last one the row reserves. */
 interface Block {

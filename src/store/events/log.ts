@@ -50,6 +50,25 @@ interface Row {
 export const EVENTS_KEPT = 1000
 /** Appends between two prunes of an app: the log is at most EVENTS_KEPT + PRUNE_EVERY long. */
 const PRUNE_EVERY = 100
+/** The most events an app's log holds at any time (an import holds no more). */
+export const EVENTS_HELD = EVENTS_KEPT + PRUNE_EVERY
+
+/** Event types whose data is the app as GET /_sandbox/app shows it, its developer included. */
+const APP_VIEWS = new Set<string>(['app.changed', 'app.reset'])
+
+/**
+ * An event's data as it may leave the sandbox: an app event stored before issue 33 carried the
+ * developer's secret (an auto-provisioned app's is its masterSecret reversed); it is taken out
+ * wherever events are read (the stream, `wait=`, an export).
+ */
+export function eventData(type: string, text: string): unknown {
+  const data: unknown = JSON.parse(text)
+  if (APP_VIEWS.has(type)) {
+    const developer = (data as { developer?: Record<string, unknown> } | null)?.developer
+    if (developer && typeof developer === 'object') delete developer.dev_secret
+  }
+  return data
+}
 
 /**
  * The event log of what has no row of its own to carry a seq (migration 011): one INSERT per
@@ -101,7 +120,7 @@ export function createEventLog({ db, seqs }: Engine) {
         seq: r.seq,
         type: r.type as LogEventType,
         at: r.at,
-        data: JSON.parse(r.data),
+        data: eventData(r.type, r.data),
       }))
     },
   }

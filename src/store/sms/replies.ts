@@ -32,13 +32,13 @@ const toReply = (r: Row): Reply => ({
 })
 
 /** Uplink (MO) replies, handed out once each by GET /v1/reply. */
-export function createReplyStore({ db, seqs }: Engine) {
+export function createReplyStore({ db, seqs, ids }: Engine) {
   const insert = db.prepare<
-    { appKey: string; mobile: string; content: string; replyAt: number; seq: number },
+    { id: number; appKey: string; mobile: string; content: string; replyAt: number; seq: number },
     Row
   >(
-    `INSERT INTO replies (app_key, mobile, content, reply_at, seq) VALUES (@appKey, @mobile, @content, @replyAt, @seq)
-     RETURNING *`,
+    `INSERT INTO replies (id, app_key, mobile, content, reply_at, seq)
+     VALUES (@id, @appKey, @mobile, @content, @replyAt, @seq) RETURNING *`,
   )
   const list = createLister<'mobile', Row>(db, {
     columns: '*',
@@ -57,7 +57,7 @@ export function createReplyStore({ db, seqs }: Engine) {
   )
   return {
     insert(r: Omit<Reply, 'id' | 'seq'>): Reply {
-      return toReply(insert.get({ ...r, seq: seqs.next(r.appKey, 'replies') })!)
+      return toReply(insert.get({ ...r, id: ids.next('reply_id'), seq: seqs.next(r.appKey, 'replies') })!)
     },
     /** Newest first. */
     list(appKey: string, filter: ReplyFilter): Reply[] {

@@ -11,18 +11,18 @@ import type { Config } from './config.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
-import { useConnections } from './http/connections.js'
 import type { Dialect } from './http/dialect.js'
-import { useDrain } from './http/drain.js'
 import { journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
-import { logListenerErrors } from './http/listener-errors.js'
 import { mounter } from './http/mount.js'
 import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
 import { createRouteBook, type RouteBook } from './http/route-book.js'
+import { useConnections } from './http/socket/connections.js'
+import { useDrain } from './http/socket/drain.js'
+import { logListenerErrors } from './http/socket/listener-errors.js'
+import { requestTimeouts } from './http/socket/timeouts.js'
 import { createEnvelopes } from './http/surfaces.js'
-import { requestTimeouts } from './http/timeouts.js'
 import { createHeld, type Held } from './limits/held.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
 import { createMetrics, type Metrics } from './metrics/metrics.js'
@@ -341,7 +341,7 @@ export async function buildApp(
   // The web UI, a client of the control plane: its page and files are public, it signs in itself.
   await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], { standing: false })
   // Held requests are answered and event streams ended as the close begins: the close must not
-  // wait for them (http/drain.ts then ends each connection once its answer is out).
+  // wait for them (http/socket/drain.ts then ends each connection once its answer is out).
   app.addHook('preClose', async () => deps.hub.close())
 
   app.addHook('onReady', async () => scheduler.start())

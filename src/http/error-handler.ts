@@ -2,8 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.js'
 import { OverBound } from '../limits/held.js'
 import type { Dialect } from './dialect.js'
-import { ShuttingDown } from './drain.js'
 import { routeConfig } from './route-config.js'
+import { ShuttingDown } from './socket/drain.js'
 
 /**
  * What the client did wrong, as Fastify (or the request stream) reports it: a body that does not

@@ -112,7 +112,7 @@ export interface HeldCounts {
   tlsHandshakes: number
   eventStreams: number
   waiting: number
-  /** Bytes of answers written but not yet read by their clients (http/connections.ts). */
+  /** Bytes of answers written but not yet read by their clients (http/socket/connections.ts). */
   unreadBytes: number
   /** Refusals since the start, per bound (`connections per client`, `event streams in total`…). */
   refused: Readonly<Record<string, number>>
@@ -134,7 +134,7 @@ export type HeldSettings = Pick<
 
 /**
  * Every per-client and process-wide bound on what is held, in one object: the connections
- * (http/connections.ts), the TLS handshakes (tls/listener.ts), the event streams and the requests
+ * (http/socket/connections.ts), the TLS handshakes (tls/listener.ts), the event streams and the requests
  * held by `wait=` (events/hub.ts). `counts()` is what an operator's metrics read.
  */
 export function createHeld(config: HeldSettings, log?: RefusalLogger) {

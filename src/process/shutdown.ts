@@ -11,7 +11,7 @@ export interface GracefulClose {
 /**
  * Call before listen (it adds a hook). Both listeners stop accepting; every request already
  * received gets its real answer and one that arrives on an open keep-alive connection is refused
- * (src/http/drain.ts, wired by buildApp). After `graceMs`, whatever is still open is dropped so
+ * (src/http/socket/drain.ts, wired by buildApp). After `graceMs`, whatever is still open is dropped so
  * the process can exit.
  */
 export function prepareGracefulClose(app: FastifyInstance, { graceMs = 3_000 } = {}): GracefulClose {

@@ -28,7 +28,7 @@ export interface TlsListenOptions {
  * HTTPS in front of the existing HTTP server: each TLS connection, once decrypted, is handed to
  * the same http.Server, so both listeners share routes, timeouts, its connection tracking
  * (Fastify's close ends idle TLS keep-alive connections like plain ones) and its bounds on
- * connections (http/connections.ts).
+ * connections (http/socket/connections.ts).
  *
  * Before that, the handshake: a client that opens a connection and never finishes it holds a
  * descriptor and the TLS state. Handshakes under way are bounded per client address and in total
@@ -92,7 +92,7 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
     })
   })
   // A failed accept once listening: the HTTP server that takes these connections logs it
-  // (http/listener-errors.ts) instead of the process dying of an 'error' nobody heard.
+  // (http/socket/listener-errors.ts) instead of the process dying of an 'error' nobody heard.
   server.on('error', err => httpServer.emit('error', err))
   const closed = new Promise<void>(resolve => server.once('close', () => resolve()))
   return {

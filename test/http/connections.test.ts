@@ -7,7 +7,7 @@ import { createLogger } from '../../src/log/logger.js'
 import { defaultAuth } from '../helpers.js'
 import { parseResponse, rawExchange } from './raw-socket.js'
 
-// Bounds on connections and back-pressure on answers nobody reads (src/http/connections.ts), over
+// Bounds on connections and back-pressure on answers nobody reads (src/http/socket/connections.ts), over
 // real sockets. Loopback has more than one address: 127.0.0.2 is another client than 127.0.0.1.
 
 const open: SandboxApp[] = []

@@ -215,7 +215,7 @@ describe('rows an import may not hold (point 4)', () => {
       last_online_at: null,
       created_at: now,
     })
-    const request = (seq: number, body = '{}') => ({
+    const request = (seq: number, body = '{}', authenticated = 1) => ({
       seq,
       at: now,
       real_at: now,
@@ -232,6 +232,7 @@ describe('rows an import may not hold (point 4)', () => {
       client: '127.0.0.1',
       user_agent: null,
       operator: 0,
+      authenticated,
       request_body: null,
       answer_body: body,
     })
@@ -249,6 +250,20 @@ describe('rows an import may not hold (point 4)', () => {
       [
         { ...doc, tables: { ...doc.tables, requests: Array.from({ length: 11 }, (_, i) => request(i + 1)) } },
         '"tables.requests": holds more than 10 rows, the most one app may hold (JOURNAL_MAX_PER_APP)',
+      ],
+      [
+        // The app's own ring full, and one stranger's entry more than the strangers' ring keeps.
+        {
+          ...doc,
+          tables: {
+            ...doc.tables,
+            requests: [
+              ...Array.from({ length: 10 }, (_, i) => request(i + 1)),
+              ...Array.from({ length: 51 }, (_, i) => request(i + 11, '{}', 0)),
+            ],
+          },
+        },
+        `"tables.requests": holds more than 50 rows of strangers, the most one app may hold (the strangers' ring)`,
       ],
       [
         { ...doc, tables: { ...doc.tables, requests: [request(1, 'x'.repeat(5000))] } },

@@ -16,6 +16,7 @@ import type { DocumentTable, Row, Value } from '../../store/apps/app-document.js
 import { CALLBACK_STATES, CALLBACK_TYPES } from '../../store/callbacks/outbox.js'
 import { importableMax, type SequenceName } from '../../store/engine/id-blocks.js'
 import { EVENT_TYPES, EVENTS_HELD } from '../../store/events/log.js'
+import { STRANGERS_KEPT } from '../../store/events/requests.js'
 import { FAULT_LIMITS } from '../faults/input.js'
 
 // What an imported row may hold: each column checked as the API checks what it stores (issue 33:
@@ -354,6 +355,7 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
     client: text(256),
     user_agent: nullable(text(4096)),
     operator: flag,
+    authenticated: flag,
     request_body: journalBody,
     answer_body: journalBody,
   },
@@ -415,14 +417,30 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
   unsubscribed: { mobile, created_at: time },
 }
 
+/** A cap on some rows of a table only: the journal keeps its own entries and strangers' apart. */
+const ownEntries = { table: 'requests', counts: (row: Row) => row.authenticated !== 0 }
+const strangersEntries = {
+  table: 'requests',
+  counts: (row: Row) => row.authenticated === 0,
+  what: 'of strangers',
+}
+
+export interface RowCap {
+  max: number
+  why: string
+  /** The table and the rows the cap counts, when not every row of the table named by its key. */
+  of?: { table: string; counts: (row: Row) => boolean; what?: string }
+}
+
 /** How many rows of a table one app may hold: the API's own caps (docs/reliability.md). */
 export function rowCaps(
   config: Pick<Config, 'maxDevicesPerApp' | 'pushDeliveriesKept' | 'journalMaxPerApp'>,
-): Record<string, { max: number; why: string }> {
+): Record<string, RowCap> {
   return {
     push_devices: { max: config.maxDevicesPerApp, why: 'MAX_DEVICES_PER_APP' },
     push_deliveries: { max: config.pushDeliveriesKept, why: 'PUSH_DELIVERIES_KEPT_PER_APP' },
-    requests: { max: config.journalMaxPerApp, why: 'JOURNAL_MAX_PER_APP' },
+    requests: { max: config.journalMaxPerApp, why: 'JOURNAL_MAX_PER_APP', of: ownEntries },
+    'requests of strangers': { max: STRANGERS_KEPT, why: "the strangers' ring", of: strangersEntries },
     events: { max: EVENTS_HELD, why: 'the event log of an app' },
     push_templates: { max: TEMPLATE_LIMITS.perApp, why: 'push templates per app' },
     push_plans: { max: PLAN_LIMITS.perApp, why: 'push plans per app' },

@@ -212,7 +212,8 @@ function readInto(
   readMember: (key: string, value: unknown) => void,
 ): Promise<Read> {
   const { store, config } = deps
-  const caps = rowCaps(config)
+  const caps = Object.entries(rowCaps(config))
+  const capsOf = (table: string) => caps.filter(([key, cap]) => (cap.of?.table ?? key) === table)
   const members: Record<string, unknown> = {}
   const faults: NewFault[] = []
   const seen = new Set<string>()
@@ -257,14 +258,16 @@ function readInto(
       }
       const wrong = checkRow(table, row)
       if (wrong) throw new RowRefused(name, index, wrong.column, wrong.why)
-      const n = (counts.get(name) ?? 0) + 1
-      counts.set(name, n)
-      const cap = caps[name]
-      if (cap && n > cap.max)
-        throw invalidField(
-          `tables.${name}`,
-          `holds more than ${cap.max} rows, the most one app may hold (${cap.why})`,
-        )
+      for (const [key, cap] of capsOf(name)) {
+        if (cap.of && !cap.of.counts(row)) continue
+        const n = (counts.get(key) ?? 0) + 1
+        counts.set(key, n)
+        if (n > cap.max)
+          throw invalidField(
+            `tables.${name}`,
+            `holds more than ${cap.max} rows${cap.of?.what ? ` ${cap.of.what}` : ''}, the most one app may hold (${cap.why})`,
+          )
+      }
       batch.push({ index, row: withoutSecrets(name, row) })
       if (batch.length >= STAGE_BATCH) flush()
     },

@@ -142,7 +142,7 @@ export function SignInPage({ info, appKey = '', reason = '', onSignedIn }) {
         () => createApi(credentials).get('/_sandbox/apps?limit=1'),
         err =>
           err.status === 401
-            ? `Wrong operator user or password: they are SANDBOX_OPERATOR's (operator / operator unless it says otherwise).`
+            ? `Wrong operator user or password: they are SANDBOX_OPERATOR's (unset: operator / operator on a sandbox that listens on loopback, else the password its first start printed).`
             : `Could not sign in as the operator: ${err.message}`,
       )
     }
@@ -220,8 +220,9 @@ export function SignInPage({ info, appKey = '', reason = '', onSignedIn }) {
           info.operator === false
             ? html`<li>This sandbox has no operator (SANDBOX_OPERATOR=off).</li>`
             : html`<li>
-              The operator sees every app and opens any of them without its secret: SANDBOX_OPERATOR,${' '}
-              <code>operator</code> / <code>operator</code> unless it is set.${' '}
+              The operator sees every app and opens any of them without its secret: SANDBOX_OPERATOR; unset,${' '}
+              <code>operator</code> / <code>operator</code> on a sandbox that listens on loopback, else the
+              password its first start printed.${' '}
               <button type="button" class="link" onClick=${() => fill('operator', 'operator', true)}>
                 Use the default operator
               </button>

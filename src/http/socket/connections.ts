@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Config } from '../config.js'
-import type { Held } from '../limits/held.js'
-import { OverBound } from '../limits/held.js'
+import type { Config } from '../../config.js'
+import type { Held } from '../../limits/held.js'
+import { OverBound } from '../../limits/held.js'
 
 /**
  * Every open connection (plain, and TLS once its handshake is done: tls/listener.ts hands those to

@@ -28,6 +28,17 @@ const int = (min: number, max: number) => z.coerce.number<string | undefined>().
 const MAX_TIMER_MS = 2 ** 31 - 1
 const flag = z.enum(['true', 'false', '1', '0']).transform(v => v === 'true' || v === '1')
 
+/** SANDBOX_OPERATOR's value: `user:password`, or `off` (null: no operator). */
+function readOperator(v: string, ctx: z.RefinementCtx): Readonly<{ user: string; password: string }> | null {
+  if (v === 'off') return null
+  const colon = v.indexOf(':')
+  if (colon < 1 || colon === v.length - 1) {
+    ctx.addIssue({ code: 'custom', message: 'must be user:password (neither empty), or off' })
+    return z.NEVER
+  }
+  return Object.freeze({ user: v.slice(0, colon), password: v.slice(colon + 1) })
+}
+
 export const SETTINGS = {
   port: setting({ env: 'PORT', flag: 'port', describe: 'HTTP port', schema: int(0, 65535).default(8080) }),
   host: setting({
@@ -174,18 +185,7 @@ export const SETTINGS = {
     env: 'SANDBOX_OPERATOR',
     flag: 'operator',
     describe: 'user:password of the operator, who lists and opens every app on /_sandbox (off: none)',
-    schema: z
-      .string()
-      .default('operator:operator')
-      .transform((v, ctx) => {
-        if (v === 'off') return null
-        const colon = v.indexOf(':')
-        if (colon < 1 || colon === v.length - 1) {
-          ctx.addIssue({ code: 'custom', message: 'must be user:password (neither empty), or off' })
-          return z.NEVER
-        }
-        return Object.freeze({ user: v.slice(0, colon), password: v.slice(colon + 1) })
-      }),
+    schema: z.string().default('operator:operator').transform(readOperator),
   }),
 
   // What one client (its address), one app, or the whole process may hold, so that no
@@ -341,9 +341,77 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   given: Partial<Record<SettingName, string>> = {},
 ): Config {
+  const config = readTable(SETTINGS, env, given) as { -readonly [K in SettingName]: Config[K] }
+  config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
+  return Object.freeze(config)
+}
+
+/**
+ * `jiguang-sandbox mcp` (src/mcp/stdio.ts): the MCP server on stdin and stdout for a coding agent,
+ * which sandbox its tools call and whose credentials they carry (docs/agents.md "Settings"). With
+ * --embedded it starts the sandbox itself, configured by the rows of SETTINGS.
+ */
+export const MCP_SETTINGS = {
+  url: setting({
+    env: 'SANDBOX_URL',
+    flag: 'url',
+    describe: 'the sandbox the tools call (not with --embedded)',
+    schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8080'),
+  }),
+  embedded: setting({
+    env: 'SANDBOX_EMBEDDED',
+    flag: 'embedded',
+    describe: 'start a sandbox in this process, in memory unless --db names a file, instead of calling one',
+    schema: flag.default(false),
+  }),
+  appKey: setting({
+    env: 'SANDBOX_APP_KEY',
+    flag: 'app-key',
+    describe:
+      "the app the tools act on: with --master-secret, its credentials; with the operator's, the app of a call that names none",
+    schema: z.string().min(1).optional(),
+  }),
+  masterSecret: setting({
+    env: 'SANDBOX_MASTER_SECRET',
+    flag: 'master-secret',
+    describe: "that app's masterSecret: the tools then see that app only",
+    schema: z.string().min(1).optional(),
+  }),
+  operator: setting({
+    env: 'SANDBOX_OPERATOR',
+    flag: 'operator',
+    describe:
+      "user:password of the sandbox's operator: the tools then see every app (with --embedded, also the sandbox's own setting)",
+    schema: z
+      .string()
+      .optional()
+      .transform((v, ctx) => (v === undefined ? undefined : readOperator(v, ctx))),
+  }),
+} as const
+
+type McpSettings = typeof MCP_SETTINGS
+export type McpSettingName = keyof McpSettings
+export type McpConfig = {
+  readonly [K in McpSettingName]: McpSettings[K] extends Setting<infer T> ? T : never
+}
+
+/** `jiguang-sandbox mcp`'s own settings, read as loadConfig reads the sandbox's. */
+export function loadMcpConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  given: Partial<Record<McpSettingName, string>> = {},
+): McpConfig {
+  return readTable(MCP_SETTINGS, env, given) as McpConfig
+}
+
+/** Every row of `table`, from `given` (flags) or the environment; each value that cannot be read, named. */
+function readTable(
+  table: Record<string, Setting<unknown>>,
+  env: NodeJS.ProcessEnv,
+  given: Partial<Record<string, string>>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   const problems: string[] = []
-  for (const [name, s] of Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
+  for (const [name, s] of Object.entries(table)) {
     // `PORT=` in a compose file means "unset", not "invalid".
     const text = given[name] ?? (env[s.env] === '' ? undefined : env[s.env])
     const parsed = s.schema.safeParse(text)
@@ -354,9 +422,7 @@ export function loadConfig(
     }
   }
   if (problems.length > 0) throw new ConfigError(problems)
-  const config = values as { -readonly [K in SettingName]: Config[K] }
-  config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
-  return Object.freeze(config)
+  return values
 }
 
 /** Defaults for tests and embedders: an in-memory database, nothing read from the environment. */

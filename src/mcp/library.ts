@@ -15,7 +15,7 @@ export interface Page {
   title: string
 }
 
-export const LLMS_TXT = 'llms.txt'
+const LLMS_TXT = 'llms.txt'
 const SCHEME = 'jiguang-sandbox://'
 
 let pages: Page[] | undefined

@@ -1,4 +1,4 @@
-import { DEFAULT_APP, OperatorClient, SandboxClient } from '../../client/src/client.js'
+import { OperatorClient, SandboxClient } from '../../client/src/client.js'
 import { basicAuthorization, createTransport, type Fetch, type Transport } from '../../client/src/http.js'
 import { VERSION } from '../package.js'
 
@@ -37,7 +37,7 @@ export class ArgumentProblem extends Error {
 export type Session = ReturnType<typeof createSession>
 
 /** Names who asked in the journal's `user_agent` (GET /_sandbox/requests). */
-export const USER_AGENT = `jiguang-sandbox-mcp/${VERSION}`
+const USER_AGENT = `jiguang-sandbox-mcp/${VERSION}`
 
 export function createSession({ baseUrl, credentials, fetch: given }: SessionOptions) {
   const root = baseUrl.replace(/\/+$/, '')
@@ -105,6 +105,3 @@ function withHeaders(fetch: Fetch, extra: Record<string, string>): Fetch {
     return fetch(input, { ...init, headers })
   }
 }
-
-/** The default app of every sandbox: its appKey (its masterSecret is never shown by a tool). */
-export const DEFAULT_APP_KEY = DEFAULT_APP.appKey

@@ -93,13 +93,6 @@ function readFlags(
 
 /** --help: every setting with its flag, its environment variable and its default. */
 export function usage(): string {
-  const lines = rows.map(([, s]) => {
-    const flag = isSwitch(s) ? `--[no-]${s.flag}` : `--${s.flag} <value>`
-    const shown = defaultOf(s)
-    return [flag, s.env, shown === undefined ? s.describe : `${s.describe} (default ${shown})`] as const
-  })
-  lines.push(['-h, --help', '', 'this text'], ['--version', '', 'the version'])
-  const width = Math.max(...lines.map(l => l[0].length))
   return [
     `${NAME} ${VERSION}: a local emulator of the JSMS SMS REST API v1 and the JPush REST API v3`,
     '',
@@ -108,20 +101,13 @@ export function usage(): string {
     '',
     'Each flag has an environment variable twin (beside it); a flag given beats its variable.',
     '',
-    ...lines.map(([flag, env, text]) => `  ${flag.padEnd(width)}  ${env}\n      ${text}`),
+    ...flagLines(rows),
     '',
   ].join('\n')
 }
 
 /** `mcp --help`: its own flags, then where the sandbox's are. */
 export function mcpUsage(): string {
-  const lines = mcpRows.map(([, s]) => {
-    const flag = isSwitch(s) ? `--[no-]${s.flag}` : `--${s.flag} <value>`
-    const shown = defaultOf(s)
-    return [flag, s.env, shown === undefined ? s.describe : `${s.describe} (default ${shown})`] as const
-  })
-  lines.push(['-h, --help', '', 'this text'], ['--version', '', 'the version'])
-  const width = Math.max(...lines.map(l => l[0].length))
   return [
     `${NAME} mcp: the sandbox's tools for a coding agent, as an MCP server on stdin and stdout`,
     '',
@@ -131,9 +117,21 @@ export function mcpUsage(): string {
     "Without credentials the tools act as the default app; with --embedded, as the sandbox's operator.",
     'Each flag has an environment variable twin (beside it); a flag given beats its variable.',
     '',
-    ...lines.map(([flag, env, text]) => `  ${flag.padEnd(width)}  ${env}\n      ${text}`),
+    ...flagLines(mcpRows),
     '',
   ].join('\n')
+}
+
+/** Each setting of `table` with its flag, its environment variable and its default; then -h and --version. */
+function flagLines(table: Array<[string, Setting<unknown>]>): string[] {
+  const lines = table.map(([, s]) => {
+    const flag = isSwitch(s) ? `--[no-]${s.flag}` : `--${s.flag} <value>`
+    const shown = defaultOf(s)
+    return [flag, s.env, shown === undefined ? s.describe : `${s.describe} (default ${shown})`] as const
+  })
+  lines.push(['-h, --help', '', 'this text'], ['--version', '', 'the version'])
+  const width = Math.max(...lines.map(l => l[0].length))
+  return lines.map(([flag, env, text]) => `  ${flag.padEnd(width)}  ${env}\n      ${text}`)
 }
 
 function defaultOf(s: Setting<unknown>): string | undefined {

@@ -68,20 +68,7 @@ function remote(mcp: McpConfig, start: McpCommand['start']): Sandbox {
   const sandboxFlags = Object.keys(start).filter(name => name !== 'operator')
   if (sandboxFlags.length > 0)
     refuse(`${sandboxFlags.map(flagOf).join(', ')}: a setting of the sandbox, which only --embedded starts`)
-  const credentials: Credentials =
-    mcp.masterSecret !== undefined
-      ? {
-          kind: 'app',
-          appKey: need(mcp.appKey, '--master-secret needs --app-key'),
-          masterSecret: mcp.masterSecret,
-        }
-      : mcp.operator
-        ? { kind: 'operator', ...mcp.operator, defaultApp: mcp.appKey }
-        : mcp.appKey !== undefined
-          ? refuse(
-              '--app-key needs --master-secret (its credentials), or --operator (the app of a call that names none)',
-            )
-          : { kind: 'app', ...DEFAULT_APP }
+  const credentials = credentialsOf(mcp, mcp.operator)
   return { session: createSession({ baseUrl: mcp.url, credentials }), close: async () => {} }
 }
 
@@ -109,16 +96,7 @@ async function startEmbedded(mcp: McpConfig, start: McpCommand['start']): Promis
     throw err
   })
   logger.info({ url }, `${NAME} (embedded in the MCP server) listening on ${url}`)
-  const credentials: Credentials =
-    mcp.masterSecret !== undefined
-      ? {
-          kind: 'app',
-          appKey: need(mcp.appKey, '--master-secret needs --app-key'),
-          masterSecret: mcp.masterSecret,
-        }
-      : config.operator
-        ? { kind: 'operator', ...config.operator, defaultApp: mcp.appKey ?? DEFAULT_APP.appKey }
-        : { kind: 'app', ...DEFAULT_APP }
+  const credentials = credentialsOf(mcp, config.operator, DEFAULT_APP.appKey)
   return {
     session: createSession({ baseUrl: url, credentials, fetch: injectFetch(app) }),
     close: async () => {
@@ -127,6 +105,30 @@ async function startEmbedded(mcp: McpConfig, start: McpCommand['start']): Promis
       await closing
     },
   }
+}
+
+/**
+ * Whose credentials the tools carry: the app --app-key and --master-secret name; else the
+ * operator's (--operator's, or the embedded sandbox's own), acting on --app-key's app (or
+ * `defaultApp`) when a call names none; else the default app's.
+ */
+function credentialsOf(
+  mcp: McpConfig,
+  operator: { user: string; password: string } | null | undefined,
+  defaultApp?: string,
+): Credentials {
+  if (mcp.masterSecret !== undefined)
+    return {
+      kind: 'app',
+      appKey: need(mcp.appKey, '--master-secret needs --app-key'),
+      masterSecret: mcp.masterSecret,
+    }
+  if (operator) return { kind: 'operator', ...operator, defaultApp: mcp.appKey ?? defaultApp }
+  if (mcp.appKey !== undefined)
+    refuse(
+      '--app-key needs --master-secret (its credentials), or --operator (the app of a call that names none)',
+    )
+  return { kind: 'app', ...DEFAULT_APP }
 }
 
 const flagOf = (name: string) => `--${SETTINGS[name as SettingName].flag}`

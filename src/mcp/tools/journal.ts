@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { LISTS } from '../../../client/src/lists.js'
 import { type Shape, shapes } from '../shapes.js'
 import { afterArg, appKeyArg, defined, tool } from '../tool.js'
-import { waitAnswer, waitArgs, waitedText, waitFor } from './wait.js'
+import { waitTool } from './lists.js'
 
 // The request journal: every /v1 and /v3 call of the app and every /_sandbox write, with what it
 // was answered and, when refused, why in words (docs/control-plane.md "The request journal").
@@ -74,18 +74,16 @@ export const explainRequest = tool({
       : `${page.requests.map(explained).join('\n\n')}\nnext_after ${page.next_after}`,
 })
 
-export const waitForRequest = tool({
+export const waitForRequest = waitTool({
+  list: LISTS.requests,
+  one: 'request',
+  many: 'requests',
+  item: shapes.request,
+  filter: requestFilter,
+  line: requestLine,
+  foundLine: explained,
   name: 'wait_for_request',
   title: 'Wait for a call',
   description:
     'Waits for the next call the journal records matching the filters (a path, a status, a code) and answers it with its reason, or what did arrive when none matched: use it when the code under test calls the sandbox in the background.',
-  input: { ...appKeyArg, ...requestFilter, ...waitArgs },
-  output: waitAnswer(shapes.request),
-  annotations: { readOnlyHint: true },
-  run: (s, { app_key, after, timeout_ms, ...filter }) =>
-    waitFor(s.app(app_key).http, LISTS.requests, defined(filter), after, timeout_ms),
-  text: (w, { app_key: _, after: __, timeout_ms, ...filter }) =>
-    waitedText(w, 'request', defined(filter), timeout_ms, r =>
-      r === w.found ? explained(r) : requestLine(r),
-    ),
 })

@@ -1,18 +1,12 @@
 import { z } from 'zod'
 import { LISTS } from '../../../client/src/lists.js'
 import { type Shape, shapes } from '../shapes.js'
-import { afterArg, appKeyArg, defined, limitArg, oneLine, timeArg, tool } from '../tool.js'
-import { waitAnswer, waitArgs, waitedText, waitFor } from './wait.js'
+import { appKeyArg, defined, oneLine, tool } from '../tool.js'
+import { listTool, waitTool } from './lists.js'
 
 // The push side: the devices the test plays, what each received, a user opening a push.
 
 const ridArg = z.string().min(1).describe('The device, by its registration_id.')
-
-const pushFilter = {
-  registration_id: ridArg.optional(),
-  alias: z.string().optional().describe('The alias the device had when the push reached it.'),
-  msg_id: z.string().optional().describe('One push, by the msg_id /v3/push answered.'),
-}
 
 export const pushLine = (p: Shape<'push'>) =>
   `#${p.seq} msg_id ${p.msg_id} to ${p.registration_id} (${p.platform}${p.alias ? `, alias ${p.alias}` : ''}) ` +
@@ -22,40 +16,35 @@ const deviceLine = (d: Shape<'device'>) =>
   `${d.registration_id} ${d.platform} ${d.online ? 'online' : 'offline'}` +
   `${d.alias ? ` alias ${d.alias}` : ''}${d.tags.length ? ` tags ${d.tags.join(',')}` : ''}${d.mobile ? ` mobile ${d.mobile}` : ''}`
 
-export const listPushes = tool({
+const pushes = {
+  list: LISTS.pushes,
+  one: 'push',
+  many: 'pushes',
+  item: shapes.push,
+  filter: {
+    registration_id: ridArg.optional(),
+    alias: z.string().optional().describe('The alias the device had when the push reached it.'),
+    msg_id: z.string().optional().describe('One push, by the msg_id /v3/push answered.'),
+  },
+  line: pushLine,
+}
+
+export const listPushes = listTool({
+  ...pushes,
   name: 'list_pushes',
   title: 'Pushes received',
   description:
     'The pushes devices received, newest first, as each platform got them: use it to see what a user’s phone showed.',
-  input: {
-    ...appKeyArg,
-    ...pushFilter,
-    after: afterArg,
-    since: timeArg('Received at or after'),
-    until: timeArg('Received before'),
-    limit: limitArg(1000, 20),
-  },
-  output: { messages: z.array(shapes.push), next_after: z.number() },
-  annotations: { readOnlyHint: true },
-  run: (s, { app_key, ...filter }) => s.app(app_key).client.pushes(defined(filter)),
-  text: page =>
-    page.messages.length === 0
-      ? `no pushes match; next_after ${page.next_after}`
-      : `${page.messages.map(pushLine).join('\n')}\nnext_after ${page.next_after}`,
+  when: 'Received',
+  read: (client, filter) => client.pushes(filter),
 })
 
-export const waitForPush = tool({
+export const waitForPush = waitTool({
+  ...pushes,
   name: 'wait_for_push',
   title: 'Wait for a push',
   description:
     'Waits for the next push a device receives matching the filters and answers it, or what did arrive when none matched: use it after the code under test pushes.',
-  input: { ...appKeyArg, ...pushFilter, ...waitArgs },
-  output: waitAnswer(shapes.push),
-  annotations: { readOnlyHint: true },
-  run: (s, { app_key, after, timeout_ms, ...filter }) =>
-    waitFor(s.app(app_key).http, LISTS.pushes, defined(filter), after, timeout_ms),
-  text: (w, { app_key: _, after: __, timeout_ms, ...filter }) =>
-    waitedText(w, 'push', defined(filter), timeout_ms, pushLine),
 })
 
 export const listDevices = tool({

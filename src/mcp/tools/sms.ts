@@ -1,23 +1,30 @@
 import { z } from 'zod'
+import type { SandboxClient } from '../../../client/src/client.js'
 import { LISTS } from '../../../client/src/lists.js'
 import { type Shape, shapes } from '../shapes.js'
-import { afterArg, appKeyArg, defined, limitArg, oneLine, timeArg, tool } from '../tool.js'
-import { waitAnswer, waitArgs, waitedText, waitFor } from './wait.js'
+import { afterArg, appKeyArg, defined, oneLine, type Tool, tool } from '../tool.js'
+import { listTool, waitTool } from './lists.js'
 
 // The SMS side: the code a user would have read on their phone, the texts that went out, the
 // handset's reply, the reviewer's decision on a template or a signature.
 
 const mobileArg = z.string().min(1).describe('The mobile, national (13800138000) or +86 form.')
-const kindArg = z.enum(['code', 'voice_code', 'template'])
 
 export const textLine = (m: Shape<'text'>) =>
   `#${m.seq} msg_id ${m.msg_id} to ${m.mobile} [${m.kind}${m.temp_id === null ? '' : ` temp_id ${m.temp_id}`}]` +
   `${m.code === null ? '' : ` code ${m.code}`} at ${m.created_at}: ${oneLine(m.content, 120)}`
 
-const textFilter = {
-  mobile: mobileArg.optional(),
-  msg_id: z.string().optional().describe('One text, by the msg_id its send answered.'),
-  kind: kindArg.optional().describe('code, voice_code or template.'),
+const texts = {
+  list: LISTS.messages,
+  one: 'text',
+  many: 'texts',
+  item: shapes.text,
+  filter: {
+    mobile: mobileArg.optional(),
+    msg_id: z.string().optional().describe('One text, by the msg_id its send answered.'),
+    kind: z.enum(['code', 'voice_code', 'template']).optional().describe('code, voice_code or template.'),
+  },
+  line: textLine,
 }
 
 export const latestCode = tool({
@@ -47,40 +54,22 @@ export const latestCode = tool({
     `expires ${c.expires_at}, ${c.verified ? 'verified' : 'not verified yet'}; seq ${c.seq})`,
 })
 
-export const listTexts = tool({
+export const listTexts = listTool({
+  ...texts,
   name: 'list_texts',
   title: 'Texts sent',
   description:
     'The SMS the app sent (codes, voice codes, template messages), newest first, with their content and code: use it to see what a user received.',
-  input: {
-    ...appKeyArg,
-    ...textFilter,
-    after: afterArg,
-    since: timeArg('Sent at or after'),
-    until: timeArg('Sent before'),
-    limit: limitArg(1000, 20),
-  },
-  output: { messages: z.array(shapes.text), next_after: z.number() },
-  annotations: { readOnlyHint: true },
-  run: (s, { app_key, ...filter }) => s.app(app_key).client.messages(defined(filter)),
-  text: page =>
-    page.messages.length === 0
-      ? `no texts match; next_after ${page.next_after}`
-      : `${page.messages.map(textLine).join('\n')}\nnext_after ${page.next_after}`,
+  when: 'Sent',
+  read: (client, filter) => client.messages(filter),
 })
 
-export const waitForText = tool({
+export const waitForText = waitTool({
+  ...texts,
   name: 'wait_for_text',
   title: 'Wait for a text',
   description:
     'Waits for the next SMS matching the filters (to a mobile, of a kind) and answers it, or what did arrive when none matched: use it after the code under test sends.',
-  input: { ...appKeyArg, ...textFilter, ...waitArgs },
-  output: waitAnswer(shapes.text),
-  annotations: { readOnlyHint: true },
-  run: (s, { app_key, after, timeout_ms, ...filter }) =>
-    waitFor(s.app(app_key).http, LISTS.messages, defined(filter), after, timeout_ms),
-  text: (w, { app_key: _, after: __, timeout_ms, ...filter }) =>
-    waitedText(w, 'text', defined(filter), timeout_ms, textLine),
 })
 
 export const injectReply = tool({
@@ -96,39 +85,69 @@ export const injectReply = tool({
     `${r.mobile} replied "${oneLine(r.content, 120)}" at ${r.reply_time}${r.unsubscribed ? ' (unsubscribed from marketing)' : ''}`,
 })
 
-const decision = {
-  decision: z.enum(['approve', 'reject']).describe('What the reviewer decides.'),
-  refuse_reason: z
-    .string()
-    .optional()
-    .describe('With a rejection: the reviewer’s words, as GET /v1/templates shows them.'),
+/** review_template and review_sign: the reviewer's decision on one, at once. */
+function reviewTool<K extends 'temp_id' | 'sign_id', O extends z.ZodRawShape>(spec: {
+  name: string
+  what: string
+  id: K
+  output: O
+  decide(client: SandboxClient, id: number, status: 1 | 2, reason?: string): Promise<z.output<z.ZodObject<O>>>
+  text(decided: z.output<z.ZodObject<O>>, verdict: string): string
+}): Tool {
+  return tool({
+    name: spec.name,
+    title: `Review an SMS ${spec.what}`,
+    description: `Approves or rejects an SMS ${spec.what} under review, as the vendor’s reviewer would, at once: use it instead of waiting for the review delay.`,
+    input: {
+      ...appKeyArg,
+      [spec.id]: z.number().int().min(1).describe(`The ${spec.what}.`),
+      decision: z.enum(['approve', 'reject']).describe('What the reviewer decides.'),
+      refuse_reason: z
+        .string()
+        .optional()
+        .describe('With a rejection: the reviewer’s words, as the vendor API shows them.'),
+    } as { app_key: typeof appKeyArg.app_key } & Record<K | 'decision' | 'refuse_reason', z.ZodType>,
+    output: spec.output,
+    annotations: { idempotentHint: true },
+    run: (s, args) => {
+      const a = args as { app_key?: string; decision: 'approve' | 'reject'; refuse_reason?: string } & Record<
+        K,
+        number
+      >
+      return spec.decide(
+        s.app(a.app_key).client,
+        a[spec.id],
+        a.decision === 'approve' ? 1 : 2,
+        a.refuse_reason,
+      )
+    },
+    text: decided => {
+      const d = decided as unknown as { status: number; refuse_reason: string | null } & Record<K, number>
+      const verdict =
+        d.status === 1
+          ? 'approved'
+          : d.status === 2
+            ? `rejected${d.refuse_reason ? `: "${d.refuse_reason}"` : ''}`
+            : `status ${d.status}`
+      return spec.text(decided, `${spec.what} ${d[spec.id]} ${verdict}`)
+    },
+  })
 }
-const status = (d: 'approve' | 'reject') => (d === 'approve' ? 1 : 2) as 1 | 2
-const reviewed = (what: string, id: number, s: number, reason: string | null) =>
-  `${what} ${id} ${s === 1 ? 'approved' : s === 2 ? `rejected${reason ? `: "${reason}"` : ''}` : `status ${s}`}`
 
-export const reviewTemplate = tool({
+export const reviewTemplate = reviewTool({
   name: 'review_template',
-  title: 'Review an SMS template',
-  description:
-    'Approves or rejects an SMS template under review, as the vendor’s reviewer would, at once: use it instead of waiting for the review delay.',
-  input: { ...appKeyArg, temp_id: z.number().int().min(1).describe('The template.'), ...decision },
+  what: 'template',
+  id: 'temp_id',
   output: shapes.decidedTemplate.shape,
-  annotations: { idempotentHint: true },
-  run: (s, { app_key, temp_id, decision: d, refuse_reason }) =>
-    s.app(app_key).client.sms.reviewTemplate(temp_id, status(d), refuse_reason),
-  text: t => `${reviewed('template', t.temp_id, t.status, t.refuse_reason)}: ${oneLine(t.template, 120)}`,
+  decide: (client, id, status, reason) => client.sms.reviewTemplate(id, status, reason),
+  text: (t, verdict) => `${verdict}: ${oneLine(t.template, 120)}`,
 })
 
-export const reviewSign = tool({
+export const reviewSign = reviewTool({
   name: 'review_sign',
-  title: 'Review an SMS signature',
-  description:
-    'Approves or rejects an SMS signature under review, as the vendor’s reviewer would, at once: use it instead of waiting for the review delay.',
-  input: { ...appKeyArg, sign_id: z.number().int().min(1).describe('The signature.'), ...decision },
+  what: 'signature',
+  id: 'sign_id',
   output: shapes.decidedSign.shape,
-  annotations: { idempotentHint: true },
-  run: (s, { app_key, sign_id, decision: d, refuse_reason }) =>
-    s.app(app_key).client.sms.reviewSign(sign_id, status(d), refuse_reason),
-  text: g => `${reviewed('signature', g.sign_id, g.status, g.refuse_reason)}: 【${g.sign}】`,
+  decide: (client, id, status, reason) => client.sms.reviewSign(id, status, reason),
+  text: (g, verdict) => `${verdict}: 【${g.sign}】`,
 })

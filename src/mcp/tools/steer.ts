@@ -126,5 +126,3 @@ export const clearFaults = tool({
   run: async (s, { app_key }) => ({ cleared: await s.app(app_key).client.faults.disarm() }),
   text: ({ cleared }) => `disarmed ${cleared} fault${cleared === 1 ? '' : 's'}`,
 })
-
-export { faultLine }

@@ -55,6 +55,9 @@ COPY LICENSE ./
 COPY migrations ./migrations
 # The web UI's files, served as they are (no build step).
 COPY src/ui/public ./src/ui/public
+# What agents read (GET /llms.txt, the MCP server's resources): llms.txt and the manual's pages.
+COPY llms.txt README.md ./
+COPY docs/*.md ./docs/
 # The database and the local CA live on the volume, owned by the unprivileged user.
 RUN mkdir -p /data && chown node:node /data
 USER node

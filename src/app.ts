@@ -25,6 +25,8 @@ import { requestTimeouts } from './http/socket/timeouts.js'
 import { createEnvelopes } from './http/surfaces.js'
 import { createHeld, type Held } from './limits/held.js'
 import { createProvisioningGuard, type ProvisioningGuard } from './limits/provisioning.js'
+import { mcpRoutes } from './mcp/http.js'
+import { registerLlmsTxt } from './mcp/llms-txt.js'
 import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
@@ -262,6 +264,7 @@ export async function buildApp(
   app.setNotFoundHandler(envelopes.notFound)
   app.setErrorHandler(envelopes.errorHandler)
   registerRoot(app)
+  registerLlmsTxt(app)
 
   // The surfaces: prefix, dialect (what it calls each failure), route tables.
   const mount = mounter(app, deps, envelopes)
@@ -334,6 +337,8 @@ export async function buildApp(
       requestRoutes,
       operatorRoutes,
       docsRoutes,
+      // The MCP server for coding agents: its tools call the routes above (src/mcp/).
+      mcpRoutes,
     ],
     // The operator (SANDBOX_OPERATOR) lists every app, and acts on the one X-Sandbox-App names.
     { standing: false, operator: operatorRefusals },

@@ -47,6 +47,30 @@ const int = (min: number, max: number) => z.coerce.number<string | undefined>().
 const MAX_TIMER_MS = 2 ** 31 - 1
 const flag = z.enum(['true', 'false', '1', '0']).transform(v => v === 'true' || v === '1')
 
+/** SANDBOX_OPERATOR's value: `user:password`, or `off` (null: no operator). */
+function readOperator(v: string, ctx: z.RefinementCtx): OperatorCredentials {
+  if (v === 'off') return null
+  const colon = v.indexOf(':')
+  if (colon < 1 || colon === v.length - 1) {
+    ctx.addIssue({ code: 'custom', message: 'must be user:password (neither empty), or off' })
+    return z.NEVER
+  }
+  const user = v.slice(0, colon)
+  // Such a user would be taken for an appKey on /v1 and /v3 (and provisioned there): the
+  // operator's credentials must never be an app's.
+  if (/^[A-Za-z0-9]{24}$/.test(user)) {
+    ctx.addIssue({ code: 'custom', message: 'the user must not be 24 letters or digits (an appKey)' })
+    return z.NEVER
+  }
+  return Object.freeze({ user, password: v.slice(colon + 1), from: 'setting' as const })
+}
+
+/** An optional SANDBOX_OPERATOR: unset stays undefined (whoever reads it decides the default). */
+const operatorSchema = z
+  .string()
+  .optional()
+  .transform((v, ctx) => (v === undefined ? undefined : readOperator(v, ctx)))
+
 export const SETTINGS = {
   port: setting({ env: 'PORT', flag: 'port', describe: 'HTTP port', schema: int(0, 65535).default(8080) }),
   host: setting({
@@ -207,26 +231,7 @@ export const SETTINGS = {
     flag: 'operator',
     describe:
       'user:password of the operator, who lists and opens every app on /_sandbox (off: none); unset: operator:operator on loopback, a password generated at the first start otherwise',
-    schema: z
-      .string()
-      .optional()
-      .transform((v, ctx): OperatorCredentials | undefined => {
-        if (v === undefined) return undefined
-        if (v === 'off') return null
-        const colon = v.indexOf(':')
-        if (colon < 1 || colon === v.length - 1) {
-          ctx.addIssue({ code: 'custom', message: 'must be user:password (neither empty), or off' })
-          return z.NEVER
-        }
-        const user = v.slice(0, colon)
-        // Such a user would be taken for an appKey on /v1 and /v3 (and provisioned there): the
-        // operator's credentials must never be an app's.
-        if (/^[A-Za-z0-9]{24}$/.test(user)) {
-          ctx.addIssue({ code: 'custom', message: 'the user must not be 24 letters or digits (an appKey)' })
-          return z.NEVER
-        }
-        return Object.freeze({ user, password: v.slice(colon + 1), from: 'setting' as const })
-      }),
+    schema: operatorSchema,
   }),
   // Failed sign-ins on the control plane (the operator's, the web UI's, an app's) per client
   // address: beyond, the address's credentials other than apps' wait (http/auth/sign-in-limit.ts).
@@ -414,9 +419,79 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   given: Partial<Record<SettingName, string>> = {},
 ): Config {
+  const config = readTable(SETTINGS, env, given) as { -readonly [K in SettingName]: Config[K] }
+  config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
+  // Every client of a sandbox on loopback is on this machine: it can reach what the sandbox
+  // reaches, and it is the person who started it. Beyond loopback, neither holds.
+  const loopback = isLoopbackHost(config.host)
+  config.callbackAllowPrivate ??= loopback
+  if (config.operator === undefined && loopback) config.operator = LOOPBACK_OPERATOR
+  return Object.freeze(config)
+}
+
+/**
+ * `jiguang-sandbox mcp` (src/mcp/stdio.ts): the MCP server on stdin and stdout for a coding agent,
+ * which sandbox its tools call and whose credentials they carry (docs/agents.md "Settings"). With
+ * --embedded it starts the sandbox itself, configured by the rows of SETTINGS.
+ */
+export const MCP_SETTINGS = {
+  url: setting({
+    env: 'SANDBOX_URL',
+    flag: 'url',
+    describe: 'the sandbox the tools call (not with --embedded)',
+    schema: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8080'),
+  }),
+  embedded: setting({
+    env: 'SANDBOX_EMBEDDED',
+    flag: 'embedded',
+    describe: 'start a sandbox in this process, in memory unless --db names a file, instead of calling one',
+    schema: flag.default(false),
+  }),
+  appKey: setting({
+    env: 'SANDBOX_APP_KEY',
+    flag: 'app-key',
+    describe:
+      "the app the tools act on: with --master-secret, its credentials; with the operator's, the app of a call that names none",
+    schema: z.string().min(1).optional(),
+  }),
+  masterSecret: setting({
+    env: 'SANDBOX_MASTER_SECRET',
+    flag: 'master-secret',
+    describe: "that app's masterSecret: the tools then see that app only",
+    schema: z.string().min(1).optional(),
+  }),
+  operator: setting({
+    env: 'SANDBOX_OPERATOR',
+    flag: 'operator',
+    describe:
+      "user:password of the sandbox's operator: the tools then see every app (with --embedded, also the sandbox's own setting)",
+    schema: operatorSchema,
+  }),
+} as const
+
+type McpSettings = typeof MCP_SETTINGS
+export type McpSettingName = keyof McpSettings
+export type McpConfig = {
+  readonly [K in McpSettingName]: McpSettings[K] extends Setting<infer T> ? T : never
+}
+
+/** `jiguang-sandbox mcp`'s own settings, read as loadConfig reads the sandbox's. */
+export function loadMcpConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  given: Partial<Record<McpSettingName, string>> = {},
+): McpConfig {
+  return readTable(MCP_SETTINGS, env, given) as McpConfig
+}
+
+/** Every row of `table`, from `given` (flags) or the environment; each value that cannot be read, named. */
+function readTable(
+  table: Record<string, Setting<unknown>>,
+  env: NodeJS.ProcessEnv,
+  given: Partial<Record<string, string>>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   const problems: string[] = []
-  for (const [name, s] of Object.entries(SETTINGS) as Array<[SettingName, Setting<unknown>]>) {
+  for (const [name, s] of Object.entries(table)) {
     // `PORT=` in a compose file means "unset", not "invalid".
     const text = given[name] ?? (env[s.env] === '' ? undefined : env[s.env])
     const parsed = s.schema.safeParse(text)
@@ -427,14 +502,7 @@ export function loadConfig(
     }
   }
   if (problems.length > 0) throw new ConfigError(problems)
-  const config = values as { -readonly [K in SettingName]: Config[K] }
-  config.caDir ??= config.database === ':memory:' ? undefined : dirname(config.database)
-  // Every client of a sandbox on loopback is on this machine: it can reach what the sandbox
-  // reaches, and it is the person who started it. Beyond loopback, neither holds.
-  const loopback = isLoopbackHost(config.host)
-  config.callbackAllowPrivate ??= loopback
-  if (config.operator === undefined && loopback) config.operator = LOOPBACK_OPERATOR
-  return Object.freeze(config)
+  return values
 }
 
 /** Defaults for tests and embedders: an in-memory database, nothing read from the environment. */

@@ -18,9 +18,10 @@ const repo = fileURLToPath(new URL('..', import.meta.url))
  * The server as the package ships it (the bundle of scripts/bundle.ts, built from the sources as
  * they are now), for the tests that run it as a process: started in a fraction of what tsx takes
  * to load ≈ 700 source files. It lies in a folder every user can read, with what it needs at run
- * time copied beside it (its package.json, the migrations, the web UI's files, better-sqlite3), so
- * that a test may run it as another user (`nobody`, for the file-permission refusals) wherever the
- * checkout lies: under a folder of mode 0700, another user cannot reach the checkout's files.
+ * time copied beside it (its package.json, the migrations, the web UI's files, the manual's pages
+ * and llms.txt, better-sqlite3), so that a test may run it as another user (`nobody`, for the
+ * file-permission refusals) wherever the checkout lies: under a folder of mode 0700, another user
+ * cannot reach the checkout's files.
  * The other packages it loads on first use are links into the checkout's node_modules (the tests
  * that run it as `nobody` never reach them).
  */
@@ -31,6 +32,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
   cpSync(join(repo, 'package.json'), join(dir, 'package.json'))
   cpSync(join(repo, 'migrations'), join(dir, 'migrations'), { recursive: true })
   cpSync(join(repo, 'src', 'ui', 'public'), join(dir, 'src', 'ui', 'public'), { recursive: true })
+  // What agents read (the MCP server's resources, GET /llms.txt): the manual's pages and llms.txt.
+  mkdirSync(join(dir, 'docs'))
+  for (const page of readdirSync(join(repo, 'docs')).filter(f => f.endsWith('.md')))
+    cpSync(join(repo, 'docs', page), join(dir, 'docs', page))
+  for (const file of ['README.md', 'llms.txt']) cpSync(join(repo, file), join(dir, file))
   const modules = join(dir, 'node_modules')
   mkdirSync(modules)
   const copied = new Set(['better-sqlite3', 'bindings', 'file-uri-to-path'])

@@ -37,9 +37,10 @@ declare module 'fastify' {
     /**
      * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret,
      * group-groupKey:groupMasterSecret (group push), or the operator's alone (auth/operator.ts: the
-     * route acts for no app, unless X-Sandbox-App names one).
+     * route acts for no app, unless X-Sandbox-App names one); `app-or-operator`: an app's for
+     * itself, or the operator's with or without an app named (/_sandbox/mcp, whose calls name theirs).
      */
-    auth?: 'app' | 'dev' | 'group' | 'operator'
+    auth?: 'app' | 'dev' | 'group' | 'operator' | 'app-or-operator'
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
     /**

@@ -108,7 +108,7 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       ...(docs.description ? { description: docs.description } : {}),
       ...(isPublic
         ? { security: [] }
-        : config?.auth
+        : config?.auth && config.auth !== 'app-or-operator'
           ? { security: [{ [SCHEMES[config.auth]]: [] }] }
           : tagOf(url, false).startsWith('Sandbox')
             ? { security: APP_OR_OPERATOR }

@@ -28,6 +28,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const command = parseCommandLine(argv)
   if ('print' in command) return void process.stdout.write(command.print)
   if ('refuse' in command) refuseUsage(command.refuse)
+  // The MCP server for coding agents (docs/agents.md): loaded only for this subcommand.
+  if ('mcp' in command) return (await import('./mcp.js')).runMcp(command.mcp)
   let loaded: Config
   try {
     loaded = loadConfig(undefined, command.start)

@@ -15,7 +15,7 @@ import { sandboxErrors } from './errors.js'
 import { listQuery, whole } from './lists/query.js'
 import { readOrWait, waitErrors } from './lists/route.js'
 
-const schemas = {
+export const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),
   events: z.object({
     events: z.array(z.object({ seq: z.number(), type: z.string(), data: z.unknown() })),

@@ -63,11 +63,17 @@ describe('the packages', () => {
       'migrations/001_init.sql',
       'src/ui/public/index.html',
       'src/ui/public/main.js',
+      // What the MCP server serves agents: llms.txt and the manual's pages (docs/agents.md).
+      'llms.txt',
+      'docs/agents.md',
+      'docs/control-plane.md',
     ])
       expect(files).toContain(f)
     expect(files.filter(f => f.startsWith('dist/chunks/')).length).toBeGreaterThan(0)
     // No sources, tests, tools, maps or dependencies: of src/, only the web UI's files, served as written.
-    expect(files.filter(f => /^(test|bench|scripts|node_modules|docs)\//.test(f))).toEqual([])
+    expect(files.filter(f => /^(test|bench|scripts|node_modules)\//.test(f))).toEqual([])
+    // Of docs/, the pages only (not the screenshots).
+    expect(files.filter(f => f.startsWith('docs/') && !/^docs\/[\w-]+\.md$/.test(f))).toEqual([])
     expect(files.filter(f => f.startsWith('src/') && !f.startsWith('src/ui/public/'))).toEqual([])
     expect(files.filter(f => /\.(map|tsbuildinfo)$|(?<!\.d)\.ts$/.test(f))).toEqual([])
   })

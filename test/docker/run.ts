@@ -9,6 +9,30 @@ import { httpCaller, httpsCaller, sendAndValidateCode } from './sms-flow.js'
 import { testcontainersChecks } from './testcontainers.js'
 import { webUiChecks } from './web-ui.js'
 
+/** What the image serves agents: /llms.txt, and the MCP server's tools and resources at /_sandbox/mcp. */
+async function agentChecks(base: string): Promise<Array<[boolean, string]>> {
+  const llms = await fetch(`${base}/llms.txt`)
+  const mcp = async (method: string, params: object = {}) => {
+    const res = await fetch(`${base}/_sandbox/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${btoa('7d431e42dfa6a6d693ac2d04:5e987ac6d2e04d95a9d8f0d1')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return ((await res.json()) as { result?: Record<string, unknown[]> }).result ?? {}
+  }
+  const tools = (await mcp('tools/list')).tools ?? []
+  const page = (await mcp('resources/read', { uri: 'jiguang-sandbox://docs/agents.md' })).contents ?? []
+  return [
+    [llms.status === 200 && (await llms.text()).startsWith('# jiguang-sandbox\n'), 'GET /llms.txt'],
+    [tools.length === 21, `POST /_sandbox/mcp lists ${tools.length} tools`],
+    [page.length === 1, 'the manual as MCP resources (docs/agents.md)'],
+  ]
+}
+
 const MINUTE = 60_000
 // Testcontainers' reaper (Ryuk) is an image from a registry: the proof removes what it made itself.
 process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true'
@@ -125,6 +149,7 @@ async function main(): Promise<void> {
   const viaHttp = await sendAndValidateCode(httpCaller(first.http), '13800138000')
   check(viaHttp, `code sent and validated over HTTP (msg_id ${viaHttp})`)
   for (const [ok, what] of await webUiChecks(first.http)) check(ok, `web UI: ${what}`)
+  for (const [ok, what] of await agentChecks(first.http)) check(ok, `for agents: ${what}`)
   const ca = await (await get(`${first.http}/_sandbox/ca.pem`)).text()
   const viaTls = await sendAndValidateCode(httpsCaller('api.sms.jpush.cn', first.tlsPort, ca), '13800138001')
   check(viaTls, `code sent and validated over TLS to https://api.sms.jpush.cn (msg_id ${viaTls})`)

@@ -5,6 +5,7 @@ import {
   cleanUp,
   consumer,
   localPrebuild,
+  mcpOverStdio,
   pack,
   REPO,
   run,
@@ -55,6 +56,12 @@ describe('the packed tarball, installed into an empty project', () => {
     } finally {
       await server.stop()
     }
+    // The MCP server for agents, over stdio: the SDK and the files it serves are in the package.
+    expect(await mcpOverStdio(project)).toEqual({
+      server: 'jiguang-sandbox',
+      llms: '# jiguang-sandbox',
+      exit: 0,
+    })
   })
 })
 

@@ -156,8 +156,71 @@ export async function servedBy(url: string): Promise<Record<string, number | str
     docs: docs.status,
     docsScript: (await get('/_sandbox/docs/swagger-ui-bundle.js')).status,
     openapi: (await get('/_sandbox/openapi.json')).status,
+    llms: (await get('/llms.txt')).status,
+    mcpTools: await mcpToolCount(url),
     version: info.version,
   }
+}
+
+/** How many tools POST /_sandbox/mcp lists for the default app. */
+async function mcpToolCount(url: string): Promise<number> {
+  const res = await fetch(`${url}/_sandbox/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: AUTH,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  return ((await res.json()) as { result: { tools: unknown[] } }).result.tools.length
+}
+
+/**
+ * `npx jiguang-sandbox mcp --embedded` in the consumer's folder, as an agent runs it: its answer to
+ * `initialize`, the first line of its llms.txt resource, and its exit status once stdin closes.
+ */
+export function mcpOverStdio(dir: string): Promise<{ server: string; llms: string; exit: number | null }> {
+  const child = spawn(
+    join(dir, 'node_modules', '.bin', 'jiguang-sandbox'),
+    ['mcp', '--embedded', '--port', '0'],
+    {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  )
+  const send = (id: number, method: string, params: object) =>
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`)
+  let out = ''
+  let err = ''
+  child.stderr.on('data', chunk => {
+    err += chunk
+  })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within 30 s:\n${err}`)), 30_000)
+    const answers: Record<number, { result: Record<string, unknown> }> = {}
+    child.stdout.on('data', chunk => {
+      out += chunk
+      for (const line of out.split('\n').slice(0, -1)) {
+        const message = JSON.parse(line) as { id: number; result: Record<string, unknown> }
+        if (answers[message.id]) continue
+        answers[message.id] = message
+        if (message.id === 1) send(2, 'resources/read', { uri: 'jiguang-sandbox://llms.txt' })
+        if (message.id === 2) child.stdin.end()
+      }
+    })
+    child.once('close', code => {
+      clearTimeout(timer)
+      const server = (answers[1]?.result.serverInfo as { name?: string } | undefined)?.name ?? `none: ${err}`
+      const contents = answers[2]?.result.contents as Array<{ text: string }> | undefined
+      resolve({ server, llms: contents?.[0]?.text.split('\n')[0] ?? 'none', exit: code })
+    })
+    send(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'consumer', version: '1' },
+    })
+  })
 }
 
 export const SERVED = {
@@ -171,5 +234,7 @@ export const SERVED = {
   docs: 200,
   docsScript: 200,
   openapi: 200,
+  llms: 200,
+  mcpTools: 21,
   version: (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version,
 }

@@ -24,6 +24,12 @@ const SANDBOX = [
   ),
 ].map(m => Number(m[1]))
 
+// What the MCP transport at /_sandbox/mcp refuses, as JSON-RPC errors (docs/agents.md "Errors"),
+// besides the control plane's own refusals of its credentials and body.
+const MCP = [...section(readPage('docs/agents.md'), 'Errors').matchAll(/^\| `(-32\d{3})` \|/gm)].map(m =>
+  Number(m[1]),
+)
+
 export const SMS_CODES = new Set(SMS)
 export const JPUSH_CODES = new Set(JPUSH)
 export const SANDBOX_CODES = new Set(SANDBOX)
@@ -32,6 +38,7 @@ export const SANDBOX_CODES = new Set(SANDBOX)
 export function documentedCodes(path: string): Set<number> | undefined {
   if (path.startsWith('/v1')) return SMS_CODES
   if (path.startsWith('/v3')) return JPUSH_CODES
+  if (/^\/+_sandbox\/+mcp\/*$/.test(path)) return new Set([...SANDBOX, ...MCP])
   if (path.startsWith('/_sandbox')) return SANDBOX_CODES
   return undefined
 }

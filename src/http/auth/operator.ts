@@ -67,7 +67,8 @@ export function operatorLogin(
 ): void {
   req.operator = true
   const appKey = namedApp(req)
-  if (routeConfig(req)?.auth === 'operator' && appKey === undefined) return
+  const auth = routeConfig(req)?.auth
+  if ((auth === 'operator' || auth === 'app-or-operator') && appKey === undefined) return
   if (appKey === undefined) throw refusals.appNotNamed()
   const app = deps.store.apps.get(appKey)
   if (!app) throw refusals.unknownApp(appKey)

@@ -6,7 +6,7 @@ import { sandboxErrors } from '../errors.js'
 import { type Faults, faultItem } from './faults.js'
 import { FAULT_LIMITS, faultSchema, toFault } from './input.js'
 
-const armed = z.object({
+export const armed = z.object({
   id: z.number(),
   method: z.string().nullable(),
   path: z.string(),

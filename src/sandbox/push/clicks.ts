@@ -85,7 +85,7 @@ function readRid(value: unknown): string {
   return rid
 }
 
-const schemas = {
+export const schemas = {
   params: z.object({ msg_id: z.string() }),
   click: z.object({ registration_id: readBy(readRid) }),
   clicked: z.object({

@@ -25,7 +25,7 @@ function readContent(value: unknown): string {
   return content
 }
 
-const schemas = {
+export const schemas = {
   /** The mobile as /v1 reads it, in national form. */
   reply: z.object({ mobile: mobileField('mobile'), content: readBy(readContent) }),
   replied: z.object({

@@ -25,7 +25,7 @@ function readStatus(value: unknown): 1 | 2 {
   return status
 }
 
-const schemas = {
+export const schemas = {
   template: z.object({ temp_id: readBy(v => readPathId(v, unknownTemplate)) }),
   sign: z.object({ sign_id: readBy(v => readPathId(v, unknownSign)) }),
   decision: z.object({

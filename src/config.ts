@@ -282,6 +282,21 @@ export const SETTINGS = {
     describe: 'requests one connection may have unanswered at once; beyond, it is no longer read',
     schema: int(1, 10_000).default(16),
   }),
+  maxClosingConnections: setting({
+    env: 'MAX_CLOSING_CONNECTIONS',
+    public: true,
+    flag: 'max-closing-connections',
+    describe:
+      'connections that refused a pipelined burst past MAX_PIPELINED_REQUESTS and still owe answers, in total; beyond, the busiest address loses one, cut',
+    schema: int(1, 1_000_000).default(16),
+  }),
+  maxClosingConnectionsPerClient: setting({
+    env: 'MAX_CLOSING_CONNECTIONS_PER_CLIENT',
+    public: true,
+    flag: 'max-closing-connections-per-client',
+    describe: 'such connections of one client address; beyond, its new one is cut at once',
+    schema: int(1, 1_000_000).default(4),
+  }),
   maxUnreadBytesPerConnection: setting({
     env: 'MAX_UNREAD_BYTES_PER_CONNECTION',
     public: true,

@@ -83,6 +83,7 @@ import { reviewRoutes } from './sandbox/sms/review.js'
 import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
 import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
+import { createIdleApps } from './seed/expiry.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { accountRoutes } from './sms/accounts.js'
@@ -144,6 +145,7 @@ export async function buildApp(
   const store = createStore(db, {
     log: app.log.child({ component: 'store' }),
     journalMaxPerApp: config.journalMaxPerApp,
+    appIdleMs: config.autoProvisionIdleMs,
   })
   const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
@@ -151,6 +153,36 @@ export async function buildApp(
   // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app
   // when it is reset or removed (app-resets.ts).
   const appResets = createAppResets()
+
+  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
+  // bounded per client address and in total, the busiest giving way to a newcomer when the process
+  // is full; refusals are logged once a minute per bound.
+  const held = createHeld(config, app.log.child({ component: 'bounds' }))
+  const hub = createHub(
+    store,
+    appResets,
+    (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
+    held,
+    {
+      maxWaiters: config.maxWaitingPerApp,
+      maxSubscribers: config.maxEventStreamsPerApp,
+      ...events,
+      stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
+    },
+  )
+  // Idle auto-provisioned apps expire, removed as DELETE /_sandbox/app removes them.
+  const idleApps = createIdleApps({
+    store,
+    seed,
+    appResets,
+    clock,
+    idleMs: config.autoProvisionIdleMs,
+    listened: appKey => {
+      const { waiters, subscribers } = hub.count(appKey)
+      return waiters + subscribers > 0
+    },
+    removed: appKey => hub.appRemoved(appKey),
+  })
 
   // Background jobs: the due-work loop over the list of what falls due as time passes, in the
   // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
@@ -166,23 +198,9 @@ export async function buildApp(
     dueReviewResults,
     dueCallbacks(courier),
     duePushes,
+    ...idleApps.work,
   ])
 
-  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
-  // bounded per client address and in total; refusals are logged once a minute per bound.
-  const held = createHeld(config, app.log.child({ component: 'bounds' }))
-  const hub = createHub(
-    store,
-    appResets,
-    (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
-    held,
-    {
-      maxWaiters: config.maxWaitingPerApp,
-      maxSubscribers: config.maxEventStreamsPerApp,
-      ...events,
-      stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
-    },
-  )
   // The metrics' name of each surface, by the dialect that answers its paths.
   const surfaceNames = new Map<Dialect, string>([
     [smsDialect, 'sms'],
@@ -246,6 +264,8 @@ export async function buildApp(
   })
   // The request journal: each answered request that names an app, recorded as it is answered.
   if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
+  // Each request answered for an app keeps it from expiring (seed/expiry.ts).
+  app.addHook('onResponse', idleApps.answered)
   envelopes.clientErrors.watch(app.server)
   app.server.on('connect', envelopes.connect)
   logListenerErrors(app.server, app.log)

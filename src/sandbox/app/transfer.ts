@@ -259,8 +259,10 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
         await store.write(() => {
           const app = store.apps.get(appKey)
           if (!app) throw sandboxErrors.authFailed()
-          // Read before the rows go: seqs go on from where they were (events/hub.ts).
+          // Read before the rows go: seqs go on from where they were (events/hub.ts), and the app
+          // expires when idle as it did (seed/expiry.ts).
           store.seqs.current(appKey)
+          const idleSince = store.activity.idleSince(appKey)
           store.appRows.remove(appKey)
           try {
             store.appDocument.write(appKey, tables, {
@@ -269,12 +271,18 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
                 dev_key: app.devKey,
                 clock_offset_ms: doc.clock.now - clock.now(),
               },
-              app_activity: { activity: store.activity.next() },
+              app_activity: {
+                activity: store.activity.next(),
+                idle_since: idleSince === null ? null : clock.now(),
+              },
             })
           } catch (err) {
             throw err instanceof RowRefused ? refusalOf(err, tables) : err
           }
-          if (!tables.app_activity?.length) store.activity.created(appKey)
+          if (!tables.app_activity?.length) {
+            store.activity.created(appKey)
+            if (idleSince !== null) store.activity.expiresWhenIdle(appKey, clock.now())
+          }
           // The developer account follows, unless another app shares it (the default one, a seed
           // file's): then it stays as it is, so no other app changes.
           if (doc.developer && store.apps.otherUsersOf(app.devKey, appKey) === 0) {

@@ -213,9 +213,9 @@ export function useConnections(
       reply.raw.shouldKeepAlive = false
       return done(ALWAYS_ANSWERED.has(req.url) ? undefined : c.refused)
     }
-    // After its refusal (below): not processed, and never answered (the connection ends first), so
-    // no answer it owes.
-    if (c.closing) {
+    // After its refusal (below), or its connection cut: not processed, and never answered (the
+    // connection ends first), so no answer it owes.
+    if (c.closing || c.socket.destroyed) {
       c.answers.delete(reply.raw)
       return
     }

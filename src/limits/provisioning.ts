@@ -35,8 +35,22 @@ export type ProvisioningCaps = Pick<
  * One guard per process, shared by every surface.
  */
 export function createProvisioningGuard(caps: ProvisioningCaps, appResets?: AppResets) {
-  const window = createFixedWindow(MINUTE_MS)
-  const hourly = createFixedWindow(HOUR_MS)
+  // Each address's windows, in the order they are asked: one refused, the next is not counted (a
+  // burst refused by the minute costs no hour).
+  const windows = [
+    {
+      window: createFixedWindow(MINUTE_MS),
+      limit: caps.autoProvisionPerMinute,
+      per: 'a minute',
+      setting: 'AUTO_PROVISION_PER_MINUTE',
+    },
+    {
+      window: createFixedWindow(HOUR_MS),
+      limit: caps.autoProvisionPerHour,
+      per: 'an hour',
+      setting: 'AUTO_PROVISION_PER_HOUR',
+    },
+  ]
   const lastLogged = new Map<string, number>()
   // Counted once from the database, then kept here: a flood beyond the cap must stay cheap. A
   // removed app no longer counts: counted again.
@@ -66,22 +80,13 @@ export function createProvisioningGuard(caps: ProvisioningCaps, appResets?: AppR
           logNow('max-apps', now),
         )
       }
-      const rate = window.hit(client, now, caps.autoProvisionPerMinute)
-      if (!rate.allowed) {
-        throw new ProvisioningRefused(
-          `${client} may create ${caps.autoProvisionPerMinute} new apps a minute ` +
-            `(AUTO_PROVISION_PER_MINUTE); try again in ${rate.resetSeconds} s`,
-          logNow(`client:${client}`, now),
-        )
-      }
-      // Counted only once the minute allowed it: a burst refused by the minute costs no hour.
-      const hour = hourly.hit(client, now, caps.autoProvisionPerHour)
-      if (!hour.allowed) {
-        throw new ProvisioningRefused(
-          `${client} may create ${caps.autoProvisionPerHour} new apps an hour ` +
-            `(AUTO_PROVISION_PER_HOUR); try again in ${hour.resetSeconds} s`,
-          logNow(`client:${client}`, now),
-        )
+      for (const { window, limit, per, setting } of windows) {
+        const rate = window.hit(client, now, limit)
+        if (!rate.allowed)
+          throw new ProvisioningRefused(
+            `${client} may create ${limit} new apps ${per} (${setting}); try again in ${rate.resetSeconds} s`,
+            logNow(`client:${client}`, now),
+          )
       }
       create()
       apps += 1

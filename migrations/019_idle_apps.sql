@@ -4,7 +4,7 @@
 -- looked: its last journaled request, a request of any kind since the start, a stream or a wait
 -- open); NULL for an app that never expires (the default app, a seed file's, one the Admin API
 -- made). A lower bound of its real last activity: the job looks again when it falls due
--- (src/seed/expiry.ts), so no request writes it. Local to this sandbox: an export leaves it out.
+-- (src/app-expiry.ts), so no request writes it. Local to this sandbox: an export leaves it out.
 ALTER TABLE app_activity ADD COLUMN idle_since INTEGER;
 -- The next app to look at, without a scan of every app. Partial: the apps that never expire are
 -- not in it, and the journal's touches (other columns) never move a row in it.

@@ -83,7 +83,7 @@ import { reviewRoutes } from './sandbox/sms/review.js'
 import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
 import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
-import { createIdleApps } from './seed/expiry.js'
+import { createIdleApps } from './app-expiry.js'
 import { applySeed } from './seed/provision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { accountRoutes } from './sms/accounts.js'
@@ -264,7 +264,7 @@ export async function buildApp(
   })
   // The request journal: each answered request that names an app, recorded as it is answered.
   if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
-  // Each request answered for an app keeps it from expiring (seed/expiry.ts).
+  // Each request answered for an app keeps it from expiring (app-expiry.ts).
   app.addHook('onResponse', idleApps.answered)
   envelopes.clientErrors.watch(app.server)
   app.server.on('connect', envelopes.connect)

@@ -33,7 +33,7 @@ import { OverBound } from '../limits/held.js'
  * being processed, and so is everything after it, unanswered: the connection ends after that
  * refusal. Everything before it runs and is answered in order (issue 33: cutting the connection
  * there lost the answers of the writes already stored). What such a connection still holds (the
- * rest of one read, parsed: up to ~3.5 MB of tiny requests) is a bound of its own, `closing`, per
+ * rest of one read, parsed: about 5 MiB of the smallest requests, measured) is a bound of its own, `closing`, per
  * client address and in total; past it, the busiest address's oldest such connection is cut.
  */
 export function useConnections(

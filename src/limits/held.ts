@@ -79,7 +79,7 @@ export interface Holding {
   evictable?: () => boolean
 }
 
-interface Held1 {
+interface Taken {
   client: string
   owner: string
   holding: Holding
@@ -107,10 +107,10 @@ export function createHeldBound(
 ) {
   const byClient = new Map<string, number>()
   /** Each owner's holdings, oldest first (a Set keeps the order they were added in). */
-  const byOwner = new Map<string, Set<Held1>>()
+  const byOwner = new Map<string, Set<Taken>>()
   let total = 0
 
-  function release(h: Held1): void {
+  function release(h: Taken): void {
     if (h.released) return
     h.released = true
     const mine = byClient.get(h.client) ?? 0
@@ -131,7 +131,7 @@ export function createHeldBound(
     const busier = [...byOwner]
       .filter(([, held]) => held.size >= mine + 2)
       .sort((a, b) => b[1].size - a[1].size)
-    for (const [victim, held] of busier) {
+    for (const [busiest, held] of busier) {
       for (const h of held) {
         if (!h.holding.evict || h.holding.evictable?.() === false) continue
         release(h)
@@ -139,7 +139,7 @@ export function createHeldBound(
           `${what} taken back`,
           h.client,
           `${what} in the sandbox at their maximum of ${limits.total.max} (${limits.total.setting}): ` +
-            `one of ${victim}'s ${held.size + 1} ended to make room for ${owner === client ? client : `${owner} (${client})`}, which held ${mine}`,
+            `one of ${busiest}'s ${held.size + 1} ended to make room for ${owner === client ? client : `${owner} (${client})`}, which held ${mine}`,
         )
         h.holding.evict()
         return true
@@ -166,7 +166,7 @@ export function createHeldBound(
         refusals.refused(`${what} in total`, client, message)
         throw new OverBound(503, message)
       }
-      const h: Held1 = { client, owner, holding, released: false }
+      const h: Taken = { client, owner, holding, released: false }
       byClient.set(client, (byClient.get(client) ?? 0) + 1)
       let owned = byOwner.get(owner)
       if (!owned) {

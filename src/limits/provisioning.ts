@@ -27,7 +27,7 @@ export type ProvisioningCaps = Pick<
 >
 
 /**
- * The caps on auto-provisioning (each new app costs a few KB of disk until it expires: seed/expiry.ts):
+ * The caps on auto-provisioning (each new app costs a few KB of disk until it expires: app-expiry.ts):
  * the number of apps in the database, and new apps per client address per minute and per hour
  * of process time. The minute lets a CI run make its apps in a burst; the hour is what keeps a
  * handful of addresses from filling the database (issue 33: ten addresses at 1 000 a minute

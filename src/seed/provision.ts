@@ -39,7 +39,7 @@ export function ownDeveloperOf(appKey: string, masterSecret: string): { devKey: 
 /**
  * An app created by its first request, with a developer account of its own (ownDeveloperOf): no
  * tenant spends another's developer balance. The caller makes sure that developer is new. It
- * expires once idle for AUTO_PROVISION_IDLE_MS (expiry.ts).
+ * expires once idle for AUTO_PROVISION_IDLE_MS (app-expiry.ts).
  */
 export function autoProvisionApp(store: Store, appKey: string, masterSecret: string, now: number): void {
   const developer = ownDeveloperOf(appKey, masterSecret)

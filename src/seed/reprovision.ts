@@ -27,7 +27,7 @@ type Origin = 'seed' | 'default' | 'auto' | 'legacy'
 /**
  * How the app came to be: the seed file's, the default app, auto-provisioned by its first request
  * (its own developer), or made otherwise (the Admin API, or provisioned before each app got its
- * own developer). Only an auto-provisioned app expires when idle (expiry.ts).
+ * own developer). Only an auto-provisioned app expires when idle (app-expiry.ts).
  */
 export function originOf(seed: SeedFile, app: App): Origin {
   if (seed.apps.some(a => a.app_key === app.appKey)) return 'seed'

@@ -260,7 +260,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
           const app = store.apps.get(appKey)
           if (!app) throw sandboxErrors.authFailed()
           // Read before the rows go: seqs go on from where they were (events/hub.ts), and the app
-          // expires when idle as it did (seed/expiry.ts).
+          // expires when idle as it did (app-expiry.ts).
           store.seqs.current(appKey)
           const idleSince = store.activity.idleSince(appKey)
           store.appRows.remove(appKey)

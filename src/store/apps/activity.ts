@@ -43,7 +43,7 @@ interface Row {
   devices: number
 }
 
-/** An app that expires when idle, as the expiry job first sees it (seed/expiry.ts). */
+/** An app that expires when idle, as the expiry job first sees it (app-expiry.ts). */
 export interface IdleApp {
   appKey: string
   /** Process time of its last activity the job knew of (migration 019). */
@@ -59,7 +59,7 @@ export interface IdleApp {
  * recently active list first and `after=` reads what became active since.
  *
  * And when an app that expires when idle is next looked at (migration 019): `idle_since` plus
- * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of seed/expiry.ts.
+ * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of app-expiry.ts.
  */
 export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleMs?: number } = {}) {
   const largest = db.prepare<[], number | null>('SELECT max(activity) FROM app_activity').pluck()

@@ -17,7 +17,7 @@ const BATCH = 100
  *
  * Idle means: no request authenticated as the app (any surface, reads of the control plane
  * included), and no event stream or `wait=` of it open. No request writes anything for it: the app's
- * row says since when it may be idle (`idle_since`, migration 020: its creation, or what this job
+ * row says since when it may be idle (`idle_since`, migration 021: its creation, or what this job
  * last saw), the due index wakes the job when that plus the idle time has passed, and the job then
  * looks at what it knows now: the journal's last request of the app (real time, the process's
  * time outside tests), the last request this process answered for it (in memory), its listeners.

@@ -46,7 +46,7 @@ interface Row {
 /** An app that expires when idle, as the expiry job first sees it (app-expiry.ts). */
 export interface IdleApp {
   appKey: string
-  /** Process time of its last activity the job knew of (migration 020). */
+  /** Process time of its last activity the job knew of (migration 021). */
   idleSince: number
   /** Real time of its last journaled request; null: none. */
   lastRequestAt: number | null
@@ -58,7 +58,7 @@ export interface IdleApp {
  * started from the largest stored (one process per database file: engine/db.ts), so the apps most
  * recently active list first and `after=` reads what became active since.
  *
- * And when an app that expires when idle is next looked at (migration 020): `idle_since` plus
+ * And when an app that expires when idle is next looked at (migration 021): `idle_since` plus
  * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of app-expiry.ts.
  */
 export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleMs?: number } = {}) {

@@ -271,18 +271,13 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
                 dev_key: app.devKey,
                 clock_offset_ms: doc.clock.now - clock.now(),
               },
-              app_activity: {
-                activity: store.activity.next(),
-                idle_since: idleSince === null ? null : clock.now(),
-              },
+              app_activity: { activity: store.activity.next() },
             })
           } catch (err) {
             throw err instanceof RowRefused ? refusalOf(err, tables) : err
           }
-          if (!tables.app_activity?.length) {
-            store.activity.created(appKey)
-            if (idleSince !== null) store.activity.expiresWhenIdle(appKey, clock.now())
-          }
+          if (!tables.app_activity?.length) store.activity.created(appKey)
+          store.activity.expiresWhenIdle(appKey, idleSince === null ? null : clock.now())
           // The developer account follows, unless another app shares it (the default one, a seed
           // file's): then it stays as it is, so no other app changes.
           if (doc.developer && store.apps.otherUsersOf(app.devKey, appKey) === 0) {

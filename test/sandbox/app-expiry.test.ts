@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { APP_KEY, basic, call, createTestApp, defaultAuth, newKey } from '../helpers.js'
+import { sendTimeIn, sentTo } from '../sms/schedule-helpers.js'
 import { listening } from './real-port.js'
 
 // Idle auto-provisioned apps expire (issue 33: they never did, so a few addresses filled
@@ -13,7 +14,8 @@ const MINUTE = 60_000
 
 async function sandbox(overrides = {}) {
   const t = await createTestApp(overrides)
-  t.clock.set(Date.now())
+  // A whole second: send_time has no milliseconds.
+  t.clock.set(Math.floor(Date.now() / 1000) * 1000)
   return t
 }
 
@@ -114,6 +116,38 @@ describe('an idle auto-provisioned app', () => {
     await app.scheduler.tick()
     expect(app.store.apps.get(key)).toBeUndefined()
     expect(app.store.apps.get(APP_KEY)).toBeDefined()
+  })
+
+  it("keeps out of its app clock's moves: what falls due on the way runs, each at its own time", async () => {
+    const { app } = await sandbox()
+    const auth = { authorization: basic(newKey('move'), newKey('s')) }
+    const start = (await call(app, 'GET', '/_sandbox/clock', undefined, auth)).body.now as number
+    for (const [mobile, days] of [
+      ['13800138501', 2],
+      ['13800138502', 3],
+    ] as const) {
+      const scheduled = await call(
+        app,
+        'POST',
+        '/v1/schedule',
+        {
+          send_time: await sendTimeIn(app, days * IDLE, auth),
+          mobile,
+          temp_id: 2,
+          temp_para: { order: mobile, days: '1' },
+        },
+        auth,
+      )
+      expect(scheduled.status).toBe(200)
+    }
+    // Four days of its own time: the process's (its idleness) does not move.
+    expect((await call(app, 'POST', '/_sandbox/clock', { advance_ms: 4 * IDLE }, auth)).status).toBe(200)
+    const [first] = await sentTo(app, '13800138501', auth)
+    const [second] = await sentTo(app, '13800138502', auth)
+    expect([first?.created_at, second?.created_at]).toEqual([
+      new Date(start + 2 * IDLE).toISOString(),
+      new Date(start + 3 * IDLE).toISOString(),
+    ])
   })
 
   it('AUTO_PROVISION_IDLE_MS=0: never', async () => {

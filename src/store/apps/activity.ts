@@ -89,12 +89,14 @@ export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleM
     `SELECT app_key, idle_since, last_request_at FROM app_activity
      WHERE idle_since IS NOT NULL AND idle_since <= @cutoff ORDER BY idle_since LIMIT @limit`,
   )
-  // Process times (no clock offset: idleness is the process's, not an app's clock).
+  // Process times: idleness is the process's, not an app's clock, so a move of the app's clock
+  // (scheduler/advance.ts, which steps through each query's `one` in app time) has nothing of it
+  // to step through.
   const idleDue: DueQuery | undefined =
     idleMs > 0
       ? {
           every: `SELECT MIN(idle_since) + ${idleMs} AS t FROM app_activity WHERE idle_since IS NOT NULL`,
-          one: `SELECT MIN(idle_since) + ${idleMs} AS t FROM app_activity WHERE idle_since IS NOT NULL AND app_key = @appKey`,
+          one: 'SELECT NULL AS t FROM app_activity WHERE app_key = @appKey',
         }
       : undefined
   const prepared = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, Row>>>()

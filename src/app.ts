@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici'
 import { adminRoutes } from './admin/apps.js'
 import { adminDialect } from './admin/dialect.js'
 import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
+import { createIdleApps } from './app-expiry.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { appNow, type Clock, systemClock } from './clock.js'
@@ -148,6 +149,7 @@ export async function buildApp(
   const store = createStore(db, {
     log: app.log.child({ component: 'store' }),
     journalMaxPerApp: config.journalMaxPerApp,
+    appIdleMs: config.autoProvisionIdleMs,
   })
   const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
@@ -163,6 +165,36 @@ export async function buildApp(
     app.log.warn({ app_key: appKey }, 'the import of this app was cut by a stop: the app is reset')
   }
 
+  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
+  // bounded per client address and in total, the busiest giving way to a newcomer when the process
+  // is full; refusals are logged once a minute per bound.
+  const held = createHeld(config, app.log.child({ component: 'bounds' }))
+  const hub = createHub(
+    store,
+    appResets,
+    (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
+    held,
+    {
+      maxWaiters: config.maxWaitingPerApp,
+      maxSubscribers: config.maxEventStreamsPerApp,
+      ...events,
+      stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
+    },
+  )
+  // Idle auto-provisioned apps expire, removed as DELETE /_sandbox/app removes them.
+  const idleApps = createIdleApps({
+    store,
+    seed,
+    appResets,
+    clock,
+    idleMs: config.autoProvisionIdleMs,
+    listened: appKey => {
+      const { waiters, subscribers } = hub.count(appKey)
+      return waiters + subscribers > 0
+    },
+    removed: appKey => hub.appRemoved(appKey),
+  })
+
   // Background jobs: the due-work loop over the list of what falls due as time passes, in the
   // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
   // with what was approved. Each entry is declared with its feature (scheduler/due-work.ts).
@@ -177,23 +209,9 @@ export async function buildApp(
     dueReviewResults,
     dueCallbacks(courier),
     duePushes,
+    ...idleApps.work,
   ])
 
-  // What the process holds for its clients (connections, TLS handshakes, event streams, waits),
-  // bounded per client address and in total; refusals are logged once a minute per bound.
-  const held = createHeld(config, app.log.child({ component: 'bounds' }))
-  const hub = createHub(
-    store,
-    appResets,
-    (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
-    held,
-    {
-      maxWaiters: config.maxWaitingPerApp,
-      maxSubscribers: config.maxEventStreamsPerApp,
-      ...events,
-      stream: { maxLifeMs: config.eventStreamMaxLifeMs, ...events?.stream },
-    },
-  )
   // The metrics' name of each surface, by the dialect that answers its paths.
   const surfaceNames = new Map<Dialect, string>([
     [smsDialect, 'sms'],
@@ -258,6 +276,8 @@ export async function buildApp(
   })
   // The request journal: each answered request that names an app, recorded as it is answered.
   if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
+  // Each request answered for an app keeps it from expiring (app-expiry.ts).
+  app.addHook('onResponse', idleApps.answered)
   envelopes.clientErrors.watch(app.server)
   app.server.on('connect', envelopes.connect)
   logListenerErrors(app.server, app.log)

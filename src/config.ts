@@ -104,7 +104,8 @@ export const SETTINGS = {
     public: true,
     schema: flag.default(true),
   }),
-  // Caps on auto-provisioning: apps in the database, and new apps per client address per minute.
+  // Caps on auto-provisioning: apps in the database, new apps per client address per minute and
+  // per hour; and how long an auto-provisioned app may stay idle before it is removed.
   autoProvisionMaxApps: setting({
     env: 'AUTO_PROVISION_MAX_APPS',
     flag: 'auto-provision-max-apps',
@@ -118,6 +119,20 @@ export const SETTINGS = {
     describe: 'new apps one client address may have auto-provisioned per minute',
     public: true,
     schema: int(0, Number.MAX_SAFE_INTEGER).default(1_000),
+  }),
+  autoProvisionPerHour: setting({
+    env: 'AUTO_PROVISION_PER_HOUR',
+    flag: 'auto-provision-per-hour',
+    describe: 'new apps one client address may have auto-provisioned per hour',
+    public: true,
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(1_000),
+  }),
+  autoProvisionIdleMs: setting({
+    env: 'AUTO_PROVISION_IDLE_MS',
+    flag: 'auto-provision-idle-ms',
+    describe: 'an auto-provisioned app without a request, stream or wait for this long is removed (0: never)',
+    public: true,
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(24 * 3600_000),
   }),
   // Only a zone given is checked: the first Intl formatter loads ICU's zone data (≈ 15 ms of the
   // start), which the default need not pay before its first send.
@@ -337,6 +352,21 @@ export const SETTINGS = {
     flag: 'max-pipelined-requests',
     describe: 'requests one connection may have unanswered at once; beyond, it is no longer read',
     schema: int(1, 10_000).default(16),
+  }),
+  maxClosingConnections: setting({
+    env: 'MAX_CLOSING_CONNECTIONS',
+    public: true,
+    flag: 'max-closing-connections',
+    describe:
+      'connections that refused a pipelined burst past MAX_PIPELINED_REQUESTS and still owe answers, in total; beyond, the busiest address loses one, cut',
+    schema: int(1, 1_000_000).default(16),
+  }),
+  maxClosingConnectionsPerClient: setting({
+    env: 'MAX_CLOSING_CONNECTIONS_PER_CLIENT',
+    public: true,
+    flag: 'max-closing-connections-per-client',
+    describe: 'such connections of one client address; beyond, its new one is cut at once',
+    schema: int(1, 1_000_000).default(4),
   }),
   maxUnreadBytesPerConnection: setting({
     env: 'MAX_UNREAD_BYTES_PER_CONNECTION',

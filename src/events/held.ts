@@ -16,12 +16,13 @@ export interface Waiter {
 /**
  * Holds one request in `waiters` until `read` finds something when woken (resolves with it), or
  * `ms` of real time pass, the client hangs up, or it is released (resolves undefined). Whatever
- * ends it takes it out of `waiters` and calls `gone`.
+ * ends it takes it out of `waiters` and calls `gone`. `made` is given the waiter as it is added.
  */
 export function hold<T>(
   waiters: Set<Waiter>,
   { topic, ms, res, read }: { topic: WaitTopic; ms: number; res: ServerResponse; read: () => T | undefined },
   gone: () => void,
+  made?: (waiter: Waiter) => void,
 ): Promise<T | undefined> {
   return new Promise(resolve => {
     let done = false
@@ -52,5 +53,6 @@ export function hold<T>(
     // Before its answer, a response closes only when the client hung up.
     res.once('close', release)
     waiters.add(waiter)
+    made?.(waiter)
   })
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { AppResets } from '../app-resets.js'
-import { type Held, type HeldBound, OverBound } from '../limits/held.js'
+import { type Held, type HeldBound, type Holding, OverBound } from '../limits/held.js'
 import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
 import { hold, type Waiter, type WaitTopic } from './held.js'
@@ -69,8 +69,12 @@ export type HubBounds = Pick<Held, 'eventStreams' | 'waiting' | 'refusals'>
  * app costs nothing; an idle stream costs a socket and one shared heartbeat timer.
  *
  * Every listener is counted three ways, each with its maximum: per app (here), per client address
- * and in the whole process (`bounds`, limits/held.ts). A newcomer over any of them is refused with
- * `refuse`, the others are never disturbed.
+ * and in the whole process (`bounds`, limits/held.ts). A newcomer over its app's or its client's
+ * share is refused with `refuse`. With the process full, a newcomer whose app holds fewer takes
+ * one back from the app holding the most (held.ts, issue 33): that app's oldest wait is answered
+ * as without waiting, or its oldest stream ends with a comment saying why (the client resumes
+ * with Last-Event-ID, as at the stream's maximum life). So the addresses and apps of an attacker
+ * never leave another app without a stream or a wait.
  */
 export function createHub(
   store: Pick<Store, 'seqs'>,
@@ -85,10 +89,10 @@ export function createHub(
     bounds.refusals.refused(`${what} per app`, `${client} (app ${appKey})`, message)
     return refuse(message, 429)
   }
-  /** Takes one of `bound` for `client`, or refuses in the control plane's words. */
-  const take = (bound: HeldBound, client: string) => {
+  /** Takes one of `bound` for `client` (its app's share), or refuses in the control plane's words. */
+  const take = (bound: HeldBound, client: string, holding: Holding): (() => void) => {
     try {
-      bound.take(client)
+      return bound.take(client, holding)
     } catch (err) {
       if (err instanceof OverBound) throw refuse(err.message, err.status)
       throw err
@@ -165,11 +169,19 @@ export function createHub(
         forgetIfIdle(appKey)
         throw perApp('requests waiting', maxWaiters, 'MAX_WAITING_REQUESTS_PER_APP', appKey, client)
       }
-      take(bounds.waiting, client)
-      return hold(l.waiters, { topic, ms, res, read }, () => {
-        bounds.waiting.give(client)
-        forgetIfIdle(appKey)
-      })
+      let waiter: Waiter | undefined
+      const letGo = take(bounds.waiting, client, { owner: appKey, evict: () => waiter?.release() })
+      return hold(
+        l.waiters,
+        { topic, ms, res, read },
+        () => {
+          letGo()
+          forgetIfIdle(appKey)
+        },
+        made => {
+          waiter = made
+        },
+      )
     },
 
     /** Adds an event stream of the app, opened by `client`; returns how to remove it (once). */
@@ -180,7 +192,13 @@ export function createHub(
         forgetIfIdle(appKey)
         throw perApp('event streams', maxSubscribers, 'MAX_EVENT_STREAMS_PER_APP', appKey, client)
       }
-      take(bounds.eventStreams, client)
+      const letGo = take(bounds.eventStreams, client, {
+        owner: appKey,
+        evict: () =>
+          subscriber.close(
+            'the sandbox holds its most event streams (MAX_EVENT_STREAMS): this one ended to make room for an app holding fewer; reconnect with Last-Event-ID',
+          ),
+      })
       l.subscribers.add(subscriber)
       heartbeat ??= setInterval(() => {
         for (const a of apps.values()) for (const s of a.subscribers) s.heartbeat()
@@ -189,7 +207,7 @@ export function createHub(
       return () => {
         if (removed) return
         removed = true
-        bounds.eventStreams.give(client)
+        letGo()
         l.subscribers.delete(subscriber)
         forgetIfIdle(appKey)
         if (![...apps.values()].some(a => a.subscribers.size > 0)) {

@@ -3,6 +3,7 @@ import type { Config } from '../config.js'
 import { createFixedWindow } from './fixed-window.js'
 
 const MINUTE_MS = 60_000
+const HOUR_MS = 3600_000
 
 /**
  * Auto-provisioning refused by one of its caps. Not an ApiError: each surface answers it as its
@@ -20,15 +21,36 @@ export class ProvisioningRefused extends Error {
   }
 }
 
-export type ProvisioningCaps = Pick<Config, 'autoProvisionMaxApps' | 'autoProvisionPerMinute'>
+export type ProvisioningCaps = Pick<
+  Config,
+  'autoProvisionMaxApps' | 'autoProvisionPerMinute' | 'autoProvisionPerHour'
+>
 
 /**
- * The two caps on auto-provisioning (each new app costs a few KB of disk, for good): the number of
- * apps in the database, and new apps per client address per minute of process time. One guard
- * per process, shared by every surface.
+ * The caps on auto-provisioning (each new app costs a few KB of disk until it expires: app-expiry.ts):
+ * the number of apps in the database, and new apps per client address per minute and per hour
+ * of process time. The minute lets a CI run make its apps in a burst; the hour is what keeps a
+ * handful of addresses from filling the database (issue 33: ten addresses at 1 000 a minute
+ * reached the cap in minutes; at 1 000 an hour each they need ten hours, while idle apps expire).
+ * One guard per process, shared by every surface.
  */
 export function createProvisioningGuard(caps: ProvisioningCaps, appResets?: AppResets) {
-  const window = createFixedWindow(MINUTE_MS)
+  // Each address's windows, in the order they are asked: one refused, the next is not counted (a
+  // burst refused by the minute costs no hour).
+  const windows = [
+    {
+      window: createFixedWindow(MINUTE_MS),
+      limit: caps.autoProvisionPerMinute,
+      per: 'a minute',
+      setting: 'AUTO_PROVISION_PER_MINUTE',
+    },
+    {
+      window: createFixedWindow(HOUR_MS),
+      limit: caps.autoProvisionPerHour,
+      per: 'an hour',
+      setting: 'AUTO_PROVISION_PER_HOUR',
+    },
+  ]
   const lastLogged = new Map<string, number>()
   // Counted once from the database, then kept here: a flood beyond the cap must stay cheap. A
   // removed app no longer counts: counted again.
@@ -58,13 +80,13 @@ export function createProvisioningGuard(caps: ProvisioningCaps, appResets?: AppR
           logNow('max-apps', now),
         )
       }
-      const rate = window.hit(client, now, caps.autoProvisionPerMinute)
-      if (!rate.allowed) {
-        throw new ProvisioningRefused(
-          `${client} may create ${caps.autoProvisionPerMinute} new apps a minute ` +
-            `(AUTO_PROVISION_PER_MINUTE); try again in ${rate.resetSeconds} s`,
-          logNow(`client:${client}`, now),
-        )
+      for (const { window, limit, per, setting } of windows) {
+        const rate = window.hit(client, now, limit)
+        if (!rate.allowed)
+          throw new ProvisioningRefused(
+            `${client} may create ${limit} new apps ${per} (${setting}); try again in ${rate.resetSeconds} s`,
+            logNow(`client:${client}`, now),
+          )
       }
       create()
       apps += 1

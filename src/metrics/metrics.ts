@@ -116,6 +116,12 @@ export function createMetrics(deps: MetricsDeps) {
       out.family('jiguang_sandbox_tls_handshakes', 'gauge', 'TLS handshakes under way.')
       out.sample('jiguang_sandbox_tls_handshakes', held.tlsHandshakes)
       out.family(
+        'jiguang_sandbox_closing_connections',
+        'gauge',
+        'Connections that refused a pipelined burst past its bound and close once they have answered the rest.',
+      )
+      out.sample('jiguang_sandbox_closing_connections', held.closing)
+      out.family(
         'jiguang_sandbox_unread_bytes',
         'gauge',
         'Bytes of answers written and not yet read by their clients.',

@@ -64,13 +64,15 @@ export function saveSeedDeveloper(store: Store, a: SeedApp): string {
 
 /**
  * An app created by its first request, with a developer account of its own (ownDeveloperOf): no
- * tenant spends another's developer balance. The caller makes sure that developer is new.
+ * tenant spends another's developer balance. The caller makes sure that developer is new. It
+ * expires once idle for AUTO_PROVISION_IDLE_MS (app-expiry.ts).
  */
 export function autoProvisionApp(store: Store, appKey: string, masterSecret: string, now: number): void {
   const developer = ownDeveloperOf(appKey, masterSecret)
   store.transaction(() => {
     store.apps.saveDeveloper({ ...developer, frozen: false, balances: DEFAULT_DEV_BALANCES })
     provisionApp(store, { appKey, masterSecret, devKey: developer.devKey }, now)
+    store.activity.expiresWhenIdle(appKey, now)
   })
 }
 

@@ -30,7 +30,12 @@ export interface ReprovisionDeps {
 
 type Origin = 'seed' | 'default' | 'auto' | 'legacy'
 
-function originOf(seed: SeedFile, app: App): Origin {
+/**
+ * How the app came to be: the seed file's, the default app, auto-provisioned by its first request
+ * (its own developer), or made otherwise (the Admin API, or provisioned before each app got its
+ * own developer). Only an auto-provisioned app expires when idle (app-expiry.ts).
+ */
+export function originOf(seed: SeedFile, app: App): Origin {
   if (seed.apps.some(a => a.app_key === app.appKey)) return 'seed'
   if (app.appKey === DEFAULT_APP_KEY) return 'default'
   // Apps provisioned before each got a developer of its own keep the default one (README).

@@ -43,14 +43,23 @@ import { createUnsubscribedStore } from './sms/unsubscribed.js'
  */
 export function createStore(
   db: Db,
-  { log, journalMaxPerApp = 1000 }: { log?: HealthLog; journalMaxPerApp?: number } = {},
+  {
+    log,
+    journalMaxPerApp = 1000,
+    appIdleMs = 0,
+  }: {
+    log?: HealthLog
+    journalMaxPerApp?: number
+    /** How long an auto-provisioned app may stay idle before it expires (0: never). */
+    appIdleMs?: number
+  } = {},
 ) {
   // Due times are on each app's clock: the due index maps them to process time with its offset.
   const engine = createEngine(db, { log, offsetOf: appKey => apps.get(appKey)?.clockOffsetMs ?? 0 })
   // One `apps` for the rows of apps and developers: credentials and settings, and balances, each
   // held in memory its own way (apps.ts, balances.ts).
   const { forgetDeveloper, ...balances } = createBalanceStore(engine)
-  const activity = createActivityStore(engine)
+  const activity = createActivityStore(engine, { idleMs: appIdleMs })
   const apps = {
     ...createAppStore(engine, activity),
     ...createDeveloperStore(engine, { forgetDeveloper }),

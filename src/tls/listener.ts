@@ -34,7 +34,9 @@ export interface TlsListenOptions {
  * descriptor and the TLS state. Handshakes under way are bounded per client address and in total
  * (`handshakes`): a connection over either is closed at once (no TLS yet, so no answer can be
  * understood), and every handshake must finish within `handshakeTimeoutMs` (Node's own default,
- * 120 s, let 600 stalled ones stay open for minutes).
+ * 120 s, let 600 stalled ones stay open for minutes). With every slot taken, a newcomer from an
+ * address holding fewer closes the oldest handshake of the busiest address (limits/held.ts): four
+ * addresses that stall 64 handshakes each no longer keep everybody else from TLS (issue 33).
  */
 export async function listenTls(httpServer: HttpServer, options: TlsListenOptions): Promise<TlsListener> {
   const sockets = new Set<TLSSocket>()
@@ -58,8 +60,9 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
   const timeoutMs = options.handshakeTimeoutMs ?? 10_000
   server.prependListener('connection', (raw: Socket) => {
     const client = raw.remoteAddress ?? 'unknown'
+    let letGo: () => void = () => {}
     try {
-      handshakes?.take(client)
+      if (handshakes) letGo = handshakes.take(client, { evict: () => raw.destroy() })
     } catch {
       raw.destroy() // refused, and logged once a minute by the bound
       return
@@ -70,7 +73,7 @@ export async function listenTls(httpServer: HttpServer, options: TlsListenOption
       if (!pending) return
       pending = false
       clearTimeout(timer)
-      handshakes?.give(client)
+      letGo()
     }
     raw.once('close', done)
     // The handshake's end: the TLS socket wrapping `raw` is secure ('secureConnection' below).

@@ -1,6 +1,7 @@
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { basic, newKey } from '../helpers.js'
+import { attempt, type Outcome } from './attempt.js'
 import { SCALE } from './http.js'
 import { ATTACKER, agentFrom, getStatus, pool, rssMiB, VICTIM, victim } from './load.js'
 import { startServer, tempDatabase } from './server-process.js'
@@ -17,38 +18,6 @@ const sockets: Socket[] = []
 afterEach(() => {
   for (const s of sockets.splice(0)) s.destroy()
 })
-
-interface Outcome {
-  status: number
-  body: string
-}
-
-/** A request on its own connection from `from`: its status and body, or the open stream (kept). */
-function attempt(port: number, from: string, head: string): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress: from })
-    sockets.push(socket)
-    let text = ''
-    socket.setEncoding('latin1')
-    socket.on('error', err =>
-      reject(new Error(`attempt reset (${err.message}) after ${JSON.stringify(text)}`)),
-    )
-    socket.on('data', chunk => {
-      text += chunk
-      const end = text.indexOf('\r\n\r\n')
-      if (end < 0) return
-      const status = Number(text.slice(9, 12))
-      // A stream's answer stays open: the attacker keeps it. (A held wait is answered 200 when it ends.)
-      if (status === 200) return resolve({ status, body: '' })
-      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? 0)
-      if (text.length >= end + 4 + length) {
-        resolve({ status, body: text.slice(end + 4, end + 4 + length) })
-        socket.destroy()
-      }
-    })
-    socket.write(head)
-  })
-}
 
 /** Auto-provisioned by the attacker: 1 000 at full size, as in the issue (20 streams each). */
 const APPS = Math.min(1_000, 40 * SCALE)
@@ -84,19 +53,21 @@ describe('one client holding streams, waits and connections', () => {
     await pool(2 * ATTEMPTS, 200, async i => {
       const path = i % 2 === 0 ? '/_sandbox/events' : '/_sandbox/sms/messages?wait=5000'
       const accept = i % 2 === 0 ? 'Accept: text/event-stream\r\n' : ''
-      outcomes.push(await attempt(Number(port), ATTACKER, head(i >> 1, path, accept)))
+      outcomes.push(await attempt(Number(port), ATTACKER, head(i >> 1, path, accept), sockets))
     })
     // Meanwhile the victim opens a stream and waits for a list of its own: both held.
     const stream = await attempt(
       Number(port),
       VICTIM,
       `GET /_sandbox/events HTTP/1.1\r\nHost: x\r\nAuthorization: ${ownAuth}\r\nAccept: text/event-stream\r\n\r\n`,
+      sockets,
     )
     expect(stream.status).toBe(200)
     const waits = await attempt(
       Number(port),
       VICTIM,
       `GET /_sandbox/sms/messages?wait=2000 HTTP/1.1\r\nHost: x\r\nAuthorization: ${ownAuth}\r\n\r\n`,
+      sockets,
     )
     expect(waits.status).toBe(200)
     const health = await getStatus(agentFrom('127.0.0.1', 1), `${server.url}/_sandbox/health`)

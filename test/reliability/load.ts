@@ -9,9 +9,12 @@ import { Agent, request } from 'undici'
 export const ATTACKER = '127.0.0.2'
 export const VICTIM = '127.0.0.3'
 
-/** An undici agent whose connections come from `localAddress`. */
+/**
+ * An undici agent whose connections come from `localAddress` (a Client's own option: undici
+ * overrides a `localAddress` given under `connect` with it).
+ */
 export const agentFrom = (localAddress: string, connections = 8) =>
-  new Agent({ connect: { localAddress } as Agent.Options['connect'], connections, pipelining: 1 })
+  new Agent({ localAddress, connections, pipelining: 1 })
 
 /** Resident memory of a process, in MiB (Linux: /proc/<pid>/status). */
 export function rssMiB(pid: number): number {

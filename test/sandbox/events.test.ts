@@ -164,6 +164,32 @@ describe('GET /_sandbox/events (text/event-stream)', () => {
     )
   })
 
+  it('with MAX_EVENT_STREAMS taken, an app that holds none ends the oldest stream of the app holding the most (issue 33)', async () => {
+    const s = await listening({}, { maxEventStreamsPerClient: 10, maxEventStreams: 3 })
+    // One app holds all three; another app (same address: apps are told apart, not addresses).
+    const hog = [
+      await openStream(s.url, s.agent),
+      await openStream(s.url, s.agent),
+      await openStream(s.url, s.agent),
+    ]
+    const other = { authorization: basic(newKey('e'), newKey('s')) }
+    const mine = await openStream(s.url, s.agent, '/_sandbox/events', other)
+    expect(mine.status).toBe(200)
+    expect(await hog[0]!.ended()).toBe(true)
+    expect(hog[0]!.comments.at(-1)).toBe(
+      'the sandbox holds its most event streams (MAX_EVENT_STREAMS): this one ended to make room for an app holding fewer; reconnect with Last-Event-ID',
+    )
+    expect(s.app.hub.count(APP_KEY).subscribers).toBe(2)
+    expect(s.app.held.counts()).toMatchObject({
+      eventStreams: 3,
+      refused: { 'event streams taken back': 1 },
+    })
+    // Now each holds about as many: the hog's next is refused, nobody else's ended.
+    const again = await s.http('GET', '/_sandbox/events', undefined, { accept: 'text/event-stream' })
+    expect(again.status).toBe(503)
+    expect(s.app.hub.count(APP_KEY).subscribers).toBe(2)
+  })
+
   it('ends a stream at its maximum life, and the client resumes with Last-Event-ID', async () => {
     const s = await listening({ stream: { maxLifeMs: 300 } })
     // Texts only: each request's journal entry (request.completed) is on the stream too.

@@ -183,6 +183,25 @@ describe('wait= on the lists', () => {
     expect(total.app.held.counts().waiting).toBe(0)
   })
 
+  it('with MAX_WAITING_REQUESTS taken, an app that holds none answers the oldest wait of the app holding the most (issue 33)', async () => {
+    const s = await listening({}, { maxWaitingPerClient: 10, maxWaiting: 2 })
+    const oldest = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&wait=20000`)
+    await held(s, 1)
+    const newer = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&wait=20000`)
+    await held(s, 2)
+    const other = { authorization: basic(newKey('w'), newKey('s')) }
+    const mine = s.http('GET', `/_sandbox/sms/messages?mobile=${MOBILE}&wait=20000`, undefined, other)
+    // The hog's oldest is answered as without waiting; the newcomer is held.
+    expect(await oldest).toEqual({ status: 200, body: { messages: [], next_after: 0 } })
+    await held(s, 1)
+    await vi.waitFor(() => expect(s.app.held.counts().waiting).toBe(2), { timeout: 10_000 })
+    expect(s.app.held.counts().refused['requests waiting taken back']).toBe(1)
+    await s.http('POST', '/v1/messages', notice(MOBILE))
+    expect((await newer).body.messages).toHaveLength(1)
+    await s.http('POST', '/v1/messages', notice(MOBILE), other)
+    expect((await mine).body.messages).toHaveLength(1)
+  })
+
   it("answers the app's held requests at once when it is reset, and after= reads on past the reset", async () => {
     const s = await listening()
     await s.http('POST', '/v1/messages', notice(OTHER_MOBILE)) // seq 1, its journal entry 2

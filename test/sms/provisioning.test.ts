@@ -3,10 +3,10 @@ import type { SandboxApp } from '../../src/app.js'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 
-// Auto-provisioning (docs/configuration.md "Auto-provisioning") within its two caps: apps in the
-// database (AUTO_PROVISION_MAX_APPS) and new apps per client address per minute
-// (AUTO_PROVISION_PER_MINUTE). Beyond either, the unknown appKey stays unknown: the surface's
-// authentication failure, saying why, and one log line a minute.
+// Auto-provisioning (docs/configuration.md "Auto-provisioning") within its caps: apps in the
+// database (AUTO_PROVISION_MAX_APPS) and new apps per client address per minute and per hour
+// (AUTO_PROVISION_PER_MINUTE, AUTO_PROVISION_PER_HOUR). Beyond any, the unknown appKey stays
+// unknown: the surface's authentication failure, saying why, and one log line a minute.
 
 const get = (app: SandboxApp, url: string, authorization: string, remoteAddress = '127.0.0.1') =>
   app.inject({ method: 'GET', url, headers: { authorization }, remoteAddress })
@@ -62,6 +62,27 @@ describe('auto-provisioning caps', () => {
 
     clock.advance(45_000)
     expect((await get(app, '/v1/accounts/app', fresh(), '10.0.0.1')).statusCode).toBe(200)
+  })
+
+  it('AUTO_PROVISION_PER_HOUR: ten addresses cannot fill AUTO_PROVISION_MAX_APPS in a burst; another address still gets its app (issue 33)', async () => {
+    const { app, clock, lines } = await createLoggedApp({ autoProvisionPerHour: 5, autoProvisionMaxApps: 60 })
+    const statuses: number[] = []
+    for (let a = 1; a <= 10; a++)
+      for (let i = 0; i < 10; i++)
+        statuses.push((await get(app, '/v1/accounts/app', fresh(), `10.0.1.${a}`)).statusCode)
+    expect(statuses.filter(s => s === 200)).toHaveLength(50)
+    expect(statuses.filter(s => s === 401)).toHaveLength(50)
+    const refused = await get(app, '/v3/push/cid', fresh(), '10.0.1.1')
+    expect(refused.json().error).toEqual({
+      code: 1004,
+      message:
+        'Authen failed: auto-provisioning refused: 10.0.1.1 may create 5 new apps an hour (AUTO_PROVISION_PER_HOUR); try again in 3600 s',
+    })
+    // The victim, from an address of its own, is provisioned: the cap was not reached.
+    expect((await get(app, '/v1/accounts/app', fresh(), '10.0.2.1')).statusCode).toBe(200)
+    expect(lines().filter(l => l.msg?.includes('AUTO_PROVISION_PER_HOUR'))).toHaveLength(10)
+    clock.advance(3600_000)
+    expect((await get(app, '/v1/accounts/app', fresh(), '10.0.1.1')).statusCode).toBe(200)
   })
 
   it('by default, 1000 new apps a minute per address: a CI run with a fresh app per test file', {

@@ -157,6 +157,31 @@ describe('TLS listener', () => {
     expect(res.status).toBe(200)
     expect(app.held.counts().tlsHandshakes).toBe(2)
   })
+
+  it('with MAX_TLS_HANDSHAKES taken by a few addresses, a newcomer closes the busiest address’s oldest (issue 33)', async () => {
+    const { app, tls } = await startSandbox(await tempDir(), {
+      maxTlsHandshakesPerClient: 3,
+      maxTlsHandshakes: 4,
+    })
+    const hog = [
+      await stall(tls.port, '127.0.0.2'),
+      await stall(tls.port, '127.0.0.2'),
+      await stall(tls.port, '127.0.0.2'),
+      await stall(tls.port, '127.0.0.3'),
+    ]
+    await vi.waitFor(() => expect(app.held.counts().tlsHandshakes).toBe(4))
+    // A victim's HTTPS request goes through: the oldest stalled handshake of 127.0.0.2 is closed.
+    const ca = app.tls.ca().certPem
+    const res = await httpsCall(`https://localhost:${tls.port}/_sandbox/health`, {
+      ca,
+      agent: false,
+      localAddress: '127.0.0.4',
+    })
+    expect(res.status).toBe(200)
+    await hog[0]!.closed
+    expect(hog.slice(1).every(h => !h.socket.destroyed)).toBe(true)
+    expect(app.held.counts().refused['TLS handshakes taken back']).toBe(1)
+  })
 })
 
 const stalls: Socket[] = []

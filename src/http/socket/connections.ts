@@ -24,14 +24,21 @@ import { OverBound } from '../../limits/held.js'
  * `maxPipelined` answers, its client has less than `maxUnreadBytesPerConnection` unread, and,
  * if it has unread bytes at all, the clients together less than `maxUnreadBytes`. Otherwise the
  * request waits its turn and the connection is no longer read (socket.pause()), until the client
- * reads (the socket drains) or an answer is done. A client that has sent more than `maxPipelined`
- * requests beyond those is cut off: it reads nothing, so no answer could reach it either. One that
- * leaves its answers unread for `unreadTimeoutMs` without taking a byte is cut off too, and
- * whatever was held for it is let go.
+ * reads (the socket drains) or an answer is done. One that leaves its answers unread for
+ * `unreadTimeoutMs` without taking a byte is cut off, and whatever was held for it is let go.
+ *
+ * A pipelined burst past the bound. The pause stops the reads, not the parse of the chunk already
+ * read: a client that writes 40 requests at once has them all parsed. Up to `maxPipelined` wait
+ * their turn; the next one is refused (429 in its surface's envelope, `Connection: close`) without
+ * being processed, and so is everything after it, unanswered: the connection ends after that
+ * refusal. Everything before it runs and is answered in order (issue 33: cutting the connection
+ * there lost the answers of the writes already stored). What such a connection still holds (the
+ * rest of one read, parsed: about 5 MiB of the smallest requests, measured) is a bound of its own, `closing`, per
+ * client address and in total; past it, the busiest address's oldest such connection is cut.
  */
 export function useConnections(
   app: FastifyInstance,
-  held: Pick<Held, 'connections' | 'refusals' | 'measureUnread'>,
+  held: Pick<Held, 'connections' | 'closing' | 'refusals' | 'measureUnread'>,
   options: ConnectionOptions,
 ): ConnectionTracker {
   const server = app.server
@@ -68,8 +75,13 @@ export function useConnections(
     ;(socket as Tracked)[CONNECTION] = c
     open.add(socket)
     socket.once('close', () => open.delete(socket))
+    let letGo: () => void
     try {
-      held.connections.take(client)
+      // With the sandbox full, an idle connection of the busiest address makes room (held.ts).
+      letGo = held.connections.take(client, {
+        evictable: () => c.answers.size === 0 && c.waiting.length === 0,
+        evict: () => socket.destroy(),
+      })
     } catch (err) {
       if (!(err instanceof OverBound)) throw err
       // Refused connections are cheap, but each is a descriptor: past a few, the newest goes at once.
@@ -84,7 +96,8 @@ export function useConnections(
       return
     }
     socket.once('close', () => {
-      held.connections.give(client)
+      letGo()
+      c.closing?.()
       unread.delete(c)
       // Requests that waited their turn are let go with the connection: nobody is left to answer.
       c.waiting.length = 0
@@ -114,8 +127,10 @@ export function useConnections(
    * waiting). `total`: the clients' unread bytes together, counted at most once per pass.
    */
   function mayRun(c: Connection, queued: boolean, total: () => number): boolean {
-    // The request asking is among the answers owed; those waiting are not running.
-    const running = c.answers.size - c.waiting.length + (queued ? 1 : 0)
+    // The request asking is among the answers owed; those waiting are not running, nor is the
+    // refusal of a burst (queued behind them: counted, it would wait for them forever).
+    const refusal = c.refusal !== undefined && c.answers.has(c.refusal) ? 1 : 0
+    const running = c.answers.size - c.waiting.length - refusal + (queued ? 1 : 0)
     if (running > maxPipelined) return false
     if (c.socket.writableLength === 0 && c.answers.size <= 1) return true
     const mine = unreadOf(c)
@@ -138,11 +153,15 @@ export function useConnections(
     }
   }
 
-  /** Runs what waits on `c` while it may; reads again once nothing waits. */
+  /**
+   * Runs what waits on `c` while it may. Reads again once nothing waits and every answer is out
+   * (never, once it is closing): what is read next may be the client's FIN, at which Node ends the
+   * connection at once, before the answers still to come (a burst sent with `printf … | nc`).
+   */
   function pump(c: Connection, total = counter()): void {
     if (c.socket.destroyed) return
     while (c.waiting.length > 0 && mayRun(c, true, total)) c.waiting.shift()!()
-    if (c.waiting.length === 0 && c.paused) {
+    if (c.waiting.length === 0 && c.answers.size === 0 && c.paused && !c.closing) {
       c.paused = false
       c.socket.resume()
     }
@@ -194,13 +213,14 @@ export function useConnections(
       reply.raw.shouldKeepAlive = false
       return done(ALWAYS_ANSWERED.has(req.url) ? undefined : c.refused)
     }
-    if (c.waiting.length === 0 && mayRun(c, false, totalUnread)) return done()
-    if (c.waiting.length >= maxPipelined) {
-      const message = `a client at ${c.client} sent more than ${2 * maxPipelined} requests on one connection without reading the answers (MAX_PIPELINED_REQUESTS): disconnected`
-      held.refusals.refused('pipelined requests', c.client, message)
-      c.socket.destroy()
+    // After its refusal (below), or its connection cut: not processed, and never answered (the
+    // connection ends first), so no answer it owes.
+    if (c.closing || c.socket.destroyed) {
+      c.answers.delete(reply.raw)
       return
     }
+    if (c.waiting.length === 0 && mayRun(c, false, totalUnread)) return done()
+    if (c.waiting.length >= maxPipelined) return refuseBurst(c, reply, done)
     c.waiting.push(done)
     if (c.paused) return
     c.paused = true
@@ -215,6 +235,46 @@ export function useConnections(
     // The client read: what waited on this connection, or on the total, may go on.
     c.socket.on('drain', pumpAll)
   })
+
+  /**
+   * A request past the `maxPipelined` waiting: refused, and the connection ends after it (see the
+   * header). Past the `closing` bound, the connection is cut at once instead, as before issue 33.
+   */
+  function refuseBurst(c: Connection, reply: FastifyReply, done: (err?: Error) => void): void {
+    const most = 2 * maxPipelined
+    try {
+      c.closing = held.closing.take(c.client, {
+        evict: () => cut(c, 'to make room for another client (MAX_CLOSING_CONNECTIONS)'),
+      })
+    } catch (err) {
+      if (!(err instanceof OverBound)) throw err
+      cut(c, err.message)
+      return
+    }
+    held.refusals.refused(
+      'pipelined requests',
+      c.client,
+      `a client at ${c.client} sent more than ${most} requests on one connection without reading the answers (MAX_PIPELINED_REQUESTS): the ${most} are answered, the rest refused and the connection closed`,
+    )
+    reply.raw.shouldKeepAlive = false
+    c.refusal = reply.raw
+    done(
+      new OverBound(
+        429,
+        `more than ${most} requests pipelined on one connection before their answers were read (MAX_PIPELINED_REQUESTS): this request and those sent after it on this connection were not processed; send them again`,
+      ),
+    )
+  }
+
+  /** Ends a connection at once, answers still owed included, and says why. */
+  function cut(c: Connection, why: string): void {
+    held.refusals.refused(
+      'pipelined requests cut',
+      c.client,
+      `a client at ${c.client} pipelined more than ${2 * maxPipelined} requests on one connection (MAX_PIPELINED_REQUESTS), and ${why}: disconnected`,
+    )
+    c.socket.destroy()
+  }
 
   app.addHook('onClose', async () => {
     clearInterval(watch)
@@ -273,6 +333,13 @@ interface Connection {
   requests: number
   /** Over a bound when it was accepted: its first request is answered with this, then it closes. */
   refused?: OverBound
+  /**
+   * Set once a request past the pipelining bound was refused: what lets its slot of the `closing`
+   * bound go. Nothing after that request is processed, and nothing more is read.
+   */
+  closing?: () => void
+  /** The answer of the request refused for the burst: the last this connection writes. */
+  refusal?: ServerResponse
   /** Answers owed: every request received whose answer has not closed. */
   answers: Set<ServerResponse>
   /** Requests waiting their turn (their onRequest callbacks), oldest first. */

@@ -407,10 +407,13 @@ async function writeStaged(
   let largestSeq = 0
   for (const t of store.appDocument.tables)
     if (t.exported.includes('seq')) largestSeq = Math.max(largestSeq, staging.largest(t.name, 'seq'))
+  let idleSince: number | null = null
   await store.write(() => {
     if (!store.apps.get(appKey)) throw sandboxErrors.authFailed()
-    // Read before the rows go: seqs go on from where they were (events/hub.ts).
+    // Read before the rows go: seqs go on from where they were (events/hub.ts), and the app
+    // expires when idle as it did (app-expiry.ts).
     store.seqs.current(appKey)
+    idleSince = store.activity.idleSince(appKey)
     store.seqs.skipPast(appKey, largestSeq)
     store.apps.setClockOffset(appKey, CLOSED_OFFSET)
   })
@@ -449,6 +452,7 @@ async function writeStaged(
       staging.finish(appKey, { settings: JSON.stringify(settings) })
       store.apps.setClockOffset(appKey, now - clock.now())
       if ((staging.counts.get('app_activity') ?? 0) === 0) store.activity.created(appKey)
+      store.activity.expiresWhenIdle(appKey, idleSince === null ? null : clock.now())
       // The developer account follows, unless another app shares it (the default one, a seed
       // file's): then it stays as it is, so no other app changes.
       if (developer && store.apps.otherUsersOf(app.devKey, appKey) === 0) {

@@ -178,13 +178,8 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
       handler: async (req, reply) => {
         const { appKey } = req.tenant.app
         const client = req.ip
-        deps.held.transfers.take(client)
-        let given = false
-        const give = () => {
-          if (given) return
-          given = true
-          deps.held.transfers.give(client)
-        }
+        // Let go once the document is written out, or at once if refused (a second call is a no-op).
+        const give = deps.held.transfers.take(client)
         try {
           // The journal's entries of the requests answered before this one are in it.
           await store.requests.settled()
@@ -240,7 +235,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
       handler: async req => {
         const { appKey } = req.tenant.app
         const client = req.ip
-        deps.held.transfers.take(client)
+        const letGo = deps.held.transfers.take(client)
         // The app's other requests wait until it is done (import.ts).
         const open = deps.appGate.close(appKey)
         try {
@@ -262,7 +257,7 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
           return { app_key: appKey, imported: true as const, rows: imported.rows, faults: imported.faults }
         } finally {
           open()
-          deps.held.transfers.give(client)
+          letGo()
         }
       },
     }),

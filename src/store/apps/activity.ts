@@ -1,3 +1,4 @@
+import type { DueQuery } from '../engine/due.js'
 import type { Engine } from '../engine/index.js'
 
 /** What the operator's list shows of one app (GET /_sandbox/apps). */
@@ -60,13 +61,25 @@ interface Row {
   last_message: string | null
 }
 
+/** An app that expires when idle, as the expiry job first sees it (app-expiry.ts). */
+export interface IdleApp {
+  appKey: string
+  /** Process time of its last activity the job knew of (migration 021). */
+  idleSince: number
+  /** Real time of its last journaled request; null: none. */
+  lastRequestAt: number | null
+}
+
 /**
  * Each app's activity (migration 014): made with the app (apps.ts), touched by each commit of
  * the request journal, deleted with the app's rows. `activity` comes from one counter in memory,
  * started from the largest stored (one process per database file: engine/db.ts), so the apps most
  * recently active list first and `after=` reads what became active since.
+ *
+ * And when an app that expires when idle is next looked at (migration 021): `idle_since` plus
+ * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of app-expiry.ts.
  */
-export function createActivityStore({ db }: Engine) {
+export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleMs?: number } = {}) {
   const largest = db.prepare<[], number | null>('SELECT max(activity) FROM app_activity').pluck()
   const insert = db.prepare<{ appKey: string; activity: number }>(
     'INSERT INTO app_activity (app_key, activity) VALUES (@appKey, @activity)',
@@ -81,6 +94,29 @@ export function createActivityStore({ db }: Engine) {
     `UPDATE app_activity SET activity = @activity, last_request_at = max(coalesce(last_request_at, 0), @at),
        requests = requests + @requests, refusals = refusals + @refusals WHERE app_key = @appKey`,
   )
+  const setIdleSince = db.prepare<{ appKey: string; since: number | null }>(
+    'UPDATE app_activity SET idle_since = @since WHERE app_key = @appKey',
+  )
+  const idleSinceOf = db
+    .prepare<[string], number | null>('SELECT idle_since FROM app_activity WHERE app_key = ?')
+    .pluck()
+  const idleBefore = db.prepare<
+    { cutoff: number; limit: number },
+    { app_key: string; idle_since: number; last_request_at: number | null }
+  >(
+    `SELECT app_key, idle_since, last_request_at FROM app_activity
+     WHERE idle_since IS NOT NULL AND idle_since <= @cutoff ORDER BY idle_since LIMIT @limit`,
+  )
+  // Process times: idleness is the process's, not an app's clock, so a move of the app's clock
+  // (scheduler/advance.ts, which steps through each query's `one` in app time) has nothing of it
+  // to step through.
+  const idleDue: DueQuery | undefined =
+    idleMs > 0
+      ? {
+          every: `SELECT MIN(idle_since) + ${idleMs} AS t FROM app_activity WHERE idle_since IS NOT NULL`,
+          one: 'SELECT NULL AS t FROM app_activity WHERE app_key = @appKey',
+        }
+      : undefined
   const prepared = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, Row>>>()
   let counter: number | undefined
   const next = () => {
@@ -97,6 +133,26 @@ export function createActivityStore({ db }: Engine) {
     touched(appKey: string, at: number, requests: number, refusals: number): void {
       touch.run({ appKey, activity: next(), at, requests, refusals })
     },
+    /**
+     * The app expires when idle from `since` on (process time), or never (null); inside a write.
+     * An auto-provisioned app at its creation, and each time the expiry job finds it in use.
+     */
+    expiresWhenIdle(appKey: string, since: number | null): void {
+      setIdleSince.run({ appKey, since })
+      if (idleDue && since !== null) due.note(idleDue, appKey, since + idleMs)
+    },
+    /** Since when the app is idle as far as its expiry knows; null: it never expires. */
+    idleSince: (appKey: string): number | null => idleSinceOf.get(appKey) ?? null,
+    /** The apps that expire when idle and were idle since `cutoff` or before, longest idle first. */
+    idleBefore(cutoff: number, limit: number): IdleApp[] {
+      return idleBefore.all({ cutoff, limit }).map(r => ({
+        appKey: r.app_key,
+        idleSince: r.idle_since,
+        lastRequestAt: r.last_request_at,
+      }))
+    },
+    /** When the next app that expires when idle is to be looked at; none with AUTO_PROVISION_IDLE_MS 0. */
+    idleDue,
     /** The next `activity`: the app it is given is the most recently active (an import's). */
     next,
     /** The largest `activity` so far (0: none). */

@@ -72,12 +72,12 @@ export interface DocumentTable {
 
 /**
  * Columns the document leaves out of a table: what the importing app keeps as its own (its
- * appKey, credentials, developer), what is local to one sandbox (the order of every app's
- * activity), or said elsewhere in the document (the clock).
+ * appKey, credentials, developer, whether it expires when idle), what is local to one sandbox
+ * (the order of every app's activity), or said elsewhere in the document (the clock).
  */
 const LOCAL: Record<string, readonly string[]> = {
   apps: ['master_secret', 'dev_key', 'clock_offset_ms'],
-  app_activity: ['activity'],
+  app_activity: ['activity', 'idle_since'],
 }
 
 /**

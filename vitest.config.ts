@@ -26,8 +26,9 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          // npm run test:package: installs with npm, which fetches packages (test/package/).
-          exclude: ['test/package/**', 'node_modules/**', ...ISOLATED],
+          // npm run test:package: installs with npm, which fetches packages (test/package/);
+          // npm run test:sdks: the toolchains of six languages (test/sdk-setup/).
+          exclude: ['test/package/**', 'test/sdk-setup/**', 'node_modules/**', ...ISOLATED],
         },
       },
       {

@@ -1,16 +1,21 @@
 // `npm run build` (after the client package's own build): the server as one bundle in dist/
-// (scripts/bundle.ts), and the licences of the packages bundled in it, in
+// (scripts/bundle.ts), Swagger UI's files in dist/swagger-ui/, and the licences of the packages bundled in it, in
 // dist/THIRD-PARTY-NOTICES.txt (their code ships in dist/, so their notices do too).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bundleServer } from './bundle.js'
+import { bundleServer, copySwaggerUi } from './bundle.js'
 
 const root = join(import.meta.dirname, '..')
 const dist = join(root, 'dist')
 
 rmSync(dist, { recursive: true, force: true })
 const metafile = await bundleServer(root, dist)
-writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), notices(Object.keys(metafile.inputs)))
+copySwaggerUi(root, dist)
+// Swagger UI's files ship in dist/swagger-ui/ (copySwaggerUi): its notice too.
+writeFileSync(
+  join(dist, 'THIRD-PARTY-NOTICES.txt'),
+  notices([...Object.keys(metafile.inputs), 'node_modules/swagger-ui-dist/package.json']),
+)
 
 /** Each bundled package once: its name, version, licence and the text of its licence file. */
 function notices(inputs: string[]): string {
@@ -31,5 +36,5 @@ function notices(inputs: string[]): string {
       : '(no licence file in the package)'
     return `${pkg.name}@${pkg.version} (${pkg.license ?? 'see its package'})\n\n${text}\n`
   })
-  return `jiguang-sandbox bundles these packages in dist/:\n\n${parts.join(`\n${'-'.repeat(72)}\n\n`)}`
+  return `jiguang-sandbox bundles these packages in dist/ (Swagger UI's files in dist/swagger-ui/):\n\n${parts.join(`\n${'-'.repeat(72)}\n\n`)}`
 }

@@ -1,4 +1,6 @@
-import { join } from 'node:path'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { build, type Metafile, type Plugin } from 'esbuild'
 
 // The server as one bundle (npm run build: scripts/build.ts; the tests' copy of it:
@@ -50,7 +52,7 @@ export async function bundleServer(
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'swagger-ui-dist', ...NEVER_FROM_THE_BUNDLE],
+    external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
     plugins: [zodEnglishOnly(root)],
     // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
     minifyWhitespace: true,
@@ -64,4 +66,27 @@ export async function bundleServer(
     logLevel: 'warning',
   })
   return result.metafile
+}
+
+/** The files of the docs page (src/sandbox/docs.ts), with their licence: what the package serves. */
+export const SWAGGER_UI_FILES = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+  'LICENSE',
+  'NOTICE',
+  'swagger-ui-bundle.js.LICENSE.txt',
+] as const
+
+/**
+ * Swagger UI's files copied from the swagger-ui-dist dev dependency into `<outdir>/swagger-ui/`.
+ * The package ships them, not the dependency: installing swagger-ui-dist also installs and runs
+ * @scarf/scarf, whose install script reports the install to a third party (docs/fidelity.md).
+ */
+export function copySwaggerUi(root: string, outdir: string): void {
+  const from = dirname(createRequire(join(root, 'package.json')).resolve('swagger-ui-dist/package.json'))
+  const to = join(outdir, 'swagger-ui')
+  mkdirSync(to, { recursive: true })
+  for (const file of SWAGGER_UI_FILES) copyFileSync(join(from, file), join(to, file))
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
-import { bundleServer } from '../scripts/bundle.js'
+import { bundleServer, copySwaggerUi } from '../scripts/bundle.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +29,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'jiguang-build-'))
   chmodSync(dir, 0o755)
   await bundleServer(repo, join(dir, 'dist'))
+  copySwaggerUi(repo, join(dir, 'dist'))
   cpSync(join(repo, 'package.json'), join(dir, 'package.json'))
   cpSync(join(repo, 'migrations'), join(dir, 'migrations'), { recursive: true })
   cpSync(join(repo, 'src', 'ui', 'public'), join(dir, 'src', 'ui', 'public'), { recursive: true })

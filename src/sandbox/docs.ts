@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs'
+import { createReadStream, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
@@ -6,17 +6,28 @@ import { htmlPage } from '../http/html.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import type { OpenApiDocument } from '../openapi/document.js'
+import { PACKAGE_DIR } from '../package.js'
 import { sandboxDialect } from './dialect.js'
 
 // The API described (GET /openapi.json, openapi/document.ts) and rendered (GET /docs) by Swagger
-// UI, whose files come from the swagger-ui-dist package: nothing from a CDN, no font or script
-// from elsewhere (the page's Content-Security-Policy allows only this origin). Both are public,
-// like /health: the document holds no secret, and a person exploring has no credentials yet.
+// UI: nothing from a CDN, no font or script from elsewhere (the page's Content-Security-Policy
+// allows only this origin). Both are public, like /health: the document holds no secret, and a
+// person exploring has no credentials yet.
 
-/** Found on the page's first request, not at start. */
+/**
+ * Swagger UI's files: copied into dist/swagger-ui/ by the build (scripts/bundle.ts, copySwaggerUi),
+ * which is what the package and the image ship; from source (tsx, the tests), the swagger-ui-dist
+ * dev dependency itself. Not a dependency of the package: it would install @scarf/scarf, whose
+ * install script reports each install to a third party. Found on the page's first request.
+ */
 let dist: string | undefined
-const distDir = () =>
-  (dist ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')))
+function distDir(): string {
+  const built = join(PACKAGE_DIR, 'dist', 'swagger-ui')
+  dist ??= existsSync(built)
+    ? built
+    : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+  return dist
+}
 
 /** The files of the page, by name: anything else under /docs/ is no route. */
 const ASSETS: Record<string, string> = {

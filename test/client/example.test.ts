@@ -67,15 +67,8 @@ describe('sign-up by SMS', () => {
 })
 // docs/testing.md: end
 
-const { afterAll, beforeAll } = await import('vitest')
-let close = async () => {}
-beforeAll(async () => {
-  const { startSandbox } = await import('./sandbox.js')
-  const started = await startSandbox()
-  process.env.SANDBOX = started.url
-  close = started.close
-})
-afterAll(() => close())
+const { sandboxInEnv } = await import('./sandbox.js')
+sandboxInEnv()
 
 describe('docs/testing.md', () => {
   it('shows this example as it runs here', async () => {

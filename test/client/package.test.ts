@@ -57,6 +57,8 @@ describe('the packages', () => {
       'package.json',
       'dist/server.js',
       'dist/THIRD-PARTY-NOTICES.txt',
+      'dist/swagger-ui/swagger-ui-bundle.js',
+      'dist/swagger-ui/LICENSE',
       'client/dist/index.js',
       'client/dist/index.d.ts',
       'client/dist/testcontainers.js',

@@ -66,3 +66,17 @@ export function listening(): Listening {
   afterAll(() => ready.close?.())
   return ready
 }
+
+/**
+ * For a page's example that reads the sandbox's address from SANDBOX, as a reader's suite would:
+ * the file's sandbox, started before its tests with its address there, closed after them.
+ */
+export function sandboxInEnv(): void {
+  let close = async () => {}
+  beforeAll(async () => {
+    const started = await startSandbox()
+    process.env.SANDBOX = started.url
+    close = started.close
+  })
+  afterAll(() => close())
+}

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   cleanUp,
@@ -23,8 +25,21 @@ const work = tempDir('package-install-')
 afterAll(() => cleanUp(work))
 mkdirSync(join(work, 'prebuilds'))
 const prebuild = localPrebuild(join(work, 'prebuilds'))
-const npmInstall = (what: string, project: string) =>
-  run('npm', ['install', what, '--no-audit', '--no-fund', '--prefer-offline'], project, prebuild.env, 600_000)
+/** `npm install <what>`, every install script's output shown: what npm printed, stdout and stderr. */
+async function npmInstall(what: string, project: string): Promise<string> {
+  const args = ['install', what, '--no-audit', '--no-fund', '--prefer-offline', '--foreground-scripts']
+  const { stdout, stderr } = await promisify(execFile)('npm', args, {
+    cwd: project,
+    env: prebuild.env,
+    timeout: 600_000,
+    maxBuffer: 64 << 20,
+  })
+  return `${stdout}\n${stderr}`
+}
+
+/** The install scripts npm ran, as it announces each: `> name@version script`. */
+const scriptsRun = (output: string) =>
+  [...output.matchAll(/^> (\S+)@\S+ (\w+)$/gm)].map(m => `${m[1]} ${m[2]}`)
 
 /** The project's own view of the installed package: what `import` finds. */
 async function clientImports(project: string): Promise<string> {
@@ -45,7 +60,14 @@ describe('the packed tarball, installed into an empty project', () => {
   it('npx jiguang-sandbox serves the API, the web UI and the docs page', { timeout: 600_000 }, async () => {
     const { file } = await pack(work)
     const project = consumer(join(work, 'from-tarball'), prebuild.version)
-    await npmInstall(file, project)
+    const output = await npmInstall(file, project)
+    // Only better-sqlite3's own script runs (its binary): no telemetry (swagger-ui-dist's @scarf/scarf
+    // is not a dependency: its files are copied into dist/), and no dependency says it wants
+    // another Node.js than this one (test/dependencies.test.ts holds every supported major).
+    expect(scriptsRun(output)).toEqual(['better-sqlite3 install'])
+    expect(existsSync(join(project, 'node_modules', '@scarf'))).toBe(false)
+    expect(existsSync(join(project, 'node_modules', 'swagger-ui-dist'))).toBe(false)
+    expect(output).not.toContain('EBADENGINE')
     expect(await run('npx', ['--offline', 'jiguang-sandbox', '--version'], project)).toBe(
       `${SERVED.version}\n`,
     )

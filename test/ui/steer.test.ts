@@ -179,6 +179,12 @@ describe('the web UI, steering', { timeout: BROWSER_TEST_MS }, () => {
       temp_para: { order: 'F', days: '1' },
     })
     expect(failed.body).toEqual({ error: { code: 50019, message: 'server error' } })
+    // The used fault leaves the list (fault.changed): the view has drawn what the request changed
+    // before anything is typed. A number input loses its selection to a re-render, so a fill racing
+    // one would append (10000 + 7) instead of replacing.
+    await page
+      .locator('#armed-faults', { hasText: '/v1/messages → 50019' })
+      .waitFor({ state: 'detached', timeout: LIVE_MS })
 
     await page.getByLabel('industry').fill('7')
     await page.getByRole('checkbox', { name: /blacklisted/ }).check({ timeout: LIVE_MS })

@@ -81,6 +81,6 @@ describe('the architecture', () => {
       const folder = dirname(f)
       if (/\.[a-z]+$/.test(f)) counts.set(folder, (counts.get(folder) ?? 0) + 1)
     }
-    expect([...counts].filter(([, n]) => n > 21)).toEqual([])
+    expect([...counts].filter(([, n]) => n > 20)).toEqual([])
   })
 })

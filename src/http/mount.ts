@@ -47,6 +47,16 @@ export interface MountOptions<D> {
 }
 
 /**
+ * What mounting a surface uses itself: authentication's dependencies, and the scheduler's catch-up
+ * of the app's due work, run before each handler (scheduler/catch-up.ts).
+ */
+export type MountDeps = AuthDeps & {
+  scheduler: { catchUp(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
+  /** An app's requests wait while it is being replaced (an import: app-gate.ts). */
+  appGate?: { hook(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
+}
+
+/**
  * `mount(prefix, dialect, routes, options)`: one API surface, always in the same five steps, each
  * failure named by the surface's dialect:
  * 1. the catch-all body parser (json-body.ts): JSON whatever the Content-Type, or a form's bytes;
@@ -59,16 +69,6 @@ export interface MountOptions<D> {
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
-/**
- * What mounting a surface uses itself: authentication's dependencies, and the scheduler's catch-up
- * of the app's due work, run before each handler (scheduler/catch-up.ts).
- */
-export type MountDeps = AuthDeps & {
-  scheduler: { catchUp(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
-  /** An app's requests wait while it is being replaced (an import: app-gate.ts). */
-  appGate?: { hook(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void }
-}
-
 export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, envelopes: Envelopes) {
   return async function mount(
     prefix: string,

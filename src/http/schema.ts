@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ApiError } from '../errors.js'
-import { firstValue, limitOf } from './body/query.js'
 import type { Dialect } from './dialect.js'
 import type { RouteDocs } from './route-docs.js'
 import type { RouteSpec } from './routes.js'
@@ -32,18 +31,6 @@ export function readBy<T>(reader: (value: unknown) => T, doc: Record<string, unk
     })
     .meta(doc)
 }
-
-/** A query parameter as text: the first value when the key is repeated. */
-export const queryText = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform(firstValue)
-
-/** `?limit=`: 1..1000, 100 when absent or not a number (never refused). */
-export const queryLimit = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform(v => limitOf(v))
 
 /** What a control-plane route's refusal is, in the surface's dialect. */
 function refusal(error: z.ZodError, data: unknown, dialect: Dialect): ApiError {

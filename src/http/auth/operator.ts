@@ -40,14 +40,6 @@ export function isOperatorLogin(
   return operator != null && user === operator.user && safeEqual(operator.password, password)
 }
 
-/**
- * Whether the request was authenticated with the operator's credentials (whether or not it acts
- * for an app): for routes and hooks that show more to the operator (metrics, say).
- */
-export function isOperator(req: FastifyRequest): boolean {
-  return req.operator === true
-}
-
 /** The appKey of X-Sandbox-App, when sent (the first one, trimmed). */
 function namedApp(req: FastifyRequest): string | undefined {
   const header = req.headers[APP_HEADER]

@@ -9,9 +9,3 @@ export function firstValue(value: unknown): string | undefined {
   const first = Array.isArray(value) ? value[0] : value
   return typeof first === 'string' ? first : undefined
 }
-
-/** `?limit=`: a whole number clamped to 1..max; `fallback` when absent, 0 or not a number. */
-export function limitOf(value: unknown, fallback = 100, max = 1000): number {
-  const n = Number.parseInt(firstValue(value) ?? '', 10) || fallback
-  return Math.min(Math.max(n, 1), max)
-}

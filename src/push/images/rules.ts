@@ -28,9 +28,11 @@ export const IMAGE_TYPES: Record<ImageType, string> = { 1: 'big picture', 2: 'la
 export const URL_CHANNELS = ['jiguang', 'xiaomi', 'huawei', 'honor', 'oppo', 'fcm', 'hmos'] as const
 export type Channel = (typeof URL_CHANNELS)[number]
 
-/** The file parts of byfiles: "该接口目前仅支持小米和 OPPO" (the old Java client also names others). */
+/**
+ * The file parts of byfiles: "该接口目前仅支持小米和 OPPO" (the old Java client also names huawei,
+ * fcm and jiguang: parts the vendor ignores, and so does the sandbox).
+ */
 export const FILE_CHANNELS = ['xiaomi', 'oppo'] as const
-export const LEGACY_FILE_CHANNELS = ['huawei', 'fcm', 'jiguang'] as const
 
 type Form = 'http' | 'https' | 'sdcard' | 'drawable' | 'raw'
 

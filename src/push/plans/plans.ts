@@ -24,6 +24,23 @@ export const PLAN_LIMITS = {
   maxPageSize: 1000,
 } as const
 
+/** What the plan limit refuses, wherever a plan is made. */
+export const PLAN_LIMIT_MESSAGE = `an app has at most ${PLAN_LIMITS.perApp} push plans`
+
+/**
+ * Makes a plan if the app has room for one: the one place the plan limit is checked, for the
+ * vendor's route and the console's (src/sandbox/push/plans.ts), each refusing in its own envelope.
+ * Inside a write job.
+ */
+export function insertPlan(
+  store: Pick<PipelineDeps['store'], 'pushPlans'>,
+  plan: Parameters<PipelineDeps['store']['pushPlans']['insert']>[0],
+  refuse: (message: string) => Error,
+): void {
+  if (store.pushPlans.count(plan.appKey) >= PLAN_LIMITS.perApp) throw refuse(PLAN_LIMIT_MESSAGE)
+  store.pushPlans.insert(plan)
+}
+
 const flat = { errorShape: 'flat' as const }
 const success = { code: 0 as const, message: 'success' as const }
 const ok = z.object({ code: z.literal(0), message: z.literal('success') })
@@ -130,10 +147,7 @@ export function planRoutes(deps: PipelineDeps): RouteSpec[] {
       description: `At most ${PLAN_LIMITS.perApp} plans per app. Failures answer \`{"code","message"}\` too.`,
       config: flat,
       reads: { body: planBody },
-      checks: [
-        e.invalid('push plan spring_sale already exists'),
-        e.invalid(`an app has at most ${PLAN_LIMITS.perApp} push plans`),
-      ],
+      checks: [e.invalid('push plan spring_sale already exists'), e.invalid(PLAN_LIMIT_MESSAGE)],
       answer: ok,
       handler: async (req, { body }) => {
         const { appKey } = req.tenant.app
@@ -141,15 +155,11 @@ export function planRoutes(deps: PipelineDeps): RouteSpec[] {
         await store.write(() => {
           if (store.pushPlans.exists(appKey, body.name))
             throw e.invalid(`push plan ${body.name} already exists`)
-          if (store.pushPlans.count(appKey) >= PLAN_LIMITS.perApp)
-            throw e.invalid(`an app has at most ${PLAN_LIMITS.perApp} push plans`)
-          store.pushPlans.insert({
-            appKey,
-            name: body.name,
-            description: body.description,
-            sendSource: 0,
-            createdAt: now,
-          })
+          insertPlan(
+            store,
+            { appKey, name: body.name, description: body.description, sendSource: 0, createdAt: now },
+            e.invalid,
+          )
         })
         return success
       },

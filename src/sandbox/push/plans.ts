@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { PLAN_LIMITS } from '../../push/plans/plans.js'
+import { insertPlan, PLAN_LIMITS } from '../../push/plans/plans.js'
 import { isPlanName } from '../../push/send/options.js'
 import type { Store } from '../../store/index.js'
 import type { PushPlan } from '../../store/push/plans.js'
@@ -69,15 +69,11 @@ export function pushPlanRoutes(deps: { store: Store }): RouteSpec[] {
         const now = req.tenant.now()
         const made = await store.write(() => {
           if (!store.pushPlans.describe(appKey, name, req.body.description)) {
-            if (store.pushPlans.count(appKey) >= PLAN_LIMITS.perApp)
-              throw invalidField('name', `an app has at most ${PLAN_LIMITS.perApp} push plans`)
-            store.pushPlans.insert({
-              appKey,
-              name,
-              description: req.body.description,
-              sendSource: 1,
-              createdAt: now,
-            })
+            insertPlan(
+              store,
+              { appKey, name, description: req.body.description, sendSource: 1, createdAt: now },
+              message => invalidField('name', message),
+            )
           }
           return store.pushPlans.get(appKey, name)!
         })

@@ -125,7 +125,7 @@ export function planSlices(
 ): void {
   if (!shape.end) return // no device at all: nothing to go through
   const fromFile = isObject(req.body.audience) && 'file' in req.body.audience
-  store.pushes.planFanOut(push, { after: shape.start, end: shape.end }, fromFile ? req.audience : undefined)
+  store.pushes.sliceFanOut(push, { after: shape.start, end: shape.end }, fromFile ? req.audience : undefined)
 }
 
 /**

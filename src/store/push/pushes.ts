@@ -132,7 +132,7 @@ export function createPushStore({ db, due, seqs }: Engine) {
      * The push's deliveries will be written in slices (push/delivery/slices.ts): from `plan.after`
      * on; `audience`, when the payload does not carry it (a file push's). Due at once.
      */
-    planFanOut(p: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>, plan: FanOutPlan, audience?: unknown): void {
+    sliceFanOut(p: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>, plan: FanOutPlan, audience?: unknown): void {
       setFanOut.run({ appKey: p.appKey, msgId: p.msgId, plan: JSON.stringify(plan) })
       if (audience !== undefined)
         setAudience.run({ appKey: p.appKey, msgId: p.msgId, audience: JSON.stringify(audience) })

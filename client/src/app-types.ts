@@ -1,45 +1,18 @@
-// What the control plane's app, clock and fault endpoints take and answer, field for field (the
-// server's zod schemas in src/sandbox; test/client/wire-types.ts fails the typecheck when the two
-// differ). Written out rather than imported so that the client's declarations stand alone.
+import type { Answer, ItemOf } from './wire.js'
+
+// What the control plane's app, clock and fault endpoints take and answer. The answers are read
+// out of the generated description (openapi.ts, `npm run client:types`); what a test writes
+// (a patch, a fault, a filter) is written out here, tied to the server's schemas by
+// test/client/wire-types.ts.
 
 /** Units left in each bucket; null: no quota allocated (the real service's "unlimited"). */
-export interface Balances {
-  balance: number | null
-  voice: number | null
-  industry: number | null
-  market: number | null
-}
+export type Balances = App['balances']
 
 /** GET /_sandbox/app: the keys of a seed file's `apps[]` entry, its developer and its clock. */
-export interface App {
-  app_key: string
-  blacklisted: boolean
-  sms_enabled: boolean
-  ip_whitelist: string[]
-  sensitive_words: string[]
-  unsubscribed: string[]
-  callback_url: string | null
-  balances: Balances
-  settings: {
-    /** Requests per minute of each /v3 host. */
-    rate_limits: { push: number; device: number; report: number }
-    broadcasts_per_day: number
-    segments: Record<string, string[]>
-    abtests: Record<string, string[]>
-  }
-  developer: { dev_key: string; dev_secret: string; frozen: boolean; balances: Balances }
-  clock: Clock
-}
+export type App = Answer<'getSandboxApp'>
 
 /** GET /_sandbox/app/storage: the app's share of the disk. */
-export interface Storage {
-  /** The app's rows in each table. */
-  rows: Record<string, number>
-  /** An estimate of what the rows take in the database file, indexes included. */
-  approx_bytes: number
-  /** MAX_DEVICES_PER_APP and PUSH_DELIVERIES_KEPT_PER_APP. */
-  limits: { devices: number; push_deliveries: number }
-}
+export type Storage = Answer<'getSandboxAppStorage'>
 
 type Quota = { total: number; used: number }
 type VendorQuota = { system?: Quota | undefined; operation?: Quota | undefined }
@@ -85,17 +58,10 @@ export interface AppPatch {
 }
 
 /** DELETE /_sandbox/app. `recreated`: the seed file defines it, so it was made again at once. */
-export interface Removed {
-  app_key: string
-  deleted: true
-  recreated: boolean
-}
+export type Removed = Answer<'deleteSandboxApp'>
 
 /** The app's clock: `now` in epoch milliseconds, and how far it is ahead of real time. */
-export interface Clock {
-  now: number
-  offset_ms: number
-}
+export type Clock = Answer<'getSandboxClock'>
 
 /** POST /_sandbox/faults: the next `times` requests matching `method`, `path` and `match` fail. */
 export interface FaultInput {
@@ -116,84 +82,22 @@ export interface FaultInput {
 }
 
 /** An armed fault, as POST and GET /_sandbox/faults show it. */
-export interface Fault {
-  id: number
-  method: string | null
-  path: string
-  match: { mobile?: string | undefined; registration_id?: string | undefined } | null
-  code: number | null
-  status: number | null
-  message: string | null
-  delay_ms: number
-  remaining: number
-}
+export type Fault = Answer<'postSandboxFaults'>
 
 /**
  * GET /_sandbox/app/export: everything the app holds, for POST /_sandbox/app/import on the same or
  * another sandbox. `tables` are the app's rows as SQLite holds them; treat them as data to keep.
  */
-export interface AppDocument {
-  format: 'jiguang-sandbox/app'
-  version: 1
-  /** The app it was exported from (an import keeps the importing app's own). */
-  app_key: string
-  /** The sandbox's schema version (its last migration) when exported. */
-  sandbox_schema: number
-  /** The app's clock when exported (epoch ms): an imported app's clock goes on from there. */
-  clock: { now: number }
-  /** The standing and balances of the app's developer account. */
-  developer: {
-    frozen: boolean
-    balance: number | null
-    voice: number | null
-    industry: number | null
-    market: number | null
-  }
-  /** The armed faults, as POST /_sandbox/faults takes them (`times`: what is left). */
-  faults: Array<Record<string, unknown>>
-  /** A BLOB's bytes (an image, a certificate) are `{ base64 }`. */
-  tables: Record<string, Array<Record<string, string | number | null | { base64: string }>>>
-}
+export type AppDocument = Answer<'getSandboxAppExport'>
 
 /** POST /_sandbox/app/import: the app now holds the document's state. */
-export interface Imported {
-  app_key: string
-  imported: true
-  /** Rows written, in every table. */
-  rows: number
-  /** Faults armed again. */
-  faults: number
-}
+export type Imported = Answer<'postSandboxAppImport'>
 
 /** One app as the operator lists it (GET /_sandbox/apps). */
-export interface AppSummary {
-  app_key: string
-  created_at: string
-  /** Real time of its last journaled request; null: none yet. */
-  last_request_at: string | null
-  /** The order of the apps' latest activity: larger is more recent (`after`, `before`). */
-  activity: number
-  counts: { texts: number; pushes: number; devices: number; requests: number; refusals: number }
-  /** Its newest journaled request (`requests()` has it all); null: none kept. */
-  last_request: {
-    seq: number
-    method: string
-    path: string
-    status: number
-    code: number | null
-    message: string | null
-  } | null
-  clock: Clock
-}
+export type AppSummary = ItemOf<'getSandboxApps', 'apps'>
 
 /** GET /_sandbox/apps: a page, most recently active first. */
-export interface AppsPage {
-  apps: AppSummary[]
-  /** `after: next_after` reads the apps active since (with `wait`, once there is one). */
-  next_after: number
-  /** `before: next_before` reads the next page; null: this page is empty. */
-  next_before: number | null
-}
+export type AppsPage = Answer<'getSandboxApps'>
 
 export interface AppsFilter {
   /** appKeys starting with this. */

@@ -1,81 +1,23 @@
 import type { Fault } from './app-types.js'
 import type { Device } from './steer-types.js'
+import type { ItemOf } from './wire.js'
 
 // What the change events carry (issue 21: every view of the UI live): the items of the control
-// plane's lists of what an app configures, and each event's data (the server's src/changes/ and
-// src/items/; tied to them by test/client/wire-types.ts).
+// plane's lists of what an app configures (read out of the generated description, openapi.ts),
+// and each event's data (written out here: events are not operations; the server's src/changes/,
+// tied to them by test/client/wire-types.ts).
 
 /** A template as GET /_sandbox/sms/templates lists it: status 0 under review, 1 approved, 2 rejected. */
-export interface Template {
-  temp_id: number
-  template: string
-  type: number
-  ttl: number
-  remark: string
-  status: number
-  refuse_reason: string | null
-  /** When a review under way completes on the app's clock. */
-  review_at: string | null
-  created_at: string
-  updated_at: string
-}
+export type Template = ItemOf<'getSandboxSmsTemplates', 'templates'>
 
 /** A signature as GET /_sandbox/sms/signs lists it. */
-export interface Sign {
-  sign_id: number
-  sign: string
-  type: number | null
-  remark: string
-  status: number
-  is_default: number
-  use_status: number
-  refuse_reason: string | null
-  review_at: string | null
-  created_at: string
-  updated_at: string
-}
+export type Sign = ItemOf<'getSandboxSmsSigns', 'signs'>
 
 /** An SMS task as GET /_sandbox/sms/schedules lists it. */
-export interface SmsSchedule {
-  schedule_id: string
-  batch: boolean
-  temp_id: number
-  sign_id: number | null
-  tag: string | null
-  /** As submitted: `yyyy-MM-dd HH:mm:ss` in SMS_TIME_ZONE. */
-  send_time: string
-  send_at: string
-  state: 'pending' | 'sent' | 'deleted'
-  sent_at: string | null
-  created_at: string
-  updated_at: string
-  recipients: Array<{
-    msg_id: string
-    mobile: string
-    temp_para: Record<string, string>
-    error: { code: number; message: string } | null
-  }>
-}
+export type SmsSchedule = ItemOf<'getSandboxSmsSchedules', 'schedules'>
 
 /** A JPush task as GET /_sandbox/push/schedules lists it. */
-export interface PushSchedule {
-  schedule_id: string
-  name: string
-  kind: 'single' | 'periodical'
-  enabled: boolean
-  state: 'active' | 'disabled' | 'expired' | 'deleted'
-  trigger: Record<string, unknown>
-  push: Record<string, unknown>
-  next_fire_time: string | null
-  created_at: string
-  updated_at: string
-  deleted_at: string | null
-  firings: Array<{
-    fire_time: string
-    msg_id: string | null
-    error: { code: number; message: string } | null
-  }>
-}
+export type PushSchedule = ItemOf<'getSandboxPushSchedules', 'schedules'>
 
 /** An accepted push as the app sent it (`push.sent`), whether or not it reached a device. */
 export interface PushSent {

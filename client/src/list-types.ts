@@ -1,124 +1,33 @@
-// The items of the control plane's lists and what each list takes, field for field (the server's
-// src/items/items.ts and list-query.ts; test/client/wire-types.ts ties them together). Every
-// item carries a `seq`, increasing per app across every list and the event stream.
+import type { Answer, ItemOf } from './wire.js'
+
+// The items of the control plane's lists, read out of the generated description (openapi.ts,
+// `npm run client:types`), and what each list takes, written out here (the server's
+// list-query.ts). Every item carries a `seq`, increasing per app across every list and the event
+// stream.
 
 /** An SMS that went out (GET /_sandbox/sms/messages; the `sms.sent` event). */
-export interface Message {
-  seq: number
-  msg_id: string
-  mobile: string
-  kind: string
-  temp_id: number | null
-  sign_id: number | null
-  temp_para: Record<string, string> | null
-  content: string
-  units: number
-  tag: string | null
-  schedule_id: string | null
-  /** The code it carried (codes and voice codes), else null. */
-  code: string | null
-  created_at: string
-}
+export type Message = ItemOf<'getSandboxSmsMessages', 'messages'>
 
 /** A verification code (GET /_sandbox/sms/codes/latest). */
-export interface Code {
-  seq: number
-  msg_id: string
-  mobile: string
-  kind: string
-  code: string
-  expires_at: string
-  verified: boolean
-  created_at: string
-}
+export type Code = Answer<'getSandboxSmsCodesLatest'>
 
 /** A push as a device received it (GET /_sandbox/push/messages; the `push.delivered` event). */
-export interface Push {
-  seq: number
-  msg_id: string
-  registration_id: string
-  platform: string
-  /** The device's alias when the push reached it. */
-  alias: string | null
-  /** The notification as delivered to the device's platform. */
-  notification: unknown
-  message: unknown
-  received_at: string
-  sms_msg_id: string | null
-  /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
-  withdrawn_at: string | null
-}
+export type Push = ItemOf<'getSandboxPushMessages', 'messages'>
 
 /** One callback to the app's URL with its attempts (GET /_sandbox/callbacks). */
-export interface Callback {
-  seq: number
-  id: number
-  type: string
-  /** The body posted to the app's URL. */
-  data: Record<string, unknown>
-  /** Where it goes: a push's callback.url; null: the app's callback_url. */
-  url: string | null
-  state: string
-  attempts: Array<{
-    attempt: number
-    url: string
-    at: string
-    status_code: number | null
-    error: string | null
-  }>
-  next_attempt_at: string | null
-  created_at: string
-}
+export type Callback = ItemOf<'getSandboxCallbacks', 'callbacks'>
 
 /** A delivery report that arrived (GET /_sandbox/sms/reports; the `sms.report` event). */
-export interface Report {
-  seq: number
-  msg_id: string
-  mobile: string
-  status: number
-  receive_time: string
-}
+export type Report = ItemOf<'getSandboxSmsReports', 'reports'>
 
 /** An uplink reply (GET /_sandbox/sms/replies; the `sms.reply` event). */
-export interface Reply {
-  seq: number
-  mobile: string
-  content: string
-  reply_time: string
-}
+export type Reply = ItemOf<'getSandboxSmsReplies', 'replies'>
 
 /**
  * One request in the app's journal (GET /_sandbox/requests; the `request.completed` event): what
  * was asked, what was answered, and why the sandbox refused it.
  */
-export interface RequestEntry {
-  seq: number
-  /** When it was answered: on the app's clock, and in real time. */
-  at: string
-  real_at: string
-  method: string
-  path: string
-  /** After `?`, tokens redacted; null: none. */
-  query: string | null
-  /** `sms` (/v1), `push` (/v3) or `sandbox` (/_sandbox). */
-  surface: string
-  status: number
-  /** The refusal's code and message as answered; null for a 2xx. */
-  code: number | null
-  message: string | null
-  /** Why the sandbox refused, in words: the rule, limit, setting or fault that decided. */
-  reason: string | null
-  /** Ids the call created (msg_id, schedule_id, temp_id…) or named in its path. */
-  ids: Record<string, string[]>
-  duration_ms: number
-  client: string
-  user_agent: string | null
-  /** The operator's credentials acted for the app (X-Sandbox-App). */
-  operator: boolean
-  /** The bodies as text, secrets redacted, each at most 4 KB; null: none. */
-  request_body: string | null
-  answer_body: string | null
-}
+export type RequestEntry = ItemOf<'getSandboxRequests', 'requests'>
 
 /** An app-clock time: ISO-8601 text, epoch milliseconds or a Date. */
 export type Time = string | number | Date

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly reason?: string,
+    /** Fields inside `error` beside code and message: 7013's and 1003's `illegal_rids`. */
+    readonly inError: Record<string, unknown> = {},
   ) {
     super(message)
     this.name = 'ApiError'
@@ -22,19 +24,38 @@ export class ApiError extends Error {
 
   /** The same refusal, saying why (the journal's and the log's, never the answer's). */
   because(reason: string): ApiError {
-    return new ApiError(this.status, this.code, this.message, this.extra, reason)
+    return new ApiError(this.status, this.code, this.message, this.extra, reason, this.inError)
   }
 
   withExtra(extra: Record<string, unknown>): ApiError {
-    return new ApiError(this.status, this.code, this.message, { ...this.extra, ...extra }, this.reason)
+    return new ApiError(
+      this.status,
+      this.code,
+      this.message,
+      { ...this.extra, ...extra },
+      this.reason,
+      this.inError,
+    )
   }
 
   withStatus(status: number): ApiError {
-    return new ApiError(status, this.code, this.message, this.extra, this.reason)
+    return new ApiError(status, this.code, this.message, this.extra, this.reason, this.inError)
+  }
+
+  /**
+   * The same refusal naming the registration_ids at fault inside `error`, where cav's decoders
+   * read them (device/v3_set_tag.go:97, v3_delete_aliases.go:94, push/v3_batch_send.go:188,
+   * gpush/v3_send.go:171: `IllegalRIDs []string \`json:"illegal_rids"\``; jpush-api.md §4).
+   */
+  withIllegalRids(rids: readonly string[]): ApiError {
+    return new ApiError(this.status, this.code, this.message, this.extra, this.reason, {
+      ...this.inError,
+      illegal_rids: [...rids],
+    })
   }
 
   toBody(): Record<string, unknown> {
-    return { ...this.extra, error: { code: this.code, message: this.message } }
+    return { ...this.extra, error: { code: this.code, message: this.message, ...this.inError } }
   }
 }
 

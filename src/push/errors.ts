@@ -66,7 +66,7 @@ export const deviceErrors = {
   authFailed: e(401, 7004, 'Basic authentication failed'),
   appKeyInvalid: e(400, 7008, 'appkey does not exist'),
   someInvalid: (rids: string[]) =>
-    new ApiError(400, 7013, `Some registration_ids are invalid: ${rids.join(',')}`),
+    new ApiError(400, 7013, `Some registration_ids are invalid: ${rids.join(',')}`).withIllegalRids(rids),
   aliasFull: e(400, 7015, 'The alias is already bound to 10 devices'),
   /** A test device operation on a device that is no test device of the app. */
   notATestDevice: (rid: string) =>

@@ -62,7 +62,10 @@ export function usePushRateLimit(
       // reply.header() lower-cases names; the raw response keeps them as set, and Fastify's
       // writeHead merges its own headers into these.
       reply.raw.setHeader(HEADERS[0], String(rate.limit))
-      reply.raw.setHeader(HEADERS[1], String(rate.remaining))
+      // A 2002 the window did not decide (an armed fault) still says what a real one says: no call
+      // left until the window resets, so a client's back-off is what the fault tests.
+      const exhausted = req.refusal?.code === pushErrors.rateLimited().code
+      reply.raw.setHeader(HEADERS[1], String(exhausted ? 0 : rate.remaining))
       reply.raw.setHeader(HEADERS[2], String(rate.resetSeconds))
     }
     done(null, payload)

@@ -34,12 +34,15 @@ export interface Script {
 export const described = (e: Pick<ApiError, 'status' | 'code' | 'message'>) =>
   `${e.status} ${e.code} ${e.message}`
 
-type Body = { error?: { code?: number; message?: string } } | undefined
+type Failure = { code?: number; message?: string }
+type Body = (Failure & { error?: Failure }) | undefined
 
+// Nested {"error":{…}}, or flat {code, message} where the vendor's clients read it so (push plans,
+// push templates).
 const answer = (status: number, body: Body) =>
   status >= 200 && status < 300
     ? `${status} ${JSON.stringify(body)}`
-    : `${status} ${body?.error?.code} ${body?.error?.message}`
+    : `${status} ${(body?.error ?? body)?.code} ${(body?.error ?? body)?.message}`
 
 export function toolsFor(app: SandboxApp, clock: ManualClock): Tools {
   return {

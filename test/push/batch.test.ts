@@ -90,7 +90,11 @@ describe('batch single push', () => {
     expect(res.body[noTarget!]).toEqual({ error: { code: 1002, message: 'Missing parameter: target' } })
     expect(res.body[badTarget!]).toEqual({ error: { code: 1003, message: 'target is invalid' } })
     expect(res.body[unknownRid!]).toEqual({
-      error: { code: 1003, message: 'The registration_id 1a00000000000000bad is invalid!' },
+      error: {
+        code: 1003,
+        message: 'The registration_id 1a00000000000000bad is invalid!',
+        illegal_rids: ['1a00000000000000bad'],
+      },
     })
     expect(res.body[noContent!].error.code).toBe(1002)
     expect(res.body[bare!].error.code).toBe(1003)

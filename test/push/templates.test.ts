@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import { basic, call, createTestApp } from '../helpers.js'
+import { APP_KEY, basic, call, createTestApp } from '../helpers.js'
 import { ANDROID_1, ANDROID_2, IOS_1, received } from './helpers.js'
 
 // Push templates (docs/jpush-wire.md "Push templates"): made in the control plane or the seed file
@@ -172,7 +172,7 @@ describe('POST /v3/push/template', () => {
     const { app } = await createTestApp()
     await define(app)
     const res = await call(app, 'POST', '/v3/push/template', body)
-    expect([res.status, res.body]).toEqual([400, { error: { code, message } }])
+    expect([res.status, res.body]).toEqual([400, { code, message }])
   })
 
   it('tags, tag_and and tag_not are one kind', async () => {
@@ -233,14 +233,14 @@ describe('POST /v3/push/template/schedule', () => {
     await define(app)
     const params = [{ audience: 'all', keys: { title: 't', content: 'c' } }]
     const noName = await call(app, 'POST', '/v3/push/template/schedule', { id: ID, params, trigger: {} })
-    expect(noName.body.error).toEqual({ code: 1002, message: 'Missing parameter: schedule_name' })
+    expect(noName.body).toEqual({ code: 1002, message: 'Missing parameter: schedule_name' })
     const past = await call(app, 'POST', '/v3/push/template/schedule', {
       id: ID,
       params,
       schedule_name: 'x',
       trigger: { single: { time: '2001-01-01 00:00:00' } },
     })
-    expect(past.body.error.code).toBe(8100)
+    expect(past.body.code).toBe(8100)
   })
 })
 
@@ -293,4 +293,56 @@ describe('push templates in the seed file', () => {
     )
     await expect(createTestApp({ seedFile })).rejects.toThrow('apps.0.push_templates.1.id: is given twice')
   })
+})
+
+// jiguang-sdk-java decodes every non-2xx answer of templateSend / scheduleTemplateSend as a flat
+// TemplateResult (codec/ApiErrorDecoder.java:38-49, a default ObjectMapper: any key other than
+// code, message, message_id, schedule_id, trace_id fails it, bean/push/other/TemplateResult.java)
+// and turns a failure to decode into 500 "unknown error" (ApiErrorDecoder.java:87-89).
+describe('template refusals, in the envelope jiguang-sdk-java decodes', () => {
+  const TEMPLATE_RESULT_KEYS = new Set(['code', 'message', 'message_id', 'schedule_id', 'trace_id'])
+  const decodes = (body: Record<string, unknown>) =>
+    typeof body.code === 'number' && Object.keys(body).every(k => TEMPLATE_RESULT_KEYS.has(k))
+  const params = [{ audience: 'all', keys: { title: 't', content: 'c' } }]
+  const bodies = (now: number) => ({
+    '/v3/push/template': { id: ID, params },
+    '/v3/push/template/schedule': {
+      id: ID,
+      params,
+      schedule_name: 'x',
+      trigger: {
+        single: {
+          time: new Date(now + 3_600_000).toLocaleString('sv-SE', { timeZone: 'Asia/Shanghai' }).slice(0, 19),
+        },
+      },
+    },
+  })
+
+  it.each(['/v3/push/template', '/v3/push/template/schedule'] as const)(
+    '%s: 400, 401, 403 and 429 are flat {code, message}',
+    async url => {
+      const { app, clock } = await createTestApp()
+      await define(app)
+      const body = bodies(clock.now())[url]
+      const refused = await call(app, 'POST', url, { ...body, id: 'ffffffffffff' })
+      expect([refused.status, refused.body]).toEqual([
+        400,
+        { code: 1003, message: 'template id ffffffffffff does not exist' },
+      ])
+      const login = await call(app, 'POST', url, body, { authorization: basic(APP_KEY, '0'.repeat(24)) })
+      expect([login.status, login.body]).toEqual([401, { code: 1004, message: 'Authen failed' }])
+      const a = app.store.apps.get(APP_KEY)!
+      app.store.apps.updateSettings({ ...a, blacklisted: true })
+      const black = await call(app, 'POST', url, body)
+      expect([black.status, black.body]).toEqual([
+        403,
+        { code: 2003, message: 'The appKey is in black list.' },
+      ])
+      app.store.apps.updateSettings({ ...a, settings: { rate_limits: { push: 1 } } })
+      await call(app, 'POST', url, body)
+      const over = await call(app, 'POST', url, body)
+      expect([over.status, over.body]).toEqual([429, { code: 2002, message: 'Rate limit exceeded' }])
+      for (const res of [refused, login, black, over]) expect(decodes(res.body), res.raw).toBe(true)
+    },
+  )
 })

@@ -46,6 +46,22 @@ describe('POST /_sandbox/faults', () => {
     expect(limited.headers['x-rate-limit-limit']).toBeDefined()
   })
 
+  it('an armed 2002 says what a real one says: X-Rate-Limit-Remaining 0 and the window’s real Reset', async () => {
+    const { app, clock } = await createTestApp()
+    const push = { platform: 'all', audience: 'all', notification: { alert: 'hi' } }
+    await call(app, 'POST', '/v3/push/validate', push)
+    clock.advance(15_000)
+    await call(app, 'POST', '/_sandbox/faults', { path: '/v3/push', code: 2002 })
+    const limited = await call(app, 'POST', '/v3/push', push)
+    expect(limited.status).toBe(429)
+    // The clients back off on these (jiguang-sdk-java ApiErrorException.setResponseHeaders reads
+    // all three; jpush-api-java-client's RateLimitInfo): 599 would tell them to retry at once.
+    const rate = ['limit', 'remaining', 'reset'].map(h => limited.headers[`x-rate-limit-${h}`])
+    expect(rate).toEqual(['600', '0', '45'])
+    const next = await call(app, 'POST', '/v3/push', push)
+    expect(next.headers['x-rate-limit-remaining']).toBe('597')
+  })
+
   it('undocumented codes need a status; custom messages are kept', async () => {
     const { app } = await createTestApp()
     const refused = await call(app, 'POST', '/_sandbox/faults', { path: '*', code: 59999 })

@@ -72,7 +72,8 @@ function checkValue(key: ArrayKey, v: string): void {
   }
 }
 
-export const invalidRid = (rid: string) => pushErrors.invalid(`The registration_id ${rid} is invalid!`)
+export const invalidRid = (rid: string, more: readonly string[] = []) =>
+  pushErrors.invalid(`The registration_id ${rid} is invalid!`).withIllegalRids([rid, ...more])
 
 const selectors = z
   .object({
@@ -129,16 +130,17 @@ export function resolveAudience(
   groups: Groups,
 ): Device[] {
   if (audience === 'all') return registry.all(false).filter(d => platforms.includes(d.platform))
-  const named = audience.registration_id?.map(rid => {
-    const device = registry.get(rid)
-    if (!device) throw invalidRid(rid)
-    return device
-  })
+  const named = audience.registration_id?.map(rid => registry.get(rid))
+  if (named?.includes(undefined)) {
+    // Every rid the app does not have, in `illegal_rids` (what cav's decoders read).
+    const [first, ...more] = audience.registration_id!.filter((_, i) => !named[i])
+    throw invalidRid(first!, more)
+  }
   if (audience.live_activity_id !== undefined) return [] // live activities are not routed to devices
   const segment = inGroups(audience.segment, groups.segments)
   const abtest = inGroups(audience.abtest, groups.abtests)
   const candidates =
-    named ??
+    (named as Device[] | undefined) ??
     audience.alias?.flatMap(a => registry.byAlias(a)) ??
     (segment && lookUp(registry, segment)) ??
     (abtest && lookUp(registry, abtest)) ??

@@ -52,6 +52,9 @@ const FIELDS: Record<(typeof NOTIFICATION_PLATFORMS)[number], Record<string, Rul
     intent: obj,
     uri_activity: str,
     uri_action: str,
+    // The C# client (since 1.2.3) declares it a string (Jiguang.JPush/Model/Notification.cs,
+    // `[JsonProperty("uri_flag")] public string URIFlag`): an Intent flag, as text or a number.
+    uri_flag: v => typeof v === 'string' || Number.isInteger(v),
     badge_add_num: int(1, 99),
     badge_set_num: int(0, 99),
     badge_class: str,

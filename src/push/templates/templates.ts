@@ -272,12 +272,16 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
     }
   }
 
+  // jiguang-sdk-java reads every refusal of these two as a flat TemplateResult, {code, message}
+  // (codec/ApiErrorDecoder.java:38-49); the nested envelope reaches it as 500 "unknown error".
+  const flat = { errorShape: 'flat' as const }
   const VIP =
     'VIP-only at the vendor; every app may use it here. Templates: the seed file or `PUT /_sandbox/push/templates/{id}`.'
   return [
     vendorRoute({
       method: 'POST',
       url: '/push/template',
+      config: flat,
       summary: 'Push a template, once per entry of params (docs/jpush-wire.md "Push templates")',
       description:
         'Each entry is the template with its `keys` filled in, its `audience` and its `options` over the ' +
@@ -298,6 +302,7 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
     vendorRoute({
       method: 'POST',
       url: '/push/template/schedule',
+      config: flat,
       summary: 'Schedule a template, one task per entry of params (docs/jpush-wire.md "Push templates")',
       description:
         '`schedule_name` and `trigger` as POST /v3/schedules reads them (8100 when wrong); each entry becomes a ' +

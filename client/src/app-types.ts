@@ -26,6 +26,8 @@ export interface App {
     broadcasts_per_day: number
     segments: Record<string, string[]>
     abtests: Record<string, string[]>
+    /** `strict_types`: numbers and booleans sent as strings are refused (1003), not coerced. */
+    push: { strict_types: boolean }
   }
   developer: { dev_key: string; dev_secret: string; frozen: boolean; balances: Balances }
   clock: Clock
@@ -46,7 +48,7 @@ type VendorQuota = { system?: Quota | undefined; operation?: Quota | undefined }
 
 /**
  * PATCH /_sandbox/app: any subset, by the seed file's rules. Objects with fixed keys merge
- * (`settings`, `rate_limits`, `balances`, `developer`); the rest is replaced whole;
+ * (`settings`, `rate_limits`, `push`, `balances`, `developer`); the rest is replaced whole;
  * `callback_url: null` removes it, and a new one must pass the vendor's URL check.
  */
 export interface AppPatch {
@@ -79,6 +81,7 @@ export interface AppPatch {
               vivo_quota?: VendorQuota | undefined
             }
           | undefined
+        push?: { strict_types?: boolean | undefined } | undefined
       }
     | undefined
   developer?: { frozen?: boolean | undefined; balances?: Partial<Balances> | undefined } | undefined

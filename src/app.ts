@@ -45,6 +45,7 @@ import {
   scheduleDialect,
 } from './push/dialect.js'
 import { fileRoutes } from './push/files/files.js'
+import { refusePlainHttp } from './push/https-only.js'
 import { imageRoutes } from './push/images/images.js'
 import { planRoutes } from './push/plans/plans.js'
 import { usePushRateLimit } from './push/rate-limit.js'
@@ -268,6 +269,8 @@ export async function buildApp(
   // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
   const connections = useConnections(app, held, config)
   useDrain(app, connections) // the graceful close: late requests refused, connections ended in order
+  // HTTPS_ONLY: plain HTTP on /v3 is refused first, before auth, as the vendor's front does.
+  if (config.httpsOnly) app.addHook('onRequest', refusePlainHttp)
   // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
   // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
   app.addHook('onError', (_req, _reply, err, done) => {

@@ -67,7 +67,7 @@ import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
 import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
-import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
+import { createFaults, type Faults, useAdminFaults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
 import { instanceRoutes } from './sandbox/instance.js'
 import { operatorRoutes } from './sandbox/operator.js'
@@ -326,7 +326,11 @@ export async function buildApp(
     },
   )
   // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
-  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], { standing: false })
+  // Faults armed by an app on /admin/v1… answer its developer's Admin API requests.
+  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], {
+    standing: false,
+    beforeHandler: scope => useAdminFaults(scope, deps.faults, appKey => store.apps.get(appKey)?.devKey),
+  })
   // Same credentials, so one app only ever sees and steers itself; blacklisted or frozen apps
   // may still look inside, and faults are for the vendor surfaces.
   await mount(

@@ -45,6 +45,7 @@ import {
   scheduleDialect,
 } from './push/dialect.js'
 import { fileRoutes } from './push/files/files.js'
+import { refusePlainHttp } from './push/https-only.js'
 import { imageRoutes } from './push/images/images.js'
 import { planRoutes } from './push/plans/plans.js'
 import { usePushRateLimit } from './push/rate-limit.js'
@@ -66,7 +67,7 @@ import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
 import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
-import { createFaults, type Faults, useFaults } from './sandbox/faults/faults.js'
+import { createFaults, type Faults, useAdminFaults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
 import { instanceRoutes } from './sandbox/instance.js'
 import { operatorRoutes } from './sandbox/operator.js'
@@ -268,6 +269,8 @@ export async function buildApp(
   // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
   const connections = useConnections(app, held, config)
   useDrain(app, connections) // the graceful close: late requests refused, connections ended in order
+  // HTTPS_ONLY: plain HTTP on /v3 is refused first, before auth, as the vendor's front does.
+  if (config.httpsOnly) app.addHook('onRequest', refusePlainHttp)
   // A handler's read that SQLite fails (a damaged page) reaches the store's health monitor, which
   // then refuses writes and readiness (store/engine/health.ts); writes report their own failures.
   app.addHook('onError', (_req, _reply, err, done) => {
@@ -323,7 +326,11 @@ export async function buildApp(
     },
   )
   // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
-  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], { standing: false })
+  // Faults armed by an app on /admin/v1… answer its developer's Admin API requests.
+  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], {
+    standing: false,
+    beforeHandler: scope => useAdminFaults(scope, deps.faults, appKey => store.apps.get(appKey)?.devKey),
+  })
   // Same credentials, so one app only ever sees and steers itself; blacklisted or frozen apps
   // may still look inside, and faults are for the vendor surfaces.
   await mount(

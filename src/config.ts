@@ -196,6 +196,17 @@ export const SETTINGS = {
     public: true,
     schema: int(0, 65535).optional(),
   }),
+  /**
+   * The vendor's /v3 is HTTPS only (404 1020 for plain HTTP, jpush-api.md §5.11); the sandbox
+   * serves it on the plain port too, for the clients that cannot be pointed at its CA. Opt-in.
+   */
+  httpsOnly: setting({
+    env: 'HTTPS_ONLY',
+    flag: 'https-only',
+    describe: 'true: /v3 on the plain HTTP port answers 404 1020 (HTTPS only), as the vendor does',
+    public: true,
+    schema: flag.default(false),
+  }),
   /** Folder of the local CA's files; unset: beside the database (in memory for `:memory:`). */
   caDir: setting({
     env: 'CA_DIR',

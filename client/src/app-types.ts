@@ -19,7 +19,7 @@ type VendorQuota = { system?: Quota | undefined; operation?: Quota | undefined }
 
 /**
  * PATCH /_sandbox/app: any subset, by the seed file's rules. Objects with fixed keys merge
- * (`settings`, `rate_limits`, `balances`, `developer`); the rest is replaced whole;
+ * (`settings`, `rate_limits`, `push`, `balances`, `developer`); the rest is replaced whole;
  * `callback_url: null` removes it, and a new one must pass the vendor's URL check.
  */
 export interface AppPatch {
@@ -52,6 +52,7 @@ export interface AppPatch {
               vivo_quota?: VendorQuota | undefined
             }
           | undefined
+        push?: { strict_types?: boolean | undefined } | undefined
       }
     | undefined
   developer?: { frozen?: boolean | undefined; balances?: Partial<Balances> | undefined } | undefined

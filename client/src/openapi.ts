@@ -359,6 +359,8 @@ export interface paths {
          *     and `match` (one recipient: `{"mobile"}` or `{"registration_id"}`) are answered with the vendor error `code`
          *     (its documented status and message unless given) before their handler runs, and/or held `delay_ms` first.
          *     Kept in memory; a reset or a restart disarms them. The request journal names the fault that decided.
+         *     A fault on an `/admin/v1…` path (the Admin API, admin.jpush.cn) answers the Admin API requests of the app's
+         *     developer (its 10, 1015…); `*` never reaches the Admin API.
          *     A fault that could never fire is refused, naming why.
          */
         post: operations["postSandboxFaults"];
@@ -1235,6 +1237,10 @@ export interface operations {
                                 [key: string]: string[];
                             };
                             broadcasts_per_day: number;
+                            push: {
+                                /** @description Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them. */
+                                strict_types: boolean;
+                            };
                             rate_limits: {
                                 device: number;
                                 push: number;
@@ -1428,6 +1434,10 @@ export interface operations {
                             group_key: string;
                             master_secret: string;
                         };
+                        push?: {
+                            /** @description Refuse numbers and booleans sent as strings (1003). */
+                            strict_types?: boolean;
+                        };
                         quota?: {
                             oppo_quota?: {
                                 operation?: {
@@ -1517,6 +1527,10 @@ export interface operations {
                                 [key: string]: string[];
                             };
                             broadcasts_per_day: number;
+                            push: {
+                                /** @description Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them. */
+                                strict_types: boolean;
+                            };
                             rate_limits: {
                                 device: number;
                                 push: number;
@@ -5974,6 +5988,10 @@ export interface operations {
                                 [key: string]: string[];
                             };
                             broadcasts_per_day: number;
+                            push: {
+                                /** @description Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them. */
+                                strict_types: boolean;
+                            };
                             rate_limits: {
                                 device: number;
                                 push: number;

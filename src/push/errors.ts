@@ -17,6 +17,8 @@ export const pushErrors = {
     new ApiError(400, 1011, 'cannot find user by this audience or has been inactive for more than 255 days', {
       msg_id: msgId,
     }),
+  /** Plain HTTP on /v3 when HTTPS_ONLY is set (https-only.ts). */
+  httpsOnly: e(404, 1020, 'Only support HTTPS request'),
   /** Never the sandbox's own answer: a fault may arm it, to test a client's retry and back-off. */
   timeout: e(503, 1030, 'Internal service timeout'),
   rateLimited: e(429, 2002, 'Rate limit exceeded'),

@@ -27,8 +27,18 @@ export const quotaSetting = z
   .partial()
   .strict()
 
+/**
+ * How the push host reads a body. `strict_types`: a number or boolean sent as a string
+ * (`"time_to_live": "60"`) is refused with 1003 instead of read as Jackson reads it (the default,
+ * push/send/coerce.ts).
+ */
+export const pushReadingSetting = z
+  .object({ strict_types: z.boolean().describe('Refuse numbers and booleans sent as strings (1003).') })
+  .partial()
+  .strict()
+
 /** Spread into the settings object of the seed file's schema. */
-export const pushVariantSettings = { group: groupSetting, quota: quotaSetting }
+export const pushVariantSettings = { group: groupSetting, quota: quotaSetting, push: pushReadingSetting }
 
 export type GroupSetting = z.infer<typeof groupSetting>
 

@@ -41,6 +41,7 @@ describe('GET /_sandbox/app', () => {
         broadcasts_per_day: 10,
         segments: {},
         abtests: {},
+        push: { strict_types: false },
       },
       developer: {
         dev_key: reversed(t.appKey),
@@ -159,6 +160,7 @@ describe('PATCH /_sandbox/app', () => {
       broadcasts_per_day: 10,
       segments: { b: ['y'] },
       abtests: {},
+      push: { strict_types: false },
     })
     // The whitelist now keeps inject's 127.0.0.1 out of /v1 (50035), not out of /_sandbox.
     expect((await call(app, 'POST', '/v1/messages', notification, auth)).body.error.code).toBe(50035)

@@ -8,7 +8,7 @@ import { formatLocal } from '../../time.js'
 import { sendPush } from '../delivery/dispatch.js'
 import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
-import { parsePush, payload, sent } from '../send/payload.js'
+import { parsePush, payload, sent, strictness } from '../send/payload.js'
 import { accepted, NOBODY } from '../send/push.js'
 import {
   FILE_LIMITS,
@@ -47,7 +47,12 @@ const filePushPayload = payload({ audience: fileAudience })
 const filePushBody = part({
   in: 'body',
   read: (req, lookup: FileLookup) =>
-    parsePush(req.body, req.tenant.app.appKey, value => readFileAudience(value, lookup)),
+    parsePush(
+      req.body,
+      req.tenant.app.appKey,
+      value => readFileAudience(value, lookup),
+      strictness(req.tenant.app.settings),
+    ),
   ...filePushPayload,
 })
 

@@ -12,7 +12,7 @@ import { fileAudience, readFileAudience } from '../files/form.js'
 import { BATCH_LIMITS } from '../limits.js'
 import { isObject, type Json, scalarText } from '../values.js'
 import type { Audience } from './audience.js'
-import { type PushRequest, parsePush, payload, sent } from './payload.js'
+import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
 // their cid, each to one device or alias; group push, one body pushed by every app of a group.
@@ -136,9 +136,13 @@ const pushlist = (kind: Kind) =>
       if (size === 0) throw e.invalid('pushlist is empty')
       if (size > BATCH_LIMITS.entries)
         throw e.invalid(`pushlist has more than ${BATCH_LIMITS.entries} entries`)
-      const { appKey } = req.tenant.app
+      const { appKey, settings } = req.tenant.app
       return Object.entries(body.pushlist).map(
-        ([cid, item]) => [cid, readEntry(() => parsePush(entryBody(item, cid, kind), appKey))] as const,
+        ([cid, item]) =>
+          [
+            cid,
+            readEntry(() => parsePush(entryBody(item, cid, kind), appKey, undefined, strictness(settings))),
+          ] as const,
       )
     },
     schema: z.object({
@@ -173,18 +177,19 @@ function withoutCid(body: Json): Json {
  */
 function readGroupPush(
   raw: unknown,
-  appKey: string,
+  { appKey, settings }: { appKey: string; settings: Record<string, unknown> },
   readAudience?: (value: unknown) => Audience,
 ): PushRequest {
   if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
     throw e.invalid('override_msg_id is not supported by group push')
-  return parsePush(isObject(raw) ? withoutCid(raw) : raw, appKey, readAudience)
+  // One reading for all: the first member's strictness (members of a group are usually alike).
+  return parsePush(isObject(raw) ? withoutCid(raw) : raw, appKey, readAudience, strictness(settings))
 }
 
 const groupPayload = payload({ cid: false })
 const groupBody = part({
   in: 'body',
-  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app.appKey),
+  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app),
   schema: groupPayload.schema,
   errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors],
   // Refused whatever its value: no override_msg_id needs reading exactly.
@@ -201,7 +206,7 @@ const groupFileBody = part({
   in: 'body',
   read: (req, store: Store) => {
     const members = req.group!.members
-    return readGroupPush(req.body, members[0]!.tenant.app.appKey, value =>
+    return readGroupPush(req.body, members[0]!.tenant.app, value =>
       readFileAudience(value, id => {
         const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
         const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())

@@ -6,6 +6,7 @@ import { callback, type PushCallback, parseCallback } from '../delivery/callback
 import { pushErrors } from '../errors.js'
 import { isObject, type Json } from '../values.js'
 import { type Audience, audience, parseAudience } from './audience.js'
+import { coerceScalars, strictTypesOf } from './coerce.js'
 import {
   checkSizes,
   inappMessage,
@@ -106,10 +107,12 @@ export function parsePush(
   raw: unknown,
   appKey: string,
   readAudience: (value: unknown) => Audience = parseAudience,
+  { strictTypes = false }: { strictTypes?: boolean } = {},
 ): PushRequest {
   if (raw === undefined || raw === null) throw pushErrors.missing('platform')
   if (!isObject(raw)) throw pushErrors.invalid('The request body must be a JSON object')
-  const body = raw
+  // Scalars sent as strings are read as Jackson reads them, unless the app is strict (coerce.ts).
+  const body = strictTypes ? raw : coerceScalars(raw)
   if (body.platform === undefined || body.platform === null) throw pushErrors.missing('platform')
   if (body.audience === undefined || body.audience === null) throw pushErrors.missing('audience')
   const present = (k: string) => body[k] !== undefined && body[k] !== null
@@ -142,6 +145,9 @@ export function parsePush(
   )
   return { platforms, audience, notification, message, liveActivity, sms, options, cid, callback, body }
 }
+
+/** parsePush's strictness for an app of these settings. */
+export const strictness = (settings: Record<string, unknown>) => ({ strictTypes: strictTypesOf(settings) })
 
 /** The keys of a push body, each declared beside its reader, in the order parsePush reads them. */
 const KEYS: Record<string, Field<unknown>> = {
@@ -192,7 +198,7 @@ export function payload({
 /** A /v3/push body, read for the app that pushes. */
 export const pushBody = part({
   in: 'body',
-  read: req => parsePush(req.body, req.tenant.app.appKey),
+  read: req => parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
   ...payload(),
 })
 

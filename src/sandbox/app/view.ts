@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js'
 import { appNow } from '../../clock.js'
 import type { Config } from '../../config.js'
 import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
+import { strictTypesOf } from '../../push/send/coerce.js'
 import type { Balances } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 
@@ -28,6 +29,13 @@ export const appView = z.object({
     broadcasts_per_day: z.number(),
     segments: groups,
     abtests: groups,
+    push: z.object({
+      strict_types: z
+        .boolean()
+        .describe(
+          'Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them.',
+        ),
+    }),
   }),
   developer: z.object({ dev_key: z.string(), dev_secret: z.string(), frozen: z.boolean(), balances }),
   clock: z.object({ now: z.number(), offset_ms: z.number() }),
@@ -112,6 +120,7 @@ export function describeApp(deps: { store: Store; clock: Clock }, appKey: string
       broadcasts_per_day: broadcastLimitOf(app),
       segments: groupsOf(app.settings.segments),
       abtests: groupsOf(app.settings.abtests),
+      push: { strict_types: strictTypesOf(app.settings) },
     },
     developer: {
       dev_key: app.devKey,

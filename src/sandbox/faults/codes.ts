@@ -1,3 +1,4 @@
+import { adminErrors } from '../../admin/errors.js'
 import { ApiError } from '../../errors.js'
 import { groupOf } from '../../push/dialect.js'
 import { deviceErrors, pushErrors, reportErrors } from '../../push/errors.js'
@@ -59,13 +60,15 @@ const SURFACES = {
     name: 'JPush schedules (/v3/schedules, /v3/push/schedules)',
     codes: codesOf([scheduleErrors, SHARED_V3]),
   },
+  admin: { name: 'JPush Admin API (/admin/v1)', codes: codesOf([adminErrors]) },
 } satisfies Record<string, Surface>
 
 const EVERY = Object.values(SURFACES)
 
-/** The surface owning a path under /v1 or /v3; undefined for `*`, which may answer any of them. */
+/** The surface owning a path under /v1, /v3 or /admin/v1; undefined for `*`, which may answer any of them. */
 export function surfaceOf(path: string): Surface | undefined {
   if (path === '*') return undefined
+  if (path.startsWith('/admin/')) return SURFACES.admin
   return path.startsWith('/v1') ? SURFACES.sms : SURFACES[groupOf(path)]
 }
 

@@ -103,6 +103,10 @@ export function createFaults(appResets: AppResets, changed: FaultsChanged = asyn
     list(appKey: string): Fault[] {
       return byApp.get(appKey) ?? []
     },
+    /** The apps with a fault armed (the Admin API looks among its developer's). */
+    armedApps(): string[] {
+      return [...byApp.keys()]
+    },
     /** Whether any fault is armed for the app (a map lookup, on every request). */
     armed(appKey: string): boolean {
       return byApp.has(appKey)
@@ -122,6 +126,8 @@ export function createFaults(appResets: AppResets, changed: FaultsChanged = asyn
       for (const f of armed) {
         if (f.method !== null && f.method !== req.method) continue
         if (f.path !== '*' && !pathMatches(f.path, req.path)) continue
+        // `*` is every path of the app's own surfaces: the Admin API is its developer's.
+        if (f.path === '*' && req.path.startsWith('/admin/')) continue
         if (f.match !== null && !names(req.named(), f.match)) continue
         if (f.match !== null && 'mobile' in f.match && req.named().batch) {
           recipients.push(f)
@@ -186,5 +192,42 @@ export function useFaults(app: FastifyInstance, faults: Faults | undefined): voi
       )
       setTimeout(go, delayMs)
     } else go()
+  })
+}
+
+/**
+ * Applies armed faults on the Admin API (issue 29, point 12: its 10 and 1015 are answers no
+ * request makes the sandbox give). Its requests carry a developer's devKey, not an app's: a fault
+ * armed by an app on an `/admin/v1…` path answers the Admin API requests of that app's developer
+ * — the app the path names first, else any of the developer's apps, oldest fault first.
+ */
+export function useAdminFaults(
+  app: FastifyInstance,
+  faults: Faults | undefined,
+  developerOf: (appKey: string) => string | undefined,
+): void {
+  if (!faults) return
+  app.addHook('preHandler', (req, _reply, done) => {
+    const devKey = req.devKey
+    if (devKey === undefined) return done()
+    const named = (req.params as { app_key?: unknown } | undefined)?.app_key
+    const mine = faults.armedApps().filter(appKey => developerOf(appKey) === devKey)
+    if (mine.length === 0) return done()
+    const order =
+      typeof named === 'string' && mine.includes(named) ? [named, ...mine.filter(k => k !== named)] : mine
+    const request = {
+      method: req.method,
+      path: req.url,
+      named: () => ({ mobiles: [], batch: false, rids: [] }),
+    }
+    for (const appKey of order) {
+      const { whole } = faults.take(appKey, request)
+      if (!whole) continue
+      const go = () => done(whole.error ? injected(whole) : undefined)
+      if (whole.delayMs > 0) setTimeout(go, whole.delayMs)
+      else go()
+      return
+    }
+    done()
   })
 }

@@ -25,8 +25,8 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 function readPath(value: unknown): string {
   const path = optionalString(value, () => invalidField('path', 'must be a string')) ?? '*'
-  if (path !== '*' && !/^\/(v1|v3)(\/|$)/.test(path))
-    throw invalidField('path', 'must be "*" or a path under /v1 or /v3')
+  if (path !== '*' && !/^\/(v1|v3|admin\/v1)(\/|$)/.test(path))
+    throw invalidField('path', 'must be "*" or a path under /v1, /v3 or /admin/v1 (the Admin API)')
   if (path.length > FAULT_LIMITS.pathLength)
     throw invalidField('path', `must be at most ${FAULT_LIMITS.pathLength} characters`)
   return path
@@ -111,6 +111,7 @@ function checkRoute(path: string, method: string | null, routes: RouteBook): voi
 }
 
 function checkMatch(match: FaultMatch, path: string): void {
+  if (path.startsWith('/admin/')) throw invalidField('match', 'Admin API requests name no recipient')
   if ('mobile' in match && !path.startsWith('/v1'))
     throw invalidField('match.mobile', 'only /v1 requests name mobiles: match /v3 ones by "registration_id"')
   if ('registration_id' in match && !path.startsWith('/v3'))

@@ -30,6 +30,8 @@ export function faultRoutes({ faults, routeBook }: { faults: Faults; routeBook: 
 and \`match\` (one recipient: \`{"mobile"}\` or \`{"registration_id"}\`) are answered with the vendor error \`code\`
 (its documented status and message unless given) before their handler runs, and/or held \`delay_ms\` first.
 Kept in memory; a reset or a restart disarms them. The request journal names the fault that decided.
+A fault on an \`/admin/v1…\` path (the Admin API, admin.jpush.cn) answers the Admin API requests of the app's
+developer (its 10, 1015…); \`*\` never reaches the Admin API.
 A fault that could never fire is refused, naming why.`,
         errors: [
           sandboxErrors.invalidField('"path": no route serves /v1/nothing'),

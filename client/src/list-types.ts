@@ -118,6 +118,8 @@ export interface RequestEntry {
   /** The bodies as text, secrets redacted, each at most 4 KB; null: none. */
   request_body: string | null
   answer_body: string | null
+  /** What production would do otherwise with this accepted call (docs/advisor.md); empty: nothing. */
+  warnings: Array<{ rule: string; message: string; source: string }>
 }
 
 /** An app-clock time: ISO-8601 text, epoch milliseconds or a Date. */
@@ -192,6 +194,8 @@ export interface RequestFilter extends Window {
   code?: number
   /** Requests that created this id, or named it in their path. */
   msg_id?: string
+  /** Requests that got the production advisor's warning of this rule; `any`: of any rule. */
+  warning?: string
 }
 
 /**

@@ -35,7 +35,7 @@ export const patchBody = appPatchSchema.extend({
 type Settings = Record<string, unknown>
 
 /**
- * Objects with fixed keys merge (`settings`, its `rate_limits`, `balances`, `developer`): a key
+ * Objects with fixed keys merge (`settings`, its `rate_limits` and `warnings`, `balances`, `developer`): a key
  * left out keeps its value. Everything else is replaced whole: flags, lists (`ip_whitelist`,
  * `unsubscribed`…), `segments` and `abtests`, and `callback_url` (null removes it).
  */
@@ -43,6 +43,7 @@ function mergeSettings(current: Settings, patch: AppPatch['settings']): Settings
   if (!patch) return current
   const merged: Settings = { ...current, ...patch }
   if (patch.rate_limits) merged.rate_limits = { ...(current.rate_limits as Settings), ...patch.rate_limits }
+  if (patch.warnings) merged.warnings = { ...(current.warnings as Settings), ...patch.warnings }
   return merged
 }
 

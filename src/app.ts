@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici'
 import { adminRoutes } from './admin/apps.js'
 import { adminDialect } from './admin/dialect.js'
 import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
+import { warningHeaders } from './advisor/advice.js'
 import { createIdleApps } from './app-expiry.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
@@ -279,6 +280,8 @@ export async function buildApp(
   })
   // The request journal: each answered request that names an app, recorded as it is answered.
   if (store.requests.enabled) app.addHook('onSend', journalRequests(deps))
+  // The production advisor's warnings, as headers to a caller who asked (advisor/advice.ts).
+  app.addHook('onSend', warningHeaders)
   // Each request answered for an app keeps it from expiring (app-expiry.ts).
   app.addHook('onResponse', idleApps.answered)
   envelopes.clientErrors.watch(app.server)

@@ -146,6 +146,18 @@ export const SETTINGS = {
       .refine(isTimeZone, 'must be an IANA time zone such as Asia/Shanghai')
       .default('Asia/Shanghai'),
   }),
+  // The production advisor (docs/advisor.md): each app's `settings.warnings.strict` overrides it.
+  strictWarnings: setting({
+    env: 'STRICT_WARNINGS',
+    flag: 'strict-warnings',
+    describe:
+      'true: a call the production advisor warns of is refused as production refuses it, where the vendor refuses (docs/advisor.md)',
+    public: true,
+    schema: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform(v => v === 'true' || v === '1'),
+  }),
   reviewDelayMs: setting({
     env: 'REVIEW_DELAY_MS',
     flag: 'review-delay-ms',

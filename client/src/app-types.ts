@@ -44,6 +44,8 @@ export interface AppPatch {
         schedules_limit?: number | undefined
         segments?: Record<string, string[]> | undefined
         abtests?: Record<string, string[]> | undefined
+        /** The production advisor: warnings as X-Sandbox-Warning headers; refusals where production refuses. */
+        warnings?: { header?: boolean | undefined; strict?: boolean | undefined } | undefined
         group?: { group_key: string; master_secret: string } | undefined
         quota?:
           | {

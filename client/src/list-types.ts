@@ -101,6 +101,8 @@ export interface RequestFilter extends Window {
   code?: number
   /** Requests that created this id, or named it in their path. */
   msg_id?: string
+  /** Requests that got the production advisor's warning of this rule; `any`: of any rule. */
+  warning?: string
 }
 
 /**

@@ -864,7 +864,9 @@ export interface paths {
          *     request"); it is never part of the vendor's answer. Bodies are kept as text, at most 4 KB each, with
          *     secrets redacted. The newest JOURNAL_MAX_PER_APP (1000) are kept; a reset or removal clears them.
          *     Each is also a `request.completed` event. `path` is a prefix; `msg_id` matches the ids a request
-         *     created or named in its path.
+         *     created or named in its path. `warnings` are the production advisor's (docs/advisor.md): what
+         *     production would do otherwise with an accepted call; `warning=<rule>` (or `any`) lists the calls
+         *     that got one.
          *
          *     Newest first, each item with its `seq` (per app, across every kind).
          *     `after=<seq>` answers only newer items (the `limit` right after it); `next_after` is where to go on
@@ -1479,6 +1481,10 @@ export interface operations {
                         schedules_limit?: number;
                         segments?: {
                             [key: string]: string[];
+                        };
+                        warnings?: {
+                            header?: boolean;
+                            strict?: boolean;
                         };
                     };
                     signs?: unknown;
@@ -5836,6 +5842,8 @@ export interface operations {
                 until?: string;
                 /** @description When nothing matches yet: hold the request until something does, at most this long (ms). */
                 wait?: number;
+                /** @description Requests that got the production advisor's warning of this rule; `any`: of any rule. */
+                warning?: string;
             };
             header?: never;
             path?: never;
@@ -5872,6 +5880,11 @@ export interface operations {
                             status: number;
                             surface: string;
                             user_agent: string | null;
+                            warnings: {
+                                message: string;
+                                rule: string;
+                                source: string;
+                            }[];
                         }[];
                     };
                 };

@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors.js'
 import type { WindowState } from '../limits/fixed-window.js'
+import type { Warning } from '../store/events/requests.js'
 import type { Tenant } from '../tenancy.js'
 import type { GroupLogin } from './auth/group-auth.js'
 
@@ -31,6 +32,8 @@ declare module 'fastify' {
     bodyStream?: NodeJS.ReadableStream
     /** The operator's credentials act for `tenant` (X-Sandbox-App), or for no app (auth/operator.ts). */
     operator?: boolean
+    /** The production advisor's warnings on this call (src/advisor/): the journal's, the header's. */
+    warnings?: Warning[]
   }
 
   interface FastifyContextConfig {

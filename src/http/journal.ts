@@ -151,6 +151,7 @@ function recordEntries(
   const answerBody = answerText(payload)
   // Neither the app's (or the operator's for it) nor a group's member: a stranger naming the appKey.
   const authenticated = req.tenant !== undefined || req.group !== undefined
+  const warnings = req.warnings ?? null
   // Every entry made by this one literal: one shape for the store's loop over them.
   for (const app of apps)
     record({
@@ -173,6 +174,7 @@ function recordEntries(
       authenticated,
       requestBody,
       answerBody,
+      warnings,
     })
 }
 

@@ -125,5 +125,10 @@ export const items = {
     /** The bodies as text, secrets redacted, each at most 4 KB; null: none. */
     request_body: z.string().nullable(),
     answer_body: z.string().nullable(),
+    /**
+     * What production would do otherwise with this accepted call (docs/advisor.md): each warning's
+     * rule, what it found, and where the rule comes from. Empty: nothing to say.
+     */
+    warnings: z.array(z.object({ rule: z.string(), message: z.string(), source: z.string() })),
   }),
 }

@@ -53,6 +53,7 @@ export const requestItem = (r: JournaledRequest): Item<'request'> => ({
   operator: r.operator,
   request_body: r.requestBody,
   answer_body: r.answerBody,
+  warnings: r.warnings === null ? [] : [...r.warnings],
 })
 
 export const codeItem = (c: ListedCode): Item<'code'> => ({

@@ -12,7 +12,9 @@ names the rule, limit, setting or armed fault that decided ("template 5 was reje
 request"); it is never part of the vendor's answer. Bodies are kept as text, at most 4 KB each, with
 secrets redacted. The newest JOURNAL_MAX_PER_APP (1000) are kept; a reset or removal clears them.
 Each is also a \`request.completed\` event. \`path\` is a prefix; \`msg_id\` matches the ids a request
-created or named in its path.`
+created or named in its path. \`warnings\` are the production advisor's (docs/advisor.md): what
+production would do otherwise with an accepted call; \`warning=<rule>\` (or \`any\`) lists the calls
+that got one.`
 
 /** GET /_sandbox/requests: the calling app's request journal (http/journal.ts records it). */
 export function requestRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
@@ -23,7 +25,7 @@ export function requestRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
       summary: "The app's request journal: every call, its answer and why",
       description: JOURNAL,
       key: 'requests',
-      filters: ['method', 'path', 'status', 'code', 'msg_id'],
+      filters: ['method', 'path', 'status', 'code', 'msg_id', 'warning'],
       item: items.request,
       topic: 'requests',
       read: (appKey, q) => store.requests.list(appKey, q).map(requestItem),

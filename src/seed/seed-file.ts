@@ -57,6 +57,11 @@ const settings = z
     schedules_limit: z.number().int().positive(),
     segments: groups,
     abtests: groups,
+    /**
+     * The production advisor (docs/advisor.md): `header` answers each warning in an
+     * `X-Sandbox-Warning` header; `strict` refuses where production refuses (STRICT_WARNINGS).
+     */
+    warnings: z.object({ header: z.boolean(), strict: z.boolean() }).partial().strict(),
     ...pushVariantSettings,
   })
   .partial()

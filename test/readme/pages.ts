@@ -24,6 +24,7 @@ export const PAGES: readonly Page[] = [
   { path: 'docs/agents.md', noRun: 2 },
   { path: 'docs/sdk-setup.md', noRun: 1 },
   { path: 'docs/troubleshooting.md', noRun: 2 },
+  { path: 'docs/advisor.md', noRun: 0 },
   { path: 'docs/fidelity.md', noRun: 0 },
   { path: 'docs/configuration.md', noRun: 1 },
   { path: 'docs/performance.md', noRun: 4 },

@@ -50,6 +50,28 @@ describe('the Requests view', { timeout: BROWSER_TEST_MS }, () => {
     expect(new URL(page.url()).hash).toBe('#/requests?outcome=2xx&code=50013')
   })
 
+  it("shows the production advisor's warning on an accepted call", async () => {
+    const tenant = newTenant('uireqwarn')
+    const pushed = await ui.api(tenant, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: 'all',
+      notification: { android: { alert: 'hi' } },
+      options: { third_party_channel: { xiaomi: { distribution: 'ospush' } } },
+    })
+    expect(pushed.status).toBe(200)
+    const { page } = await ui.open(tenant, '#/requests')
+    const row = page.locator('details.request', { hasText: 'POST /v3/push' })
+    await row.waitFor({ timeout: LIVE_MS })
+    expect(await row.locator('summary').innerText()).toContain('1 warning')
+    await row.locator('summary').click()
+    const warning = row.locator('li.warning')
+    await warning.waitFor({ timeout: LIVE_MS })
+    expect(await warning.innerText()).toContain('xiaomi-channel-id')
+    expect(await warning.innerText()).toContain(
+      'source: https://docs.jiguang.cn/jpush/client/Android/android_channel_id',
+    )
+  })
+
   it('a text links to the call that sent it, and the call back to the text', async () => {
     const tenant = newTenant('uireqlink')
     const sent = await ui.api(tenant, 'POST', '/v1/messages', {

@@ -35,6 +35,7 @@ export const explained = (r: Shape<'request'>) =>
     requestLine(r),
     r.reason ? `reason: ${r.reason}` : r.status < 400 ? 'accepted' : undefined,
     Object.keys(r.ids).length > 0 ? `ids: ${JSON.stringify(r.ids)}` : undefined,
+    ...r.warnings.map(w => `warning ${w.rule}: ${w.message} (${w.source})`),
     r.request_body ? `request body: ${r.request_body}` : undefined,
     r.answer_body ? `answer body: ${r.answer_body}` : undefined,
   ]

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { pushRules } from '../../advisor/push.js'
 import type { PipelineDeps } from '../../deps.js'
 import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -81,6 +83,9 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
   const send =
     (validateOnly: boolean) =>
     async (req: FastifyRequest, { body }: { body: PushRequest }) => {
+      // Before the write: a strict refusal leaves nothing behind (advisor/advice.ts).
+      if (isObject(body.body))
+        advise(req, deps.config, pushRules, { body: body.body, message: body.message !== undefined })
       const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget
       return { sendno: outcome.sendno, msg_id: outcome.msgId }

@@ -358,6 +358,7 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
     authenticated: flag,
     request_body: journalBody,
     answer_body: journalBody,
+    warnings: nullable(json('array')),
   },
   review_events: {
     // Renumbered by the import: nothing refers to it (a review's result until its callback).

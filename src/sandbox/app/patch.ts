@@ -35,7 +35,7 @@ export const patchBody = appPatchSchema.extend({
 type Settings = Record<string, unknown>
 
 /**
- * Objects with fixed keys merge (`settings`, its `rate_limits` and `push`, `balances`, `developer`): a key
+ * Objects with fixed keys merge (`settings`, its `rate_limits`, `push` and `warnings`, `balances`, `developer`): a key
  * left out keeps its value. Everything else is replaced whole: flags, lists (`ip_whitelist`,
  * `unsubscribed`…), `segments` and `abtests`, and `callback_url` (null removes it).
  */
@@ -44,6 +44,7 @@ function mergeSettings(current: Settings, patch: AppPatch['settings']): Settings
   const merged: Settings = { ...current, ...patch }
   if (patch.rate_limits) merged.rate_limits = { ...(current.rate_limits as Settings), ...patch.rate_limits }
   if (patch.push) merged.push = { ...(current.push as Settings), ...patch.push }
+  if (patch.warnings) merged.warnings = { ...(current.warnings as Settings), ...patch.warnings }
   return merged
 }
 

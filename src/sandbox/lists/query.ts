@@ -74,6 +74,11 @@ const FILTERS = {
       whole('status', 100, 599, 'an HTTP status (100 to 599)'),
       doc('integer', 'Answered with this status.'),
     ),
+  warning: () =>
+    readBy(
+      text,
+      doc('string', "Requests that got the production advisor's warning of this rule; `any`: of any rule."),
+    ),
   code: () =>
     readBy(
       whole('code', 0, 99_999_999, 'a whole number'),

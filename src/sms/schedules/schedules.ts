@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { smsRules } from '../../advisor/sms.js'
 import { smsScheduleChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
@@ -88,6 +90,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
     const template = resolveTemplate(deps, req.tenant, body.temp_id, [1, 2, 3])
     const sign = resolveSign(deps, req.tenant, body.sign_id)
     renderTemplateMessage(deps, req.tenant, template, sign, body.temp_para)
+    advise(req, config, smsRules, { tempType: template.type, at: body.send_time, timeZone: config.timeZone })
     const recipient = { mobile: body.mobile, tempPara: body.temp_para }
     return { ...common(body), recipients: [recipient], failures: [] }
   }
@@ -100,6 +103,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
     const body = batchBody.read(req)
     const template = resolveTemplate(deps, req.tenant, body.temp_id, [2, 3])
     const resolved = { template, sign: resolveSign(deps, req.tenant, body.sign_id) }
+    advise(req, config, smsRules, { tempType: template.type, at: body.send_time, timeZone: config.timeZone })
     const seen = new Set<string>()
     const input: ScheduleInput = { ...common(body), recipients: [], failures: [] }
     for (const raw of body.recipients) {

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { smsRules } from '../../advisor/sms.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -160,6 +162,11 @@ export function messageRoutes(deps: PipelineDeps): RouteSpec[] {
         const sign = resolveSign(deps, req.tenant, body.sign_id)
         const { mobile, temp_para: para, tag } = body
         const content = renderTemplateMessage(deps, req.tenant, template, sign, para)
+        advise(req, deps.config, smsRules, {
+          tempType: template.type,
+          at: req.tenant.now(),
+          timeZone: deps.config.timeZone,
+        })
         // deliver refuses before it writes anything: no savepoint needed (writer.ts).
         const msgId = await store.write(
           () =>
@@ -188,6 +195,11 @@ export function messageRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { body }) => {
         const template = resolveTemplate(deps, req.tenant, body.temp_id, [2, 3])
         const sign = resolveSign(deps, req.tenant, body.sign_id)
+        advise(req, deps.config, smsRules, {
+          tempType: template.type,
+          at: req.tenant.now(),
+          timeZone: deps.config.timeZone,
+        })
         return sendBatch(deps, req.tenant, { template, sign, tag: body.tag, recipients: body.recipients })
       },
     }),

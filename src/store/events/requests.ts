@@ -35,6 +35,18 @@ export interface JournalEntry {
   authenticated: boolean
   requestBody: string | null
   answerBody: string | null
+  /** What production would do otherwise (src/advisor/); null: nothing to say (migration 024). */
+  warnings: readonly Warning[] | null
+}
+
+/**
+ * One warning of the production advisor (src/advisor/): the rule, what it found in this call, and
+ * where the rule comes from (the vendor's document, or the SDK tracker's issue).
+ */
+export interface Warning {
+  rule: string
+  message: string
+  source: string
 }
 
 export type JournaledRequest = JournalEntry & { seq: number }
@@ -118,6 +130,8 @@ export interface RequestFilter extends ListWindow {
   status?: number | undefined
   code?: number | undefined
   msg_id?: string | undefined
+  /** A rule's name, or `any`: the requests that got a warning (of that rule). */
+  warning?: string | undefined
 }
 
 interface Row {
@@ -141,6 +155,7 @@ interface Row {
   authenticated: number
   request_body: string | null
   answer_body: string | null
+  warnings: string | null
 }
 
 /** The ids kept apart (the path's), and those the kept answer holds. */
@@ -174,6 +189,7 @@ const toEntry = (r: Row): JournaledRequest => ({
   authenticated: r.authenticated === 1,
   requestBody: r.request_body,
   answerBody: r.answer_body,
+  warnings: r.warnings === null ? null : JSON.parse(r.warnings),
 })
 
 /**
@@ -201,11 +217,11 @@ export function createRequestJournal(
   keep: number,
 ) {
   const strangersKept = Math.min(keep, STRANGERS_KEPT)
-  // Positional: binding 19 values by name cost ≈ 0.7 µs more per request (docs/performance.md).
+  // Positional: binding 20 values by name cost ≈ 0.7 µs more per request (docs/performance.md).
   const insert = db.prepare(
     `INSERT INTO requests (seq, at, real_at, method, path, query, surface, status, code, message, reason, ids,
-       duration_ms, client, user_agent, operator, request_body, answer_body, app_key, authenticated)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       duration_ms, client, user_agent, operator, request_body, answer_body, warnings, app_key, authenticated)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   // The oldest row of the entry's own ring; `authenticated` is a literal in each, so that the
   // strangers' statement reads their partial index (migration 019).
@@ -213,7 +229,7 @@ export function createRequestJournal(
     db.prepare(
       `UPDATE requests SET seq = ?, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
          code = ?, message = ?, reason = ?, ids = ?, duration_ms = ?, client = ?, user_agent = ?, operator = ?,
-         request_body = ?, answer_body = ?
+         request_body = ?, answer_body = ?, warnings = ?
        WHERE rowid = (SELECT rowid FROM requests WHERE app_key = ? AND authenticated = ${authenticated}
          ORDER BY seq LIMIT 1)`,
     )
@@ -230,7 +246,7 @@ export function createRequestJournal(
   // Rows each app's rings hold: read once, then kept beside the writes (a rollback forgets it,
   // and so does a reset: caches.ts).
   const held = caches.rows<string, Held>({ perApp: true, journaled: true })
-  const list = createLister<'method' | 'path' | 'status' | 'code' | 'msg_id', Row>(db, {
+  const list = createLister<'method' | 'path' | 'status' | 'code' | 'msg_id' | 'warning', Row>(db, {
     columns: '*',
     from: 'requests',
     appKey: 'app_key',
@@ -245,6 +261,9 @@ export function createRequestJournal(
       // Named in its path (or created, for an answer too long to keep), or in its kept answer.
       msg_id: `(instr(ids, '"' || @msg_id || '"') > 0 OR (status < 300 AND method NOT IN ('GET', 'HEAD', 'OPTIONS')
         AND instr(answer_body, '"' || @msg_id || '"') > 0))`,
+      // The JSON array of migration 024: a rule's name is written `"rule":"<name>"`.
+      warning: `(warnings IS NOT NULL AND (@warning = 'any'
+        OR instr(warnings, '"rule":' || json_quote(@warning)) > 0))`,
     },
   })
   const exists = db.prepare<[string], number>('SELECT 1 FROM apps WHERE app_key = ?').pluck()
@@ -290,6 +309,7 @@ export function createRequestJournal(
       e.operator ? 1 : 0,
       e.requestBody,
       e.answerBody,
+      e.warnings === null ? null : JSON.stringify(e.warnings),
       e.appKey,
     ]
     if (n[ring] < max) {

@@ -63,11 +63,27 @@ function Entry({ data, r, open, highlighted }) {
         }</span
       >
       <span class="when">
-        ${r.operator && html`<span class="badge">operator</span> `}<${Time} at=${r.at} /> · ${ms(r.duration_ms)}
+        ${
+          r.warnings?.length > 0 &&
+          html`<span class="badge warning" title="production would treat this call otherwise">${
+            r.warnings.length === 1 ? '1 warning' : `${r.warnings.length} warnings`
+          }</span> `
+        }${r.operator && html`<span class="badge">operator</span> `}<${Time} at=${r.at} /> · ${ms(r.duration_ms)}
       </span>
     </summary>
     <div class="request-detail">
       ${r.reason && html`<p class="reason"><strong>Why: </strong>${r.reason}</p>`}
+      ${
+        r.warnings?.length > 0 &&
+        html`<ul class="plain warnings">
+        ${r.warnings.map(
+          w => html`<li key=${w.rule} class="warning">
+            <strong>Production: </strong>${w.message} <code>${w.rule}</code>
+            <span class="muted"> · source: ${w.source}</span>
+          </li>`,
+        )}
+      </ul>`
+      }
       ${
         ids.length > 0 &&
         html`<ul class="plain">
@@ -154,7 +170,7 @@ function RequestsView({ s }) {
   const current = data.requestsQuery === query
   const read = current ? data.requests : []
   const searched = read.filter(r =>
-    matches(s.search, r.path, r.message, r.reason, r.ids, r.request_body, r.answer_body),
+    matches(s.search, r.path, r.message, r.reason, r.warnings, r.ids, r.request_body, r.answer_body),
   )
   const counts = { '': searched.length }
   for (const r of searched) counts[outcomeOf(r.status)] = (counts[outcomeOf(r.status)] ?? 0) + 1

@@ -13,6 +13,10 @@ export interface NewDevice {
   mobile?: string | null
   /** true unless false. */
   online?: boolean
+  /** The maker's channel: huawei, honor, xiaomi, oppo, vivo, meizu, fcm (android), hmos; none/null: JPush only. */
+  channel?: string | null
+  /** iOS: the APNs environment of the build (production unless said). */
+  apns_environment?: 'development' | 'production'
 }
 
 export interface Device {
@@ -22,6 +26,10 @@ export interface Device {
   tags: string[]
   mobile: string | null
   online: boolean
+  /** The maker's channel; null: JPush only. */
+  channel: string | null
+  /** iOS: development or production; null elsewhere (and for the fixtures' phones: either). */
+  apns_environment: string | null
   last_online_time: string | null
 }
 

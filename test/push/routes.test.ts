@@ -117,3 +117,24 @@ describe('how a push reaches a phone', () => {
     expect(got[mi]).toEqual(['delivered', 'xiaomi', null])
   })
 })
+
+describe('GET /v3/push/quota', () => {
+  it('counts down as pushes take the vendor quota, and starts again the next day of the app’s clock', async () => {
+    const { app } = await createTestApp()
+    await call(app, 'PATCH', '/_sandbox/app', {
+      settings: { quota: { xiaomi_quota: { operation: { total: 5, used: 1 } } } },
+    })
+    const xiaomi = await addDevice(app, { platform: 'android', channel: 'xiaomi', online: false })
+    const sent = await call(app, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: { registration_id: [xiaomi.registration_id] },
+      notification: { alert: 'hi' },
+    })
+    expect(sent.status).toBe(200)
+    const today = await call(app, 'GET', '/v3/push/quota')
+    expect(today.body.data.xiaomi_quota.operation).toEqual({ total: 5, used: 2 })
+    await call(app, 'POST', '/_sandbox/clock', { advance_ms: 86_400_000 })
+    const tomorrow = await call(app, 'GET', '/v3/push/quota')
+    expect(tomorrow.body.data.xiaomi_quota.operation).toEqual({ total: 5, used: 1 })
+  })
+})

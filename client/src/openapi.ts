@@ -496,7 +496,9 @@ export interface paths {
          * Register a device, as a phone app registering with JPush would
          * @description `platform` (android, ios, hmos, quickapp, winphone); a `registration_id` is made for it unless given;
          *     `alias`, `tags`, `mobile` (for a push's SMS fallback) and `online` (true) as the device API takes them,
-         *     within its limits (10 devices per alias, 1000 tags per device).
+         *     within its limits (10 devices per alias, 1000 tags per device). `channel`: the maker's channel the phone
+         *     registered with (huawei, honor, xiaomi, oppo, vivo, meizu, fcm on Android; hmos on HarmonyOS; none: JPush only, the
+         *     default; HarmonyOS defaults to hmos); `apns_environment` (iOS: development or production, the default).
          */
         post: operations["postSandboxPushDevices"];
         delete?: never;
@@ -3444,6 +3446,8 @@ export interface operations {
                     "application/json": {
                         devices: {
                             alias: string | null;
+                            apns_environment: string | null;
+                            channel: string | null;
                             last_online_time: string | null;
                             mobile: string | null;
                             online: boolean;
@@ -3521,6 +3525,8 @@ export interface operations {
             content: {
                 "application/json": {
                     alias?: unknown;
+                    apns_environment?: unknown;
+                    channel?: unknown;
                     mobile?: unknown;
                     online?: unknown;
                     platform?: unknown;
@@ -3538,6 +3544,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         alias: string | null;
+                        apns_environment: string | null;
+                        channel: string | null;
                         last_online_time: string | null;
                         mobile: string | null;
                         online: boolean;
@@ -3655,6 +3663,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         alias: string | null;
+                        apns_environment: string | null;
+                        channel: string | null;
                         delivered: number;
                         last_online_time: string | null;
                         mobile: string | null;
@@ -3764,6 +3774,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         alias: string | null;
+                        apns_environment: string | null;
+                        channel: string | null;
                         delivered: number;
                         last_online_time: string | null;
                         mobile: string | null;

@@ -16,6 +16,10 @@ export interface NewDevice {
   mobile?: string | null
   /** true unless false. */
   online?: boolean
+  /** The maker's channel: huawei, honor, xiaomi, oppo, vivo, meizu, fcm (android), hmos; none/null: JPush only. */
+  channel?: string | null
+  /** iOS: the APNs environment of the build (production unless said). */
+  apns_environment?: 'development' | 'production'
 }
 
 export type Device = ItemOf<'getSandboxPushDevices', 'devices'>

@@ -52,6 +52,9 @@ export const deviceItem = (d: Device) => ({
   tags: d.tags,
   mobile: d.mobile,
   online: d.online,
+  /** The maker's channel (null: JPush only), the APNs environment of an iOS build. */
+  channel: d.channel,
+  apns_environment: d.apnsEnvironment,
   last_online_time: isoOrNull(d.lastOnlineAt),
 })
 

@@ -48,6 +48,11 @@ export const pushErrors = {
       1012,
       `an app keeps at most ${limit} images at once: they go 30 days after their last change`,
     ),
+  /**
+   * `distribution: "ospush"` for a vendor whose daily quota is too small (cav options.go:184-186:
+   * "提示厂商配额不足"; the English wording is the sandbox's).
+   */
+  vendorQuota: () => new ApiError(400, 1012, 'vendor quota is insufficient for ospush distribution'),
   unknownTemplate: (id: string) => new ApiError(400, 1003, `template id ${id.slice(0, 80)} does not exist`),
 } as const
 

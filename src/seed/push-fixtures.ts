@@ -44,6 +44,12 @@ const DEFAULT_DEVICES: Array<{
 
 export function provisionDevices(store: Store, appKey: string, now: number): void {
   for (const { tags, ...d } of DEFAULT_DEVICES) {
-    store.pushDevices.insert({ appKey, ...d, online: true, lastOnlineAt: now, createdAt: now }, tags)
+    // The fixtures' iOS phones take either APNs environment (apnsEnvironment null), so that the
+    // SDKs' apns_production:false and the server's default both reach them; a device registered
+    // through the control plane is one build's (production unless it says: route.ts).
+    store.pushDevices.insert(
+      { appKey, ...d, online: true, lastOnlineAt: now, createdAt: now, apnsEnvironment: null },
+      tags,
+    )
   }
 }

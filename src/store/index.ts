@@ -25,6 +25,7 @@ import { createPushStore } from './push/pushes.js'
 import { createPushScheduleStore } from './push/schedules.js'
 import { createPushTemplateStore } from './push/templates.js'
 import { createPushTestDeviceStore } from './push/test-devices.js'
+import { createVendorQuotaStore } from './push/vendor-quota.js'
 import { createPushWithdrawalStore } from './push/withdrawals.js'
 import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
@@ -82,6 +83,7 @@ export function createStore(
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
     pushDevices: createPushDeviceStore(engine),
+    pushVendorQuota: createVendorQuotaStore(engine),
     pushes,
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */

@@ -124,6 +124,8 @@ describe('devices', () => {
         tags: true,
         mobile: true,
         online: true,
+        channel: true,
+        apns_environment: true,
         last_online_time: true,
         delivered: true,
       }),

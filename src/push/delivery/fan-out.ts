@@ -1,9 +1,11 @@
 import type { PipelineDeps } from '../../deps.js'
 import type { Delivery, NewDelivery } from '../../store/push/deliveries.js'
-import type { Device, PushPlatform } from '../../store/push/devices.js'
+import type { Device, PushPlatform, VendorChannel } from '../../store/push/devices.js'
 import type { Tenant } from '../../tenancy.js'
+import { dayKey } from '../../time.js'
 import { groupsOf, type Registry, resolveAudience } from '../send/audience.js'
 import type { PushRequest } from '../send/payload.js'
+import { checkOspush, hasFiniteQuota, quotaLedger, type Routing, routeOf, routingOf } from './route.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
 // Who a push reaches and the delivery row each device gets (push_deliveries), in two ways with the
@@ -26,10 +28,28 @@ export interface FanOut {
 
 /** Call inside the write job that stores the push: the count and the rows must see the same registry. */
 export function planFanOut(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut {
-  return req.audience === 'all' && req.sms === undefined && !req.options.testModel
+  // A vendor quota the app set is counted device by device (route.ts): no set-based path then.
+  return req.audience === 'all' &&
+    req.sms === undefined &&
+    !req.options.testModel &&
+    !hasFiniteQuota(tenant.app)
     ? setBased(deps, tenant, req)
     : rowByRow(deps, tenant, req)
 }
+
+/** The push's routing (route.ts), read once per push however many slices it is written in. */
+export function routingOfPush(req: PushRequest): Routing {
+  let known = routings.get(req)
+  if (!known) {
+    known = routingOf(
+      req.body,
+      req.platforms.filter(p => req.notification?.[p] !== undefined),
+    )
+    routings.set(req, known)
+  }
+  return known
+}
+const routings = new WeakMap<PushRequest, Routing>()
 
 /** Whether a device gets anything of this push: a notification for its platform, or the message. */
 export function reaches(req: PushRequest, platform: PushPlatform): boolean {
@@ -40,11 +60,12 @@ function setBased(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
   const { store } = deps
   const appKey = tenant.app.appKey
   const platforms = req.platforms.filter(p => reaches(req, p))
-  const { targets, online } = store.pushFanOut.count(appKey, platforms)
+  const routing = routingOfPush(req)
+  const { targets, online } = store.pushFanOut.count(appKey, platforms, routing)
   return {
     targets,
     deliver(msgId, now) {
-      store.pushFanOut.insert({ msgId, appKey, now, ttl: req.options.timeToLive, online }, platforms)
+      store.pushFanOut.insert({ msgId, appKey, now, ttl: req.options.timeToLive, online }, platforms, routing)
       // Read back in the order they were written (rowid: the registry's), as the row-by-row path
       // collects them: only a push with a callback needs them.
       return req.callback ? store.pushDeliveries.ofPush(appKey, msgId) : []
@@ -66,6 +87,16 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
   const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(
     d => reaches(req, d.platform) && (tests === undefined || tests.has(d.registrationId)),
   )
+  // ospush names a vendor whose quota cannot cover its devices: 1012, before anything is written.
+  const routing = routingOfPush(req)
+  if (routing.ospush.length > 0) {
+    const needed = new Map<VendorChannel, number>()
+    for (const d of targets)
+      if (d.channel && routing.notified.has(d.platform))
+        needed.set(d.channel, (needed.get(d.channel) ?? 0) + 1)
+    const day = dayKey(tenant.now(), deps.config.timeZone)
+    checkOspush(routing, quotaLedger(deps.store, app, routing, day), needed)
+  }
   return {
     targets: targets.length,
     deliver: (msgId, now) => deliverEach(deps, tenant, req, targets, msgId, now),
@@ -84,20 +115,27 @@ export function deliverEach(
   const { store } = deps
   const ttl = req.options.timeToLive
   const made: Delivery[] = []
+  const routing = routingOfPush(req)
+  // The vendors' quotas: read when a delivery first takes one, written once after the loop.
+  const quota = quotaLedger(store, tenant.app, routing, dayKey(now, deps.config.timeZone))
   for (const d of targets) {
     const fallback = req.sms && d.mobile ? req.sms : undefined
+    const outcome = routeOf(d, routing, quota)
+    const waits = ttl > 0 && outcome.route !== null
     const delivery: NewDelivery = {
       msgId,
       appKey: tenant.app.appKey,
       registrationId: d.registrationId,
       platform: d.platform,
-      status: d.online ? ('delivered' as const) : ttl > 0 ? ('pending' as const) : ('expired' as const),
+      status: outcome.now ? ('delivered' as const) : waits ? ('pending' as const) : ('expired' as const),
       expiresAt: now + ttl * 1000,
-      deliveredAt: d.online ? now : null,
+      deliveredAt: outcome.now ? now : null,
       smsDueAt: fallback ? now + fallback.delayTime * 1000 : null,
       smsMsgId: null,
       smsError: null,
       alias: d.alias,
+      route: outcome.route,
+      reason: outcome.reason,
     }
     const inserted = store.pushDeliveries.insert(delivery)
     if (req.callback) made.push(inserted) // what its callback reports on
@@ -110,6 +148,7 @@ export function deliverEach(
       )
     }
   }
+  quota.flush()
   return made
 }
 

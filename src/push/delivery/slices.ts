@@ -11,7 +11,8 @@ import { audienceTest, candidatesAtMost, groupsOf, readsTags } from '../send/aud
 import { type PushRequest, parsePush } from '../send/payload.js'
 import { isObject } from '../values.js'
 import { deliveriesMade, pushSucceeded } from './callbacks.js'
-import { deliverEach, keepDeliveries, reaches } from './fan-out.js'
+import { deliverEach, keepDeliveries, reaches, routingOfPush } from './fan-out.js'
+import { hasFiniteQuota } from './route.js'
 
 // A push to a large audience, in slices (issue 19). One write job that went through 50 000 devices
 // held the event loop for a second: every other tenant's request waited behind it. Such a push is
@@ -153,7 +154,12 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
   const made: Delivery[] = []
   let written = 0
   // A broadcast's page: one INSERT … SELECT, like the whole broadcast of a small registry.
-  const setBased = request.audience === 'all' && request.sms === undefined && request.callback === undefined
+  // A vendor quota the app set is counted device by device (route.ts): row by row then.
+  const setBased =
+    request.audience === 'all' &&
+    request.sms === undefined &&
+    request.callback === undefined &&
+    !hasFiniteQuota(app)
   const platforms = request.platforms.filter(p => reaches(request, p))
   const isTarget = targetTest(request, app)
   const tags = readsTags(request.audience)
@@ -163,7 +169,12 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
     const page = { after, end: plan.end, limit: PAGE }
     if (setBased) {
       const ttl = request.options.timeToLive
-      written += store.pushFanOut.insertSlice({ msgId, appKey, now, ttl }, platforms, page)
+      written += store.pushFanOut.insertSlice(
+        { msgId, appKey, now, ttl },
+        platforms,
+        page,
+        routingOfPush(request),
+      )
       after = store.pushFanOut.sliceEnd(appKey, after, plan.end, PAGE)
     } else {
       const devices = store.pushFanOut.slice(appKey, after, plan.end, PAGE, tags)

@@ -6,7 +6,11 @@ import { pushRules } from '../../advisor/push.js'
 import type { PipelineDeps } from '../../deps.js'
 import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import type { App } from '../../store/apps/apps.js'
+import type { QuotaVendor } from '../../store/push/vendor-quota.js'
+import { dayKey } from '../../time.js'
 import { sendPush } from '../delivery/dispatch.js'
+import { quotaToday } from '../delivery/route.js'
 import { pushErrors as e } from '../errors.js'
 import { mediaErrors } from '../images/media.js'
 import { PUSH_LIMITS } from '../limits.js'
@@ -52,7 +56,6 @@ const cidType = field({
 // QuotaGetResult reads exactly these keys). The sandbox has no vendor channels: the values are the
 // app's `settings.quota` (seed/push-settings.ts), -1 ("unlimited") for whatever it leaves out.
 const VENDORS = ['xiaomi_quota', 'oppo_quota', 'vivo_quota'] as const
-const UNLIMITED = { total: -1, used: -1 }
 
 const used = z.object({ total: z.int().describe('-1: unlimited.'), used: z.int().describe('-1: unlimited.') })
 const vendor = z.object({ system: used, operation: used })
@@ -63,15 +66,17 @@ const quotaAnswer = z.object({
 })
 type Quota = z.input<typeof quotaAnswer>['data']
 
-const tally = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= -1 ? n : -1)
-const detail = (v: unknown) => (isObject(v) ? { total: tally(v.total), used: tally(v.used) } : UNLIMITED)
-
-function quotaOf(settings: Record<string, unknown>): Quota {
-  const own = isObject(settings.quota) ? settings.quota : {}
+// `used` counts down with what the app's pushes took today on its clock (delivery/route.ts).
+function quotaOf(deps: PipelineDeps, app: App, now: number): Quota {
+  const day = dayKey(now, deps.config.timeZone)
+  const used = deps.store.pushVendorQuota.usedOn(app.appKey, day)
   const out = {} as Quota
   for (const name of VENDORS) {
-    const v = isObject(own[name]) ? own[name] : {}
-    out[name] = { system: detail(v.system), operation: detail(v.operation) }
+    const vendor = name.replace('_quota', '') as QuotaVendor
+    out[name] = {
+      system: quotaToday(deps.store, app, day, vendor, 'system', used),
+      operation: quotaToday(deps.store, app, day, vendor, 'operation', used),
+    }
   }
   return out
 }
@@ -173,7 +178,7 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async req => ({
         code: 0 as const,
         message: 'success' as const,
-        data: quotaOf(req.tenant.app.settings),
+        data: quotaOf(deps, req.tenant.app, req.tenant.now()),
       }),
     }),
   ]

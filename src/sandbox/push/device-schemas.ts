@@ -4,7 +4,12 @@ import { readBy } from '../../http/schema.js'
 import { readTagChanges } from '../../push/device/fields.js'
 import { NOTIFICATION_PLATFORMS } from '../../push/send/notification.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../../push/values.js'
-import type { PushPlatform } from '../../store/push/devices.js'
+import {
+  type ApnsEnvironment,
+  type PushPlatform,
+  VENDOR_CHANNELS,
+  type VendorChannel,
+} from '../../store/push/devices.js'
 import { invalidField } from '../errors.js'
 import { asField } from '../schemas.js'
 
@@ -47,6 +52,20 @@ const fields = {
     if (mobile === undefined) throw invalidField('mobile', 'must be a string')
     return mobile
   },
+  /** The maker's channel the phone registered with (docs/push.md "How a push reaches a phone"). */
+  channel(v: unknown): VendorChannel | null | undefined {
+    if (v === undefined) return undefined
+    if (v === null || v === 'none') return null
+    if (!(VENDOR_CHANNELS as readonly unknown[]).includes(v))
+      throw invalidField('channel', `must be one of ${VENDOR_CHANNELS.join(', ')}, none`)
+    return v as VendorChannel
+  },
+  apnsEnvironment(v: unknown): ApnsEnvironment | undefined {
+    if (v === undefined) return undefined
+    if (v !== 'development' && v !== 'production')
+      throw invalidField('apns_environment', 'must be development or production')
+    return v
+  },
   online(v: unknown): boolean | undefined {
     if (v !== undefined && typeof v !== 'boolean') throw invalidField('online', 'must be true or false')
     return v
@@ -64,6 +83,8 @@ export const pushDeviceSchemas = {
       alias: readBy(fields.alias),
       tags: readBy(fields.tags),
       mobile: readBy(fields.mobile),
+      channel: readBy(fields.channel),
+      apns_environment: readBy(fields.apnsEnvironment),
       /** Online unless `false`. */
       online: readBy(v => v !== false),
     }),
@@ -77,6 +98,8 @@ export const pushDeviceSchemas = {
     tags: z.array(z.string()),
     mobile: z.string().nullable(),
     online: z.boolean(),
+    channel: z.string().nullable(),
+    apns_environment: z.string().nullable(),
     last_online_time: z.string().nullable(),
   }),
 }

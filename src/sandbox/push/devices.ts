@@ -10,7 +10,12 @@ import { items } from '../../items/items.js'
 import { pushItems } from '../../items/views.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
-import type { PushPlatform } from '../../store/push/devices.js'
+import {
+  type ApnsEnvironment,
+  type PushPlatform,
+  twinDefaults,
+  type VendorChannel,
+} from '../../store/push/devices.js'
 import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { asField } from '../schemas.js'
@@ -22,6 +27,26 @@ const PLATFORM_DIGIT: Record<PushPlatform, string> = {
   hmos: '1h',
   quickapp: '1q',
   winphone: '1w',
+}
+/** The twin's fields as registered, else the platform's defaults; refused where they do not apply. */
+function twinOf(
+  platform: PushPlatform,
+  channel: VendorChannel | null | undefined,
+  apnsEnvironment: ApnsEnvironment | undefined,
+) {
+  const twin = twinDefaults(platform)
+  if (channel !== undefined) {
+    const fits =
+      channel === null ||
+      (platform === 'hmos' ? channel === 'hmos' : platform === 'android' && channel !== 'hmos')
+    if (!fits) throw sandboxErrors.invalidField(`"channel": ${channel} is not a channel of ${platform}`)
+    twin.channel = channel
+  }
+  if (apnsEnvironment !== undefined) {
+    if (platform !== 'ios') throw sandboxErrors.invalidField('"apns_environment": only an ios device has one')
+    twin.apnsEnvironment = apnsEnvironment
+  }
+  return twin
 }
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
@@ -47,7 +72,9 @@ export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[]
         summary: 'Register a device, as a phone app registering with JPush would',
         description: `\`platform\` (android, ios, hmos, quickapp, winphone); a \`registration_id\` is made for it unless given;
 \`alias\`, \`tags\`, \`mobile\` (for a push's SMS fallback) and \`online\` (true) as the device API takes them,
-within its limits (10 devices per alias, 1000 tags per device).`,
+within its limits (10 devices per alias, 1000 tags per device). \`channel\`: the maker's channel the phone
+registered with (huawei, honor, xiaomi, oppo, vivo, meizu, fcm on Android; hmos on HarmonyOS; none: JPush only, the
+default; HarmonyOS defaults to hmos); \`apns_environment\` (iOS: development or production, the default).`,
         errors: [
           sandboxErrors.invalidField('"alias": The alias is already bound to 10 devices'),
           sandboxErrors.registrationIdTaken(),
@@ -55,7 +82,7 @@ within its limits (10 devices per alias, 1000 tags per device).`,
       },
       schema: { body: pushDeviceSchemas.newDevice, response: { 200: pushDeviceSchemas.device } },
       handler: async req => {
-        const { platform, alias, tags, mobile, online } = req.body
+        const { platform, alias, tags, mobile, online, channel, apns_environment } = req.body
         const rid = req.body.registration_id ?? newRid(platform)
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
@@ -74,6 +101,8 @@ within its limits (10 devices per alias, 1000 tags per device).`,
               online,
               lastOnlineAt: now,
               createdAt: now,
+              // Unsaid: the platform's default (twinDefaults); a channel only where it exists.
+              ...twinOf(platform, channel, apns_environment),
             },
             [],
           )

@@ -23,6 +23,10 @@ export interface Delivery {
   seq: number | null
   /** The device's alias when the push was delivered to it. */
   alias: string | null
+  /** The channel it took, or will take once the device is back (push/delivery/route.ts). */
+  route: string | null
+  /** Why it did not arrive at once, or at all (push/delivery/route.ts). */
+  reason: string | null
 }
 
 /** What a new delivery says; its seq is given by the store when it is delivered at once. */
@@ -43,6 +47,8 @@ interface DeliveryRow {
   sms_error: number | null
   seq: number | null
   alias: string | null
+  route: string | null
+  reason: string | null
 }
 
 const toDelivery = (r: DeliveryRow): Delivery => ({
@@ -58,6 +64,8 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   smsError: r.sms_error,
   seq: r.seq,
   alias: r.alias,
+  route: r.route,
+  reason: r.reason,
 })
 
 /**
@@ -91,6 +99,8 @@ type DeliveryParams = [
   smsError: number | null,
   seq: number | null,
   alias: string | null,
+  route: string | null,
+  reason: string | null,
 ]
 
 /** What each targeted device got of each push, and its SMS fallback (sms_message). */
@@ -127,8 +137,8 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
   // Positional, not named: a broadcast inserts one row per device (100 000 and more).
   const insert = db.prepare<DeliveryParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
-       sms_due_at, sms_msg_id, sms_error, seq, alias)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const countOf = db.prepare<{ appKey: string; msgId: string }, { n: number }>(
     'SELECT count(*) AS n FROM push_deliveries WHERE msg_id = @msgId AND app_key = @appKey',
@@ -164,7 +174,8 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     { msgId: string; rid: string; now: number; seq: number; alias: string | null },
     DeliveryRow
   >(
-    `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias
+    `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias,
+       route = coalesce(route, 'jpush'), reason = NULL
      WHERE msg_id = @msgId AND registration_id = @rid RETURNING *`,
   )
   // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
@@ -204,6 +215,8 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
         made.smsError,
         made.seq,
         made.alias,
+        made.route,
+        made.reason,
       )
       added(made.appKey, 1)
       // Push work due: the expiry of a pending delivery, the fallback of one not delivered.

@@ -2,6 +2,24 @@ import type { Engine } from '../engine/index.js'
 
 export type PushPlatform = 'android' | 'ios' | 'hmos' | 'quickapp' | 'winphone'
 
+/**
+ * The phone maker's channel a device registered with (migration 023): the Android vendors and
+ * FCM, and HarmonyOS's Push Kit; null: the JPush connection only.
+ */
+export type VendorChannel = 'huawei' | 'honor' | 'xiaomi' | 'oppo' | 'vivo' | 'meizu' | 'fcm' | 'hmos'
+export const VENDOR_CHANNELS: readonly VendorChannel[] = [
+  'huawei',
+  'honor',
+  'xiaomi',
+  'oppo',
+  'vivo',
+  'meizu',
+  'fcm',
+  'hmos',
+]
+/** The APNs environment an iOS build registered in (development builds: the sandbox gateway). */
+export type ApnsEnvironment = 'development' | 'production'
+
 /** A device as a phone app registering with JPush would create it. */
 export interface Device {
   appKey: string
@@ -13,6 +31,10 @@ export interface Device {
   lastOnlineAt: number | null
   createdAt: number
   tags: string[]
+  /** The maker's channel (Android, HarmonyOS); null: JPush only. */
+  channel: VendorChannel | null
+  /** iOS only: the APNs environment of its build; null on other platforms. */
+  apnsEnvironment: ApnsEnvironment | null
 }
 
 interface Row {
@@ -24,6 +46,8 @@ interface Row {
   online: number
   last_online_at: number | null
   created_at: number
+  channel: string | null
+  apns_environment: string | null
 }
 
 type Key = { appKey: string; rid: string }
@@ -42,8 +66,10 @@ export function createPushDeviceStore({ db, caches }: Engine) {
     'SELECT * FROM push_device_tags WHERE app_key = ?',
   )
   const insert = db.prepare(
-    `INSERT INTO push_devices (app_key, registration_id, platform, alias, mobile, online, last_online_at, created_at)
-     VALUES (@appKey, @registrationId, @platform, @alias, @mobile, @online, @lastOnlineAt, @createdAt)`,
+    `INSERT INTO push_devices (app_key, registration_id, platform, alias, mobile, online, last_online_at, created_at,
+       channel, apns_environment)
+     VALUES (@appKey, @registrationId, @platform, @alias, @mobile, @online, @lastOnlineAt, @createdAt,
+       @channel, @apnsEnvironment)`,
   )
   const setField = {
     alias: db.prepare(
@@ -53,6 +79,10 @@ export function createPushDeviceStore({ db, caches }: Engine) {
       'UPDATE push_devices SET mobile = @value WHERE app_key = @appKey AND registration_id = @rid',
     ),
   }
+  const setTwin = db.prepare(
+    `UPDATE push_devices SET channel = @channel, apns_environment = @apnsEnvironment
+     WHERE app_key = @appKey AND registration_id = @rid`,
+  )
   const setOnline = db.prepare(
     `UPDATE push_devices SET online = @online, last_online_at = @now
      WHERE app_key = @appKey AND registration_id = @rid`,
@@ -101,6 +131,8 @@ export function createPushDeviceStore({ db, caches }: Engine) {
       online: r.online === 1,
       lastOnlineAt: r.last_online_at,
       createdAt: r.created_at,
+      channel: r.channel as VendorChannel | null,
+      apnsEnvironment: r.apns_environment as ApnsEnvironment | null,
     } as Device
     if (tags) device.tags = tags
     else {
@@ -136,8 +168,13 @@ export function createPushDeviceStore({ db, caches }: Engine) {
       }
       return list.all(appKey).map(r => toDevice(r, (tags.get(r.registration_id) ?? []).sort()))
     },
-    insert(d: Omit<Device, 'tags'>, tags: string[]): void {
-      insert.run({ ...d, online: d.online ? 1 : 0 })
+    /** `channel` and `apnsEnvironment` default to the platform's (twinDefaults). */
+    insert(
+      d: Omit<Device, 'tags' | 'channel' | 'apnsEnvironment'> &
+        Partial<Pick<Device, 'channel' | 'apnsEnvironment'>>,
+      tags: string[],
+    ): void {
+      insert.run({ ...twinDefaults(d.platform), ...d, online: d.online ? 1 : 0 })
       const known = counted.get(d.appKey)
       if (known) counted.remember(d.appKey, { n: known.n + 1 })
       for (const tag of tags) addTag.run({ appKey: d.appKey, rid: d.registrationId, tag })
@@ -155,6 +192,14 @@ export function createPushDeviceStore({ db, caches }: Engine) {
     },
     setMobile(appKey: string, rid: string, mobile: string | null): void {
       setField.mobile.run({ appKey, rid, value: mobile })
+    },
+    /** The phone's channel and APNs environment (a re-registration from another build). */
+    setTwin(
+      appKey: string,
+      rid: string,
+      twin: { channel: VendorChannel | null; apnsEnvironment: ApnsEnvironment | null },
+    ): void {
+      setTwin.run({ appKey, rid, ...twin })
     },
     setOnline(appKey: string, rid: string, online: boolean, now: number): void {
       setOnline.run({ appKey, rid, online: online ? 1 : 0, now })
@@ -177,5 +222,20 @@ export function createPushDeviceStore({ db, caches }: Engine) {
     tags(appKey: string): string[] {
       return distinctTags.all(appKey).map(t => t.tag)
     },
+  }
+}
+
+/**
+ * What a device registered without saying is: an iOS device a production build (what a push
+ * without apns_production reaches: jpush-api.md §5.7), a HarmonyOS device on its Push Kit, any
+ * other on the JPush connection only (docs/push.md "How a push reaches a phone").
+ */
+export function twinDefaults(platform: PushPlatform): {
+  channel: VendorChannel | null
+  apnsEnvironment: ApnsEnvironment | null
+} {
+  return {
+    channel: platform === 'hmos' ? 'hmos' : null,
+    apnsEnvironment: platform === 'ios' ? 'production' : null,
   }
 }

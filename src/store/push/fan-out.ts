@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/index.js'
 import { PUSH_DUE, type PushDeliveryStore } from './deliveries.js'
-import type { Device, PushPlatform } from './devices.js'
+import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from './devices.js'
 
 /**
  * A device's place in the registry's order (registration time, then rowid: the order every
@@ -22,7 +22,36 @@ export type PlacedDevice = Device & { key: RegistryKey }
 // status, times and alias; and each device online at push time gets the next seq of the app, one
 // consecutive range taken once from seqs.ts, numbered in that order (`first + running count - 1`).
 
-const OF_APP = `FROM push_devices WHERE app_key = @appKey AND platform IN (SELECT value FROM json_each(@platforms))`
+// How each device is reached (push/delivery/route.ts, routeOf, in SQL; no vendor quota here: a
+// push of an app that set one takes the row-by-row path). @apnsEnv: the environment of the iOS
+// notification; @distributions: each channel's distribution (JSON); @notified: the platforms with a
+// notification (JSON). `go`: delivered at once; `route_`, `reason_`: as routeOf says.
+const NOTIFIED = 'platform IN (SELECT value FROM json_each(@notified))'
+const APNS_MATCH = '(apns_environment IS NULL OR apns_environment = @apnsEnv)'
+const VENDOR = `(${NOTIFIED} AND channel IS NOT NULL AND (json_extract(@distributions, '$.' || channel) IN ('ospush', 'first_ospush')
+  OR (json_extract(@distributions, '$.' || channel) = 'secondary_push' AND online = 0)))`
+const ROUTED = `CASE WHEN platform = 'ios' AND ${NOTIFIED} THEN ${APNS_MATCH} AND online = 1
+    WHEN ${VENDOR} THEN 1 ELSE online = 1 END AS go,
+  CASE WHEN platform = 'ios' AND ${NOTIFIED} THEN CASE WHEN ${APNS_MATCH} THEN 'apns-' || @apnsEnv END
+    WHEN ${VENDOR} THEN channel ELSE 'jpush' END AS route_,
+  CASE WHEN platform = 'ios' AND ${NOTIFIED}
+      THEN CASE WHEN NOT ${APNS_MATCH} THEN 'wrong-apns-environment' WHEN online = 0 THEN 'device-offline' END
+    WHEN ${VENDOR} OR online = 1 THEN NULL ELSE 'offline-no-vendor-route' END AS reason_`
+
+/** What the SQL of a push's routes reads (route.ts, Routing). */
+export interface RouteParams {
+  apnsEnvironment: string
+  distributions: Record<string, string>
+  notified: ReadonlySet<string>
+}
+const routeParams = (r: RouteParams) => ({
+  apnsEnv: r.apnsEnvironment,
+  distributions: JSON.stringify(r.distributions),
+  notified: JSON.stringify([...r.notified]),
+})
+
+const OF_APP = `FROM (SELECT rowid AS place, *, ${ROUTED} FROM push_devices
+  WHERE app_key = @appKey AND platform IN (SELECT value FROM json_each(@platforms)))`
 
 interface FanOutParams {
   msgId: string
@@ -35,6 +64,9 @@ interface FanOutParams {
   offline: 'pending' | 'expired'
   /** The seq of the first device online at push time (any number when none is). */
   firstSeq: number
+  apnsEnv: string
+  distributions: string
+  notified: string
 }
 
 // A slice of the registry: the app's devices after one key and up to another, in registry order
@@ -62,23 +94,26 @@ interface DeviceRow {
   online: number
   last_online_at: number | null
   created_at: number
+  channel: string | null
+  apns_environment: string | null
 }
 
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written at once. */
 export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
-  const count = db.prepare<{ appKey: string; platforms: string }, { targets: number; online: number }>(
-    `SELECT count(*) AS targets, coalesce(sum(online = 1), 0) AS online ${OF_APP}`,
-  )
+  const count = db.prepare<
+    { appKey: string; platforms: string; apnsEnv: string; distributions: string; notified: string },
+    { targets: number; online: number }
+  >(`SELECT count(*) AS targets, coalesce(sum(go), 0) AS online ${OF_APP}`)
   const insert = db.prepare<FanOutParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
-       sms_due_at, sms_msg_id, sms_error, seq, alias)
+       sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
      SELECT @msgId, app_key, registration_id, platform,
-       CASE WHEN online = 1 THEN 'delivered' ELSE @offline END, @expiresAt,
-       CASE WHEN online = 1 THEN @now END, NULL, NULL, NULL,
-       CASE WHEN online = 1
-         THEN @firstSeq - 1 + sum(online = 1) OVER (ORDER BY created_at, rowid ROWS UNBOUNDED PRECEDING) END,
-       CASE WHEN online = 1 THEN alias END
-     ${OF_APP} ORDER BY created_at, rowid`,
+       CASE WHEN go THEN 'delivered' WHEN route_ IS NULL THEN 'expired' ELSE @offline END, @expiresAt,
+       CASE WHEN go THEN @now END, NULL, NULL, NULL,
+       CASE WHEN go
+         THEN @firstSeq - 1 + sum(go) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
+       CASE WHEN go THEN alias END, route_, reason_
+     ${OF_APP} ORDER BY created_at, place`,
   )
 
   const last = db.prepare<[string], { created_at: number; place: number }>(
@@ -97,20 +132,24 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
   )
   // A broadcast's slice, as one INSERT … SELECT like `insert` below: the online devices of the
   // slice on the platforms reached, counted first (the seqs they take), then the rows.
-  const sliceCount = db.prepare<SliceParams & { platforms: string }, { online: number }>(
-    `SELECT coalesce(sum(online = 1), 0) AS online FROM (${SLICE})
+  const sliceCount = db.prepare<
+    SliceParams & { platforms: string; apnsEnv: string; distributions: string; notified: string },
+    { online: number }
+  >(
+    `SELECT coalesce(sum(go), 0) AS online FROM (SELECT *, ${ROUTED} FROM (${SLICE}))
      WHERE platform IN (SELECT value FROM json_each(@platforms))`,
   )
   const sliceInsert = db.prepare<SliceParams & Omit<FanOutParams, 'appKey'>>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
-       sms_due_at, sms_msg_id, sms_error, seq, alias)
+       sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
      SELECT @msgId, app_key, registration_id, platform,
-       CASE WHEN online = 1 THEN 'delivered' ELSE @offline END, @expiresAt,
-       CASE WHEN online = 1 THEN @now END, NULL, NULL, NULL,
-       CASE WHEN online = 1
-         THEN @firstSeq - 1 + sum(online = 1) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
-       CASE WHEN online = 1 THEN alias END
-     FROM (${SLICE}) WHERE platform IN (SELECT value FROM json_each(@platforms)) ORDER BY created_at, place`,
+       CASE WHEN go THEN 'delivered' WHEN route_ IS NULL THEN 'expired' ELSE @offline END, @expiresAt,
+       CASE WHEN go THEN @now END, NULL, NULL, NULL,
+       CASE WHEN go
+         THEN @firstSeq - 1 + sum(go) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
+       CASE WHEN go THEN alias END, route_, reason_
+     FROM (SELECT *, ${ROUTED} FROM (${SLICE})) WHERE platform IN (SELECT value FROM json_each(@platforms))
+     ORDER BY created_at, place`,
   )
   const range = (appKey: string, after: RegistryKey, end: RegistryKey, limit: number): SliceParams => ({
     appKey,
@@ -155,6 +194,8 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
         online: r.online === 1,
         lastOnlineAt: r.last_online_at,
         createdAt: r.created_at,
+        channel: r.channel as VendorChannel | null,
+        apnsEnvironment: r.apns_environment as ApnsEnvironment | null,
         tags: tags.get(r.registration_id) ?? [],
         key: [r.created_at, r.place] as const,
       }))
@@ -173,10 +214,12 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
       d: { msgId: string; appKey: string; now: number; ttl: number },
       platforms: readonly PushPlatform[],
       slice: { after: RegistryKey; end: RegistryKey; limit: number },
+      routing: RouteParams,
     ): number {
       const params = {
         ...range(d.appKey, slice.after, slice.end, slice.limit),
         platforms: JSON.stringify(platforms),
+        ...routeParams(routing),
       }
       const online = sliceCount.get(params)?.online ?? 0
       const firstSeq = online > 0 ? seqs.next(d.appKey, 'push', online) : 0
@@ -188,8 +231,17 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
       return written.changes
     },
     /** The devices of the app on `platforms`: how many, and how many of them are online. */
-    count(appKey: string, platforms: readonly PushPlatform[]): { targets: number; online: number } {
-      return count.get({ appKey, platforms: JSON.stringify(platforms) }) ?? { targets: 0, online: 0 }
+    count(
+      appKey: string,
+      platforms: readonly PushPlatform[],
+      routing: RouteParams,
+    ): { targets: number; online: number } {
+      return (
+        count.get({ appKey, platforms: JSON.stringify(platforms), ...routeParams(routing) }) ?? {
+          targets: 0,
+          online: 0,
+        }
+      )
     },
     /**
      * Writes the push's delivery to every device of the app on `platforms`; `online` is the count
@@ -199,6 +251,7 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
     insert(
       d: { msgId: string; appKey: string; now: number; ttl: number; online: number },
       platforms: readonly PushPlatform[],
+      routing: RouteParams,
     ): void {
       // Reserved like pushDeliveries.insert reserves one per delivered row, marking the topic once.
       const firstSeq = d.online > 0 ? seqs.next(d.appKey, 'push', d.online) : 0
@@ -212,6 +265,7 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
         expiresAt,
         offline,
         firstSeq,
+        ...routeParams(routing),
       })
       deliveries.added(d.appKey, written.changes)
       // Push work due, as pushDeliveries.insert notes it: the expiry of the pending deliveries, all

@@ -36,9 +36,11 @@ export function expectVendorAnswer(method: string, url: string, res: Answer): nu
 }
 
 /**
- * The error of a failed answer: `{"error":{"code","message"}}`; on the push plan API's paths
- * also flat, `{"code","message"}`, as its routes answer their failures (docs/jpush-wire.md "Push
- * plans"). A method no route of the surface knows (PROPFIND) is the surface's 404, in the envelope.
+ * The error of a failed answer: `{"error":{"code","message"}}`; on the push plan API's paths and
+ * the template pushes' also flat, `{"code","message"}`, as their routes answer their failures
+ * (docs/jpush-wire.md "Push plans"; jiguang-sdk-java's ApiErrorDecoder reads a template push's
+ * refusal flat: issue 29, point 1). A method no route of the surface knows (PROPFIND) is the
+ * surface's 404, in the envelope.
  */
 export function errorOf(path: string, body: unknown): { code?: unknown; message?: unknown } | undefined {
   const b = body as {
@@ -47,5 +49,7 @@ export function errorOf(path: string, body: unknown): { code?: unknown; message?
     message?: unknown
   } | null
   if (b?.error !== undefined) return b.error
-  return /^\/+v3\/+push_plan\/+(create|update|list)\/*(\?|$)/.test(path) && b ? b : undefined
+  return /^\/+v3\/+(push_plan\/+(create|update|list)|push\/+template(\/+schedule)?)\/*(\?|$)/.test(path) && b
+    ? b
+    : undefined
 }

@@ -167,7 +167,7 @@ describe('a document the sandbox cannot take', () => {
       ],
       [
         { ...doc, faults: [{ path: '/v9/x', code: 1 }] },
-        '"faults[0]": "path": must be "*" or a path under /v1 or /v3',
+        '"faults[0]": "path": must be "*" or a path under /v1, /v3 or /admin/v1 (the Admin API)',
       ],
       [{ ...doc, tables: { ...tables, apps: [] } }, '"tables.apps": must hold the one row of the app'],
     ]

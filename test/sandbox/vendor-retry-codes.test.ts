@@ -30,7 +30,7 @@ describe('faults answer the codes a retry must handle', () => {
       'This API is only available to VIP apps',
       () => ({ registration_ids: [ANDROID_1] }),
     ],
-    ['/v3/schedules', 'GET', 8203, 503, 'Server timeout, please retry later.', () => undefined],
+    ['/v3/schedules', 'GET', 8203, 503, 'Execute action timeout, please try later again', () => undefined],
     ['/v3/messages/detail', 'GET', 2006, 403, 'This API is only available to VIP apps', () => undefined],
   ])('%s %s → %i (%i)', async (path, method, code, status, message, body) => {
     const { app } = await createTestApp()

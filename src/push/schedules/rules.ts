@@ -17,7 +17,8 @@ export const scheduleErrors = {
   notFound: e(404, 8104, "Request schedule operation doesn't exist"),
   internal: e(500, 8200, 'Server internal error.'),
   /** §8's 503; only a fault answers it here. */
-  timeout: e(503, 8203, 'Server timeout, please retry later.'),
+  // The vendor's table's words (rest_api_push_schedule: 8203), which clients print as they come.
+  timeout: e(503, 8203, 'Execute action timeout, please try later again'),
 } as const
 
 export const SCHEDULE_LIMITS = {

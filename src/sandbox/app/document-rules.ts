@@ -17,6 +17,7 @@ import { CALLBACK_STATES, CALLBACK_TYPES } from '../../store/callbacks/outbox.js
 import { importableMax, type SequenceName } from '../../store/engine/id-blocks.js'
 import { EVENT_TYPES, EVENTS_HELD } from '../../store/events/log.js'
 import { STRANGERS_KEPT } from '../../store/events/requests.js'
+import { VENDOR_CHANNELS } from '../../store/push/devices.js'
 import { FAULT_LIMITS } from '../faults/input.js'
 
 // What an imported row may hold: each column checked as the API checks what it stores (issue 33:
@@ -223,6 +224,17 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
     sms_error: nullable(int(0, 99_999)),
     seq: nullable(seq),
     alias: nullable(text(256)),
+    // How it went, or why it did not (push/delivery/route.ts).
+    route: nullable(oneOf(['jpush', ...VENDOR_CHANNELS, 'apns-production', 'apns-development'])),
+    reason: nullable(
+      oneOf([
+        'wrong-apns-environment',
+        'vendor-quota-exhausted',
+        'offline-no-vendor-route',
+        'device-offline',
+        'dropped-classification',
+      ]),
+    ),
   },
   push_device_sessions: { registration_id: rid, platform, online_at: time, offline_at: nullable(time) },
   push_device_tags: { registration_id: rid, tag: text(256) },
@@ -234,6 +246,14 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
     online: flag,
     last_online_at: nullable(time),
     created_at: time,
+    channel: nullable(oneOf(VENDOR_CHANNELS)),
+    apns_environment: nullable(oneOf(['development', 'production'])),
+  },
+  push_vendor_quota: {
+    day_key: text(10, /^\d{4}-\d{2}-\d{2}$/, 'a day, yyyy-MM-dd'),
+    vendor: oneOf(['xiaomi', 'oppo', 'vivo']),
+    kind: oneOf(['system', 'operation']),
+    used: int(0, SAFE),
   },
   push_files: {
     file_id: text(128, /^[A-Za-z0-9-]+$/, 'a file id of letters, digits and -'),

@@ -129,6 +129,36 @@ export function rateHeaders(headers: Answer['headers']): RateLimit | undefined {
   return Object.values(rate).every(Number.isInteger) ? rate : undefined
 }
 
+const PARSED = [400, 401, 403, 404, 410, 429]
+
+/**
+ * jiguang-common's error reading, shared by jpush-api-java-client and jsms-api-java-client
+ * (jpush/jiguang-java-client-common 778febd, src/main/java/cn/jiguang/common/): NativeHttpClient
+ * (connection/NativeHttpClient.java:198-232) parses the body of 400, 401, 403, 404, 410 and 429
+ * only, with ResponseWrapper.setErrorObject (resp/ResponseWrapper.java:46-85): the first object
+ * of a list holding `error`, or the object; `msg_id` as a long; code and message from `error`
+ * when present, else from the top level. Any 5xx leaves getErrorCode() at -1
+ * (resp/APIRequestException.java:33-39); an unreadable body leaves code 0.
+ */
+export function responseWrapperError(a: Answer): Read {
+  if (!PARSED.includes(a.status)) return { code: -1, message: null }
+  const unread = { code: 0, message: null }
+  let obj: unknown
+  try {
+    obj = JSON.parse(a.raw)
+  } catch {
+    return unread
+  }
+  if (Array.isArray(obj)) obj = obj.find(x => typeof x === 'object' && x !== null && 'error' in x)
+  if (typeof obj !== 'object' || obj === null) return unread
+  const top = obj as Record<string, unknown>
+  if ('msg_id' in top && !binds('gson', 'long', top.msg_id)) return unread
+  const e = ('error' in top ? top.error : top) as Record<string, unknown>
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return unread
+  if ('code' in e && !binds('gson', 'int', e.code)) return unread
+  return { code: 'code' in e ? Number(e.code) : 0, message: typeof e.message === 'string' ? e.message : null }
+}
+
 // ---- what the sandbox is driven to answer ------------------------------------------------------
 
 export type Run = (app: SandboxApp) => Promise<Answer>

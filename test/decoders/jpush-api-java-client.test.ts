@@ -1,16 +1,14 @@
 import { basic, call } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import {
-  type Answer,
-  binds,
   type ClientDecoder,
   checkEndpoints,
   type Endpoint,
   type Failure,
   faulted,
-  type Read,
   rateHeaders,
   rateLimited,
+  responseWrapperError,
   unauthorized,
 } from './decoder.js'
 import {
@@ -47,29 +45,11 @@ import {
 // - Successes: BaseResult.fromResponse (resp/BaseResult.java:45-64) binds the body with Gson,
 //   @Expose fields only, unknown keys ignored, scalars coerced.
 
-const PARSED = [400, 401, 403, 404, 410, 429]
-
-/** ResponseWrapper.setErrorObject, as NativeHttpClient calls it. */
-function wrapperError(a: Answer): Read {
-  if (!PARSED.includes(a.status)) return { code: -1, message: null }
-  const unread = { code: 0, message: null }
-  let obj: unknown
-  try {
-    obj = JSON.parse(a.raw)
-  } catch {
-    return unread
-  }
-  if (Array.isArray(obj)) obj = obj.find(x => typeof x === 'object' && x !== null && 'error' in x)
-  if (typeof obj !== 'object' || obj === null) return unread
-  const top = obj as Record<string, unknown>
-  if ('msg_id' in top && !binds('gson', 'long', top.msg_id)) return unread
-  const e = ('error' in top ? top.error : top) as Record<string, unknown>
-  if (typeof e !== 'object' || e === null || Array.isArray(e)) return unread
-  if ('code' in e && !binds('gson', 'int', e.code)) return unread
-  return { code: 'code' in e ? Number(e.code) : 0, message: typeof e.message === 'string' ? e.message : null }
+const client: ClientDecoder = {
+  runtime: 'gson',
+  error: responseWrapperError,
+  rate: a => rateHeaders(a.headers),
 }
-
-const client: ClientDecoder = { runtime: 'gson', error: wrapperError, rate: a => rateHeaders(a.headers) }
 
 const busy = (url: string, code: number): Failure => ({
   ...faulted('POST', url, PUSH, { code, status: 503, name: 'service busy: body not parsed' }),

@@ -210,7 +210,7 @@ export const badAuth = (key = APP_KEY) => ({ authorization: basic(key, 'x'.repea
 /** Each host's code for failed Basic authentication (jpush-api.md: push 1004, device 7004, schedule 8101, report 3001). */
 function authCode(url: string): number {
   if (url.startsWith('/v1')) return 50002
-  if (/^\/v3\/(devices|tags|aliases)/.test(url)) return 7004
+  if (/^\/v3\/(devices|tags|aliases|test\/model)/.test(url)) return 7004
   if (url.startsWith('/v3/schedules')) return 8101
   if (/^\/v3\/(received|messages|status|users|group\/)/.test(url)) return 3001
   return 1004

@@ -23,7 +23,7 @@ const answer = (status: number, body: unknown, headers: Record<string, string> =
 describe('decoder checkers', () => {
   it('bind as Gson and Jackson coerce and Go does not', () => {
     expect(binds('gson', 'int', '1003')).toBe(true)
-    expect(binds('jackson', 'string', 18100000000000001)).toBe(true)
+    expect(binds('jackson', 'string', 18100000000000)).toBe(true)
     expect(binds('go', 'long', '1003')).toBe(false)
     expect(binds('go', 'string', 1)).toBe(false)
     expect(binds('gson', 'int', 2 ** 31)).toBe(false)

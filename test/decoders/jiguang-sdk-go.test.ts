@@ -3,6 +3,7 @@ import { basic, call } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import {
   type Answer,
+  badAuth,
   type ClientDecoder,
   checkEndpoints,
   type Endpoint,
@@ -77,6 +78,17 @@ const busy = (method: 'GET' | 'POST', url: string, body: unknown, code: number):
   faulted(method, url, body, { code, status: 503, name: 'service busy (the body is read on a 5xx too)' })
 
 const devAuth = { authorization: basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET) }
+
+const ADMIN_DEV = devAuth
+const NEW_APP = { app_name: 'decoder', android_package: 'com.decoder.app', group_name: 'decoders' }
+/** The Admin API (admin.jpush.cn/v1, at /admin/v1 on any host) with an unknown dev key: 401 4004. */
+const adminUnauthorized = (method: 'POST' | 'DELETE', url: string, body?: unknown): Failure => ({
+  name: 'unknown dev key',
+  run: app => call(app, method, url, body, badAuth('nodevkey0000000000000000')),
+  status: 401,
+  code: 4004,
+})
+
 const SEND = { msg_id: 'string', sendno: 'string' } as const
 const SCHEDULE_FIELDS = { schedule_id: 'string', name: 'string', 'enabled?': 'boolean' } as const
 
@@ -838,6 +850,40 @@ const endpoints: Endpoint[] = [
     cite: 'jsms/v1_get_report.go:42-81 (a list, or {error}), v1_get_reply.go:42',
     success: { run: app => call(app, 'GET', '/v1/report'), list: true, fields: {} },
     failures: [unauthorized('GET', '/v1/report'), unauthorized('GET', '/v1/reply')],
+  },
+  {
+    endpoint: 'POST /v1/app (Admin API)',
+    cite: 'jpush/admin/v1_create_app.go:42-74',
+    success: {
+      run: app => call(app, 'POST', '/admin/v1/app', NEW_APP, ADMIN_DEV),
+      fields: {
+        app_key: 'string',
+        android_package: 'string',
+        is_new_created: 'boolean',
+        master_secret: 'string',
+      },
+    },
+    failures: [adminUnauthorized('POST', '/admin/v1/app', NEW_APP)],
+  },
+  {
+    endpoint: 'POST /v1/app/{app_key}/delete; POST /v1/app/{app_key}/certificate (Admin API)',
+    cite: 'jpush/admin/v1_delete_app.go:42-63, v1_upload_certificate.go:82-111',
+    failures: [
+      adminUnauthorized('POST', '/admin/v1/app/nope/delete', {}),
+      {
+        // HTTP 200 with an error body: Go reads `error` whatever the status
+        name: 'unknown appkey (HTTP 200)',
+        run: app => call(app, 'POST', '/admin/v1/app/nope/delete', {}, ADMIN_DEV),
+        status: 200,
+        code: 1013,
+      },
+      {
+        name: 'unknown appkey (HTTP 200)',
+        run: app => call(app, 'POST', '/admin/v1/app/nope/certificate', {}, ADMIN_DEV),
+        status: 200,
+        code: 1013,
+      },
+    ],
   },
 ]
 

@@ -1,6 +1,8 @@
+import { DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET } from '../../src/seed/fixtures.js'
 import { basic, call } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import {
+  badAuth,
   type ClientDecoder,
   checkEndpoints,
   type Endpoint,
@@ -54,6 +56,16 @@ const client: ClientDecoder = {
 const busy = (url: string, code: number): Failure => ({
   ...faulted('POST', url, PUSH, { code, status: 503, name: 'service busy: body not parsed' }),
   read: -1,
+})
+
+const ADMIN_DEV = { authorization: basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET) }
+const NEW_APP = { app_name: 'decoder', android_package: 'com.decoder.app', group_name: 'decoders' }
+/** The Admin API (admin.jpush.cn/v1, at /admin/v1 on any host) with an unknown dev key: 401 4004. */
+const adminUnauthorized = (method: 'POST' | 'DELETE', url: string, body?: unknown): Failure => ({
+  name: 'unknown dev key',
+  run: app => call(app, method, url, body, badAuth('nodevkey0000000000000000')),
+  status: 401,
+  code: 4004,
 })
 
 const PUSH_RESULT = { msg_id: 'long', sendno: 'int' } as const
@@ -540,6 +552,30 @@ const endpoints: Endpoint[] = [
         code: 1003,
       },
       unauthorized('POST', '/v3/images/byfiles', {}),
+    ],
+  },
+  {
+    endpoint: 'POST /v1/app (Admin API)',
+    cite: 'admin/AdminClient.java:72-83 → admin/CreateAppResult.java:6-9 (master_secret not read)',
+    success: {
+      run: app => call(app, 'POST', '/admin/v1/app', NEW_APP, ADMIN_DEV),
+      fields: { app_key: 'string', is_new_created: 'boolean', android_package: 'string' },
+    },
+    failures: [adminUnauthorized('POST', '/admin/v1/app', NEW_APP)],
+  },
+  {
+    endpoint: 'DELETE /v1/app/{app_key}/delete; POST /v1/app/{app_key}/certificate (Admin API)',
+    cite: 'admin/AdminClient.java:93-95 → admin/AppResult.java:8, :108-116',
+    failures: [
+      adminUnauthorized('DELETE', '/admin/v1/app/nope/delete'),
+      {
+        // the Admin API answers its refusals with HTTP 200: no exception, and AppResult has no error field
+        name: 'unknown appkey (HTTP 200: the client does not read it)',
+        run: app => call(app, 'DELETE', '/admin/v1/app/nope/delete', undefined, ADMIN_DEV),
+        status: 200,
+        code: 1013,
+        read: -1,
+      },
     ],
   },
 ]

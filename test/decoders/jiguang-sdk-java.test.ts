@@ -21,6 +21,7 @@ import {
   definedTemplate,
   NO_AUDIENCE,
   PUSH,
+  PUSH_REFUSALS,
   pushed,
   REMOVE_UNKNOWN,
   SCHEDULE,
@@ -86,6 +87,7 @@ const endpoints: Endpoint[] = [
         status: 400,
         code: 1003,
       },
+      ...PUSH_REFUSALS,
       faulted('POST', '/v3/push', PUSH, { code: 1011, status: 400, name: 'no target' }),
       faulted('POST', '/v3/push', PUSH, {
         code: 2005,

@@ -19,6 +19,7 @@ import {
   BATCH,
   NO_AUDIENCE,
   PUSH,
+  PUSH_REFUSALS,
   pushed,
   REMOVE_UNKNOWN,
   SCHEDULE,
@@ -90,6 +91,7 @@ const endpoints: Endpoint[] = [
         code: 1003,
       },
       rateLimited('POST', '/v3/push', PUSH),
+      ...PUSH_REFUSALS,
       faulted('POST', '/v3/push', PUSH, { code: 1011, status: 400, name: 'no target' }),
       faulted('POST', '/v3/push', PUSH, {
         code: 2005,

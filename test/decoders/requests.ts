@@ -1,6 +1,7 @@
 import type { SandboxApp } from '../../src/app.js'
-import { call } from '../helpers.js'
+import { basic, call } from '../helpers.js'
 import { ANDROID_1, pushBody } from '../push/helpers.js'
+import type { Failure } from './decoder.js'
 
 // The requests the decoder tests drive the sandbox with, shared by every client's file: each
 // client sends these bodies (its own serialisation aside, which test/push and test/sms check).
@@ -100,3 +101,19 @@ export async function codeSent(app: SandboxApp): Promise<string> {
 export async function smsTemplate(app: SandboxApp): Promise<number> {
   return (await ok(await call(app, 'POST', '/v1/templates', SMS_TEMPLATE), 'template')).temp_id
 }
+
+/** Two more of the push host's documented refusals every push client meets on POST /v3/push. */
+export const PUSH_REFUSALS: Failure[] = [
+  {
+    name: 'app_key does not exist (not 24 characters)',
+    run: app => call(app, 'POST', '/v3/push', PUSH, { authorization: basic('short', 'x'.repeat(24)) }),
+    status: 400,
+    code: 1008,
+  },
+  {
+    name: 'message too long',
+    run: app => call(app, 'POST', '/v3/push', { ...PUSH, message: { msg_content: 'a'.repeat(5000) } }),
+    status: 400,
+    code: 1005,
+  },
+]

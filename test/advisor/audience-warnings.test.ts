@@ -151,6 +151,60 @@ describe('apns-environment', () => {
   })
 })
 
+describe('apns-environment on template pushes', () => {
+  it('/v3/push/template: an entry reaching only development builds is warned of; /v3/push/template/schedule of a past periodical start', async () => {
+    const { app } = await createTestApp()
+    const auth = tenant()
+    const template = {
+      name: 'Parcel',
+      push: { platform: 'all', notification: { ios: { alert: '{{content}}' } } },
+    }
+    expect(
+      (await call(app, 'PUT', '/_sandbox/push/templates/c65b34b96512', template, headers(auth))).status,
+    ).toBe(200)
+    const dev = await device(app, auth, { platform: 'ios', apns_environment: 'development' })
+    const on = { ...headers(auth), 'x-sandbox-warnings': 'on' }
+    const params = [{ keys: { content: 'left' }, audience: { registration_id: [dev] } }]
+    const pushed = await call(app, 'POST', '/v3/push/template', { id: 'c65b34b96512', params }, on)
+    expect(pushed.body.data.push_list[0].code).toBe(0)
+    expect(pushed.headers['x-sandbox-warning']).toMatch(
+      /^apns-environment; options\.apns_production is true or absent/,
+    )
+    const right = await call(
+      app,
+      'POST',
+      '/v3/push/template',
+      { id: 'c65b34b96512', params: [{ ...params[0], options: { apns_production: false } }] },
+      on,
+    )
+    expect(right.body.data.push_list[0].code).toBe(0)
+    expect(right.headers['x-sandbox-warning']).toBeUndefined()
+    const scheduled = await call(
+      app,
+      'POST',
+      '/v3/push/template/schedule',
+      {
+        id: 'c65b34b96512',
+        params,
+        schedule_name: 'early',
+        trigger: {
+          periodical: {
+            start: '2026-01-01 07:00:00',
+            end: '2026-02-01 00:00:00',
+            time: '07:30:00',
+            time_unit: 'day',
+            frequency: 1,
+          },
+        },
+      },
+      on,
+    )
+    expect(scheduled.body.data.schedule_list[0].code).toBe(0)
+    expect(scheduled.headers['x-sandbox-warning']).toMatch(/^schedule-past; /)
+    expect((await warned(app, auth, 'apns-environment')).map(e => e.path)).toEqual(['/v3/push/template'])
+  })
+})
+
 describe('vendor-quota-low and vendor-quota-exhausted', () => {
   it('warns once ≥ 90% of a vendor quota is used, then of a used-up quota; never refused', async () => {
     const { app } = await createTestApp({ strictWarnings: true })

@@ -81,6 +81,15 @@ export const pushRules: readonly Rule<PushSubject>[] = [
         : undefined,
   },
   {
+    rule: 'honor-importance-high',
+    // "HIGH：非常重要消息（仅华为支持）": Honor's cloud notifications take LOW and NORMAL only.
+    source: `${CAV_OPTIONS}:243-246 (importance HIGH: Huawei only; Honor takes LOW, NORMAL)`,
+    check: s =>
+      String(channel(s, 'honor')?.importance ?? '').toUpperCase() === 'HIGH'
+        ? 'third_party_channel.honor.importance is HIGH, which only Huawei supports: Honor takes LOW or NORMAL'
+        : undefined,
+  },
+  {
     rule: 'hmos-category',
     source:
       'cavlabs/jiguang-sdk-go api/jpush/push/notification/hmos.go:32 (category required by the vendor, not checked by JPush)',

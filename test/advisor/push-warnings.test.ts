@@ -83,4 +83,32 @@ describe('the advisor on JPush pushes', () => {
     await call(strict.app, 'PATCH', '/_sandbox/app', { settings: { warnings: { strict: false } } }, b)
     expect((await call(strict.app, 'POST', '/v3/push', body, b)).status).toBe(200)
   })
+
+  it('warns of importance HIGH on Honor (Huawei only), not on Huawei; never refused', async () => {
+    const { app } = await createTestApp({ strictWarnings: true })
+    const auth = tenant()
+    const on = { ...auth, 'x-sandbox-warnings': 'on' }
+    const honor = await call(
+      app,
+      'POST',
+      '/v3/push',
+      push({ third_party_channel: { honor: { importance: 'HIGH' } } }),
+      on,
+    )
+    expect(honor.status).toBe(200)
+    expect(honor.headers['x-sandbox-warning']).toBe(
+      'honor-importance-high; third_party_channel.honor.importance is HIGH, which only Huawei supports: ' +
+        'Honor takes LOW or NORMAL; cavlabs/jiguang-sdk-go api/jpush/push/options/options.go:243-246 ' +
+        '(importance HIGH: Huawei only; Honor takes LOW, NORMAL)',
+    )
+    const huawei = await call(
+      app,
+      'POST',
+      '/v3/push',
+      push({ third_party_channel: { huawei: { importance: 'HIGH' }, honor: { importance: 'NORMAL' } } }),
+      on,
+    )
+    expect(huawei.headers['x-sandbox-warning']).toBeUndefined()
+    expect(await rules(app, auth)).toEqual([[], ['honor-importance-high']])
+  })
 })

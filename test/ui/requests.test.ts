@@ -72,6 +72,29 @@ describe('the Requests view', { timeout: BROWSER_TEST_MS }, () => {
     )
   })
 
+  it('shows the apns-environment warning of a push no targeted iOS build can take', async () => {
+    const tenant = newTenant('uireqapns')
+    const dev = await ui.api(tenant, 'POST', '/_sandbox/push/devices', {
+      platform: 'ios',
+      apns_environment: 'development',
+    })
+    const pushed = await ui.api(tenant, 'POST', '/v3/push', {
+      platform: ['ios'],
+      audience: { registration_id: [dev.body.registration_id] },
+      notification: { alert: 'hi' },
+    })
+    expect(pushed.status).toBe(200)
+    const { page } = await ui.open(tenant, '#/requests')
+    const row = page.locator('details.request', { hasText: 'POST /v3/push' })
+    await row.waitFor({ timeout: LIVE_MS })
+    expect(await row.locator('summary').innerText()).toContain('1 warning')
+    await row.locator('summary').click()
+    const warning = row.locator('li.warning')
+    await warning.waitFor({ timeout: LIVE_MS })
+    expect(await warning.innerText()).toContain('apns-environment')
+    expect(await warning.innerText()).toContain('development builds')
+  })
+
   it('a text links to the call that sent it, and the call back to the text', async () => {
     const tenant = newTenant('uireqlink')
     const sent = await ui.api(tenant, 'POST', '/v1/messages', {

@@ -1,3 +1,4 @@
+import type { AudienceSubject } from '../../advisor/audience.js'
 import type { PipelineDeps } from '../../deps.js'
 import type { ApiError } from '../../errors.js'
 import type { Store } from '../../store/index.js'
@@ -25,6 +26,8 @@ export type PushOutcome = {
   noTarget?: ApiError
   /** Its deliveries are to be written in slices (slices.ts), after the job that accepted it. */
   sliced?: boolean
+  /** What the production advisor reads of its devices (advisor/audience.ts); absent: a sliced push. */
+  seen?: AudienceSubject
 }
 
 /** What a push belongs to besides its app: the group push it is one member's part of. */
@@ -117,7 +120,7 @@ export function dispatchPush(
   const targets = slicing.wide ? Number(slicing.found) : (fanOut?.targets ?? 0)
   if (targets === 0 && !req.liveActivity)
     return { sendno, msgId, noTarget: pushErrors.noTarget(msgId).because(noTargetReason(req)) }
-  if (validateOnly) return { sendno, msgId }
+  if (validateOnly) return { sendno, msgId, seen: fanOut?.seen }
 
   const ttl = req.options.timeToLive
   store.pushes.insert({
@@ -141,7 +144,7 @@ export function dispatchPush(
   const made = fanOut.deliver(msgId, now)
   pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
   keepDeliveries(deps, app.appKey, msgId, fanOut.targets)
-  return { sendno, msgId }
+  return { sendno, msgId, seen: fanOut.seen }
 }
 
 /** Why a push reached nobody: its audience, on its platforms, among the app's devices. */

@@ -1,6 +1,13 @@
+import type { AudienceSubject } from '../../advisor/audience.js'
 import type { PipelineDeps } from '../../deps.js'
 import type { Delivery, NewDelivery } from '../../store/push/deliveries.js'
-import type { Device, PushPlatform, VendorChannel } from '../../store/push/devices.js'
+import {
+  type Device,
+  type PushPlatform,
+  VENDOR_CHANNELS,
+  type VendorChannel,
+} from '../../store/push/devices.js'
+import type { QuotaVendor } from '../../store/push/vendor-quota.js'
 import type { Tenant } from '../../tenancy.js'
 import { dayKey } from '../../time.js'
 import { groupsOf, type Registry, resolveAudience } from '../send/audience.js'
@@ -24,6 +31,8 @@ export interface FanOut {
   targets: number
   /** Writes the deliveries; returns them when the push has a callback (what it reports on), else none. */
   deliver(msgId: string, now: number): Delivery[]
+  /** What the production advisor reads of its devices (advisor/audience.ts): filled as they are read and written. */
+  seen: AudienceSubject
 }
 
 /** Call inside the write job that stores the push: the count and the rows must see the same registry. */
@@ -61,9 +70,14 @@ function setBased(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
   const appKey = tenant.app.appKey
   const platforms = req.platforms.filter(p => reaches(req, p))
   const routing = routingOfPush(req)
-  const { targets, online } = store.pushFanOut.count(appKey, platforms, routing)
+  const { targets, online, ios, wrongApns } = store.pushFanOut.count(appKey, platforms, routing)
   return {
     targets,
+    seen: {
+      apnsEnvironment: routing.apnsEnvironment,
+      ios: { targets: ios, otherEnvironment: wrongApns },
+      quotas: [],
+    },
     deliver(msgId, now) {
       store.pushFanOut.insert({ msgId, appKey, now, ttl: req.options.timeToLive, online }, platforms, routing)
       // Read back in the order they were written (rowid: the registry's), as the row-by-row path
@@ -97,13 +111,30 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
     const day = dayKey(tenant.now(), deps.config.timeZone)
     checkOspush(routing, quotaLedger(deps.store, app, routing, day), needed)
   }
+  const seen = seenOf(routing, targets)
   return {
     targets: targets.length,
-    deliver: (msgId, now) => deliverEach(deps, tenant, req, targets, msgId, now),
+    seen,
+    deliver: (msgId, now) => deliverEach(deps, tenant, req, targets, msgId, now, seen),
   }
 }
 
-/** Writes the push's delivery to each of `targets` (and its SMS fallback); returns them if it has a callback. */
+/** The advisor's view of a push's targets: its iOS devices, by APNs environment (one pass, no read). */
+function seenOf(routing: Routing, targets: readonly Device[]): AudienceSubject {
+  const ios = { targets: 0, otherEnvironment: 0 }
+  if (routing.notified.has('ios'))
+    for (const d of targets) {
+      if (d.platform !== 'ios') continue
+      ios.targets++
+      if (d.apnsEnvironment !== null && d.apnsEnvironment !== routing.apnsEnvironment) ios.otherEnvironment++
+    }
+  return { apnsEnvironment: routing.apnsEnvironment, ios, quotas: [] }
+}
+
+/**
+ * Writes the push's delivery to each of `targets` (and its SMS fallback); returns them if it has a
+ * callback. `seen`: where the vendors' quotas it took or found used up are told to the advisor.
+ */
 export function deliverEach(
   deps: PipelineDeps,
   tenant: Tenant,
@@ -111,6 +142,7 @@ export function deliverEach(
   targets: Device[],
   msgId: string,
   now: number,
+  seen?: AudienceSubject,
 ): Delivery[] {
   const { store } = deps
   const ttl = req.options.timeToLive
@@ -118,9 +150,16 @@ export function deliverEach(
   const routing = routingOfPush(req)
   // The vendors' quotas: read when a delivery first takes one, written once after the loop.
   const quota = quotaLedger(store, tenant.app, routing, dayKey(now, deps.config.timeZone))
+  // The vendor channels a delivery took or found used up (their quota already read): the advisor's.
+  let touched: Map<VendorChannel, number> | undefined
   for (const d of targets) {
     const fallback = req.sms && d.mobile ? req.sms : undefined
     const outcome = routeOf(d, routing, quota)
+    if (d.channel !== null && (outcome.route === d.channel || outcome.reason === 'vendor-quota-exhausted')) {
+      touched ??= new Map()
+      const exhausted = outcome.reason === 'vendor-quota-exhausted' ? 1 : 0
+      touched.set(d.channel, (touched.get(d.channel) ?? 0) + exhausted)
+    }
     const waits = ttl > 0 && outcome.route !== null
     const delivery: NewDelivery = {
       msgId,
@@ -148,6 +187,14 @@ export function deliverEach(
       )
     }
   }
+  if (seen && touched)
+    for (const c of VENDOR_CHANNELS) {
+      const exhausted = touched.get(c)
+      const total = quota.total(c)
+      if (exhausted === undefined || total === Number.POSITIVE_INFINITY) continue
+      const kind = routing.quotaKinds[c as QuotaVendor]!
+      seen.quotas.push({ vendor: c as QuotaVendor, kind, total, left: Math.max(0, quota.left(c)), exhausted })
+    }
   quota.flush()
   return made
 }

@@ -170,6 +170,8 @@ export interface QuotaLedger {
   take(channel: VendorChannel): boolean
   /** How many the vendor can still take (Infinity: unlimited, or not counted for this push). */
   left(channel: VendorChannel): number
+  /** The vendor's quota for this push's kind of message today (Infinity: unlimited, or not counted). */
+  total(channel: VendorChannel): number
   flush(): void
 }
 
@@ -192,6 +194,11 @@ export function quotaLedger(
   }
   return {
     left,
+    total(channel) {
+      const kind = isQuotaVendor(channel) ? routing.quotaKinds[channel] : undefined
+      const total = kind ? limitOf(app.settings, channel as QuotaVendor, kind).total : -1
+      return total === -1 ? Number.POSITIVE_INFINITY : total
+    },
     take(channel) {
       const n = left(channel)
       if (n === Number.POSITIVE_INFINITY) return true

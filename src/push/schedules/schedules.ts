@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { scheduleRules } from '../../advisor/schedule.js'
 import { pushScheduleChanged } from '../../changes/announce.js'
 import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
@@ -129,6 +131,7 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
         // One now for the checks of its times and for the task it makes.
         const now = req.tenant.now()
         const input = newTask.read(req, now)
+        advise(req, deps.config, scheduleRules, { trigger: input.trigger.parsed, now })
         return store.write(() => createTask(store, req.tenant.app, input, now))
       },
     }),
@@ -208,6 +211,8 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
           const now = req.tenant.now()
           if (task.endsAt <= now) throw e.invalid('the task has expired and cannot be updated')
           const change = taskChanges.read(req, now, task.kind)
+          // Warnings only (advisor/schedule.ts): nothing to refuse inside the write.
+          if (change.trigger) advise(req, deps.config, scheduleRules, { trigger: change.trigger.parsed, now })
           const trigger = change.trigger?.parsed ?? parseTrigger(task.trigger)
           const enabled = change.enabled ?? task.enabled
           // A new trigger, or a task enabled again, fires from now on: what it missed is skipped.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { advise } from '../../advisor/advice.js'
+import { audienceRules } from '../../advisor/audience.js'
 import { pushRules } from '../../advisor/push.js'
 import type { PipelineDeps } from '../../deps.js'
 import { field, params, query, text } from '../../http/reads.js'
@@ -93,6 +94,8 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
         advise(req, deps.config, pushRules, { body: body.body, message: body.message !== undefined })
       const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget
+      // Whom it reached (its fan-out counted it): warnings only, production accepts these pushes.
+      if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }
   return [

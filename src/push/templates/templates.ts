@@ -1,4 +1,8 @@
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { audienceRules } from '../../advisor/audience.js'
+import { scheduleRules } from '../../advisor/schedule.js'
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
 import { part } from '../../http/reads.js'
@@ -222,7 +226,13 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
 
   /** One entry pushed now, in its own savepoint: its failure is its entry only. */
-  const pushEntry = (tenant: Tenant, template: PushTemplate, p: TemplateParam, i: number): Entry => {
+  const pushEntry = (
+    req: FastifyRequest,
+    tenant: Tenant,
+    template: PushTemplate,
+    p: TemplateParam,
+    i: number,
+  ): Entry => {
     const trace = p.traceId ? { trace_id: p.traceId } : {}
     try {
       const { appKey } = tenant.app
@@ -240,6 +250,8 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
       const push = parsePush(body, appKey, readAudience)
       const outcome = store.transaction(() => dispatchPush(deps, tenant, push, false))
       if (outcome.noTarget) throw e.noTarget(outcome.msgId)
+      // Whom this entry's push reached (advisor/audience.ts): warnings only, on the one request.
+      if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
       return { code: 0, message: 'success', message_id: outcome.msgId, ...trace }
     } catch (err) {
       return refused(err, p.traceId)
@@ -294,7 +306,7 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
         const { tenant } = req
         const push_list = await store.write(() => {
           const template = templateOf(store, tenant.app.appKey, body.id)
-          return body.params.map((p, i) => pushEntry(tenant, template, p, i))
+          return body.params.map((p, i) => pushEntry(req, tenant, template, p, i))
         })
         return { code: 0 as const, message: 'success' as const, data: { push_list } }
       },
@@ -313,6 +325,7 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
         const { tenant } = req
         const now = tenant.now()
         const body = scheduleTemplateBody.read(req, now)
+        advise(req, deps.config, scheduleRules, { trigger: body.trigger.parsed, now })
         const schedule_list = await store.write(() => {
           const template = templateOf(store, tenant.app.appKey, body.id)
           return body.params.map((p, i) => scheduleEntry(tenant, template, p, i, body, now))

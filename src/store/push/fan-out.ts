@@ -102,8 +102,14 @@ interface DeviceRow {
 export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
   const count = db.prepare<
     { appKey: string; platforms: string; apnsEnv: string; distributions: string; notified: string },
-    { targets: number; online: number }
-  >(`SELECT count(*) AS targets, coalesce(sum(go), 0) AS online ${OF_APP}`)
+    { targets: number; online: number; ios: number; wrongApns: number }
+  >(
+    // ios, wrongApns: the iOS devices with a notification, and those of them of the other APNs
+    // environment, for the production advisor (advisor/audience.ts), counted in the same pass.
+    `SELECT count(*) AS targets, coalesce(sum(go), 0) AS online,
+       coalesce(sum(platform = 'ios' AND ${NOTIFIED}), 0) AS ios,
+       coalesce(sum(reason_ = 'wrong-apns-environment'), 0) AS wrongApns ${OF_APP}`,
+  )
   const insert = db.prepare<FanOutParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
@@ -230,16 +236,18 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
       if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
       return written.changes
     },
-    /** The devices of the app on `platforms`: how many, and how many of them are online. */
+    /** The devices of the app on `platforms`: how many, how many online, how many iOS (and of the other APNs environment). */
     count(
       appKey: string,
       platforms: readonly PushPlatform[],
       routing: RouteParams,
-    ): { targets: number; online: number } {
+    ): { targets: number; online: number; ios: number; wrongApns: number } {
       return (
         count.get({ appKey, platforms: JSON.stringify(platforms), ...routeParams(routing) }) ?? {
           targets: 0,
           online: 0,
+          ios: 0,
+          wrongApns: 0,
         }
       )
     },

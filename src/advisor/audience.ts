@@ -1,0 +1,85 @@
+import type { ApnsEnvironment } from '../store/push/devices.js'
+import type { QuotaKind, QuotaVendor } from '../store/push/vendor-quota.js'
+import type { Rule } from './advice.js'
+
+// The JPush rules over whom a push reached (push/delivery/fan-out.ts counts it while it resolves
+// the audience, from what it has already read: no rule here reads the database). Production
+// accepts each of these pushes, so each is a warning, never a refusal: they run after the write.
+
+/** What a push's fan-out saw of its devices, as far as the rules below need it. */
+export interface AudienceSubject {
+  /** The APNs environment the push's iOS notification goes to (route.ts, routingOf). */
+  apnsEnvironment: ApnsEnvironment
+  /** Its iOS devices with a notification, and how many of them are builds of the other environment. */
+  ios: { targets: number; otherEnvironment: number }
+  /** Each vendor quota a delivery of the push took or found used up (only vendors with a total set). */
+  quotas: VendorQuotaSeen[]
+}
+
+export interface VendorQuotaSeen {
+  vendor: QuotaVendor
+  kind: QuotaKind
+  total: number
+  /** Left today once this push took its share. */
+  left: number
+  /** Deliveries that wanted the vendor's channel and went over JPush instead: its quota was used up. */
+  exhausted: number
+}
+
+/** A quota is low once this share of it or less is left (≥ 90 % used) after the push. */
+export const QUOTA_LOW_SHARE = 0.1
+
+const CAV_OPTIONS = 'cavlabs/jiguang-sdk-go api/jpush/push/options/options.go'
+const quotaName = (q: VendorQuotaSeen) => `${q.vendor}'s ${q.kind} quota`
+
+export const audienceRules: readonly Rule<AudienceSubject>[] = [
+  {
+    rule: 'apns-environment',
+    // The server's default is production (jpush-api.md §5.7; cav options.go:41-47) while the
+    // official SDKs send false (development) unless told: jpush/jpush-api-php-client#57,
+    // jpush/jpush-api-ruby-client#35, jpush/jpush-api-nodejs-client#21. APNs refuses a token of the
+    // other environment; JPush accepts the push.
+    source: `${CAV_OPTIONS}:41-47 (apns_production: absent is production); jpush/jpush-api-php-client#57, jpush/jpush-api-ruby-client#35 (the SDKs send false)`,
+    check({ apnsEnvironment, ios }) {
+      if (ios.targets === 0 || ios.otherEnvironment < ios.targets) return undefined
+      const other = apnsEnvironment === 'production' ? 'development' : 'production'
+      const asked = apnsEnvironment === 'production' ? 'true or absent' : 'false'
+      return (
+        `options.apns_production is ${asked} (APNs ${apnsEnvironment}) but the push's ${ios.targets} ` +
+        `iOS device(s) are ${other} builds: APNs refuses their tokens, none gets the notification`
+      )
+    },
+  },
+  {
+    rule: 'vendor-quota-exhausted',
+    // A vendor's daily quota used up: the maker's channel takes no more today; secondary_push and
+    // first_ospush fall back to the JPush connection (an offline phone waits), ospush is refused
+    // with 1012 (cav options.go:181-189; GET /v3/push/quota, cav v3_get_quota.go).
+    source: `${CAV_OPTIONS}:181-189 (distribution; ospush over quota: 1012); cavlabs/jiguang-sdk-go api/jpush/push/v3_get_quota.go`,
+    check({ quotas }) {
+      const out = quotas.filter(q => q.exhausted > 0)
+      if (out.length === 0) return undefined
+      return out
+        .map(
+          q =>
+            `${quotaName(q)} (${q.total} a day) is used up: ${q.exhausted} device(s) went over JPush instead of the maker's channel`,
+        )
+        .join('; ')
+    },
+  },
+  {
+    rule: 'vendor-quota-low',
+    source: `cavlabs/jiguang-sdk-go api/jpush/push/v3_get_quota.go (GET /v3/push/quota: total and used per vendor and kind); ${CAV_OPTIONS}:184-186 (ospush over quota: 1012)`,
+    check({ quotas }) {
+      const low = quotas.filter(q => q.exhausted === 0 && q.left <= q.total * QUOTA_LOW_SHARE)
+      if (low.length === 0) return undefined
+      return low
+        .map(
+          q =>
+            `${quotaName(q)} has ${q.left} of ${q.total} left today (≥ ${100 - QUOTA_LOW_SHARE * 100}% used): ` +
+            'once used up, its devices go over JPush and an ospush push is refused with 1012',
+        )
+        .join('; ')
+    },
+  },
+]

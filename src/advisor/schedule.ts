@@ -1,0 +1,37 @@
+import { nextOccurrence, type Trigger } from '../push/schedules/occurrences.js'
+import { JPUSH_TIME_ZONE } from '../push/schedules/rules.js'
+import { formatLocal } from '../time.js'
+import type { Rule } from './advice.js'
+
+// The JPush rule over a task's trigger (push/schedules/schedules.ts runs it on the trigger it
+// read, POST and PUT). A single time already past, and a JSMS send_time not after now, are refused
+// today as the vendors refuse them (8100 "single.time has passed"; 50027): not warnings.
+
+/** A task's trigger as read, at the app's now. */
+export interface ScheduleSubject {
+  trigger: Trigger
+  now: number
+}
+
+const beijing = (ms: number) => formatLocal(ms, JPUSH_TIME_ZONE)
+
+export const scheduleRules: readonly Rule<ScheduleSubject>[] = [
+  {
+    rule: 'schedule-past',
+    // The vendor takes a periodical task whose start has passed (jpush/jpush-api-java-client#20,
+    // ScheduleExample.testCreateDailySchedule: start 2015-08-06, committed 2015-08-10) and fires
+    // from now on: what fell between its start and now never fires.
+    source:
+      'https://docs.jiguang.cn/jpush/server/push/rest_api_push_schedule (periodical start, end, time); jpush/jpush-api-java-client#20 ScheduleExample (a past start accepted)',
+    check({ trigger, now }) {
+      if (trigger.kind !== 'periodical') return undefined
+      const first = nextOccurrence(trigger, 0) // from its start
+      if (first === undefined || first >= now) return undefined
+      const next = nextOccurrence(trigger, now)
+      return (
+        `periodical's first occurrence, ${beijing(first)} (Beijing), is past on the app's clock ` +
+        `(${beijing(now)}): it never fires; the task fires from ${next === undefined ? 'never' : beijing(next)} on`
+      )
+    },
+  },
+]

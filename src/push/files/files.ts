@@ -10,6 +10,7 @@ import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent, strictness } from '../send/payload.js'
 import { accepted, NOBODY } from '../send/push.js'
+import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 import {
   FILE_LIMITS,
   type FileLookup,
@@ -47,13 +48,16 @@ const filePushPayload = payload({ audience: fileAudience })
 const filePushBody = part({
   in: 'body',
   read: (req, lookup: FileLookup) =>
-    parsePush(
-      req.body,
-      req.tenant.app.appKey,
-      value => readFileAudience(value, lookup),
-      strictness(req.tenant.app.settings),
-    ),
+    isSm2(req)
+      ? parseSm2Push(req.body, value => readFileAudience(value, lookup))
+      : parsePush(
+          req.body,
+          req.tenant.app.appKey,
+          value => readFileAudience(value, lookup),
+          strictness(req.tenant.app.settings),
+        ),
   ...filePushPayload,
+  errors: [...filePushPayload.errors, ...sm2Errors],
 })
 
 export function fileRoutes(deps: PipelineDeps): RouteSpec[] {

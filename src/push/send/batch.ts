@@ -13,6 +13,7 @@ import { BATCH_LIMITS } from '../limits.js'
 import { isObject, type Json, scalarText } from '../values.js'
 import type { Audience } from './audience.js'
 import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
 // their cid, each to one device or alias; group push, one body pushed by every app of a group.
@@ -179,7 +180,10 @@ function readGroupPush(
   raw: unknown,
   { appKey, settings }: { appKey: string; settings: Record<string, unknown> },
   readAudience?: (value: unknown) => Audience,
+  encrypted = false,
 ): PushRequest {
+  // GroupPushClient.java:69-82: with encrypt.type=SM2 the group push is sent encrypted (sm2.ts).
+  if (encrypted) return parseSm2Push(raw, readAudience)
   if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
     throw e.invalid('override_msg_id is not supported by group push')
   // One reading for all: the first member's strictness (members of a group are usually alike).
@@ -189,9 +193,9 @@ function readGroupPush(
 const groupPayload = payload({ cid: false })
 const groupBody = part({
   in: 'body',
-  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app),
+  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app, undefined, isSm2(req)),
   schema: groupPayload.schema,
-  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors],
+  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors, ...sm2Errors],
   // Refused whatever its value: no override_msg_id needs reading exactly.
 })
 
@@ -206,17 +210,25 @@ const groupFileBody = part({
   in: 'body',
   read: (req, store: Store) => {
     const members = req.group!.members
-    return readGroupPush(req.body, members[0]!.tenant.app, value =>
-      readFileAudience(value, id => {
-        const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
-        const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())
-        if (!file) return undefined
-        return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
-      }),
+    return readGroupPush(
+      req.body,
+      members[0]!.tenant.app,
+      value =>
+        readFileAudience(value, id => {
+          const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
+          const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())
+          if (!file) return undefined
+          return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
+        }),
+      isSm2(req),
     )
   },
   schema: groupFilePayload.schema,
-  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupFilePayload.errors],
+  errors: [
+    e.invalid('override_msg_id is not supported by group push'),
+    ...groupFilePayload.errors,
+    ...sm2Errors,
+  ],
 })
 
 /** The push as one member makes it: a file's registration_ids are narrowed to the member's devices. */

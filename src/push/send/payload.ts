@@ -29,6 +29,7 @@ import {
   type SmsFallback,
   smsMessage,
 } from './options.js'
+import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // POST /v3/push and /v3/push/validate bodies (jpush-api.md §5.1), checked in the order of the
 // §5.11 table: what is missing (1002), then each key in turn, malformed (1003) or misspelt (1009),
@@ -45,6 +46,8 @@ export interface PushRequest {
   options: PushOptions
   cid: string | undefined
   callback: PushCallback | undefined
+  /** An SM2-encrypted push (sm2.ts): its content is not readable here. */
+  encrypted?: 'SM2'
   body: Json
 }
 
@@ -195,11 +198,16 @@ export function payload({
   }
 }
 
-/** A /v3/push body, read for the app that pushes. */
+/** A /v3/push body, read for the app that pushes: in clear, or SM2-encrypted (sm2.ts). */
+const pushPayload = payload()
 export const pushBody = part({
   in: 'body',
-  read: req => parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
-  ...payload(),
+  read: req =>
+    isSm2(req)
+      ? parseSm2Push(req.body)
+      : parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
+  ...pushPayload,
+  errors: [...pushPayload.errors, ...sm2Errors],
 })
 
 /** The answer of a push (§5.8: jsdk rejects any other key). */

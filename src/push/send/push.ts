@@ -89,7 +89,8 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
     (validateOnly: boolean) =>
     async (req: FastifyRequest, { body }: { body: PushRequest }) => {
       // Before the write: a strict refusal leaves nothing behind (advisor/advice.ts).
-      if (isObject(body.body))
+      // An encrypted push has no content to advise on.
+      if (isObject(body.body) && !body.encrypted)
         advise(req, deps.config, pushRules, { body: body.body, message: body.message !== undefined })
       const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ApiError } from '../../errors.js'
-import { type Field, field, part } from '../../http/reads.js'
+import { type Field, field } from '../../http/reads.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import { callback, type PushCallback, parseCallback } from '../delivery/callbacks.js'
 import { pushErrors } from '../errors.js'
@@ -29,7 +29,6 @@ import {
   type SmsFallback,
   smsMessage,
 } from './options.js'
-import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // POST /v3/push and /v3/push/validate bodies (jpush-api.md §5.1), checked in the order of the
 // §5.11 table: what is missing (1002), then each key in turn, malformed (1003) or misspelt (1009),
@@ -197,18 +196,6 @@ export function payload({
     exactIntegers: keys.flatMap(([name, f]) => (f.exactIntegers ?? []).map(path => `${name}.${path}`)),
   }
 }
-
-/** A /v3/push body, read for the app that pushes: in clear, or SM2-encrypted (sm2.ts). */
-const pushPayload = payload()
-export const pushBody = part({
-  in: 'body',
-  read: req =>
-    isSm2(req)
-      ? parseSm2Push(req.body)
-      : parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
-  ...pushPayload,
-  errors: [...pushPayload.errors, ...sm2Errors],
-})
 
 /** The answer of a push (§5.8: jsdk rejects any other key). */
 export const sent = z.object({

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import type { Clock } from '../../clock.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import type { GroupMember } from '../../http/auth/group-auth.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
-import type { Tenant } from '../../tenancy.js'
+import { type Tenant, tenantOf } from '../../tenancy.js'
 import { dispatchPush, newPushMsgId, type PushOrigin, sendPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
 import { fileAudience, readFileAudience } from '../files/form.js'
@@ -208,15 +209,23 @@ const groupBody = part({
 const groupFilePayload = payload({ audience: fileAudience, cid: false })
 const groupFileBody = part({
   in: 'body',
-  read: (req, store: Store) => {
+  read: (req, { store, clock }: { store: Store; clock: Clock }) => {
     const members = req.group!.members
+    /** A file of a member app, or one its developer uploaded with devKey:devSecret (files.ts). */
+    const fileOf = (id: string) => {
+      const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
+      if (owner) return store.pushFiles.get(owner.app.appKey, id, owner.now())
+      const devKey = members.find(m => id.startsWith(`${m.tenant.app.devKey}-`))?.tenant.app.devKey
+      const holder = devKey === undefined ? undefined : store.pushGroups.holderOf(devKey)
+      const app = holder === undefined ? undefined : store.apps.get(holder)
+      return app && store.pushFiles.get(app.appKey, id, tenantOf(clock, app).now())
+    }
     return readGroupPush(
       req.body,
       members[0]!.tenant.app,
       value =>
         readFileAudience(value, id => {
-          const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
-          const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())
+          const file = fileOf(id)
           if (!file) return undefined
           return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
         }),
@@ -314,7 +323,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       checks: [groupFileBody],
       answer: groupAnswer,
       handler: async req => {
-        const push = groupFileBody.read(req, deps.store)
+        const push = groupFileBody.read(req, deps)
         return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
       },
     }),

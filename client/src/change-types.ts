@@ -37,6 +37,8 @@ export interface PushSent {
   plan: string | null
   created_at: string
   withdrawn_at: string | null
+  /** An SM2-encrypted push: only its audience is in clear. */
+  encrypted?: 'SM2'
 }
 
 /** POST /v1/codes/{msg_id}/valid answered, right or not (`code.verified`). */

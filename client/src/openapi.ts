@@ -4451,6 +4451,8 @@ export interface operations {
                     "application/json": {
                         messages: {
                             alias: string | null;
+                            /** @constant */
+                            encrypted?: "SM2";
                             message: unknown;
                             msg_id: string;
                             notification: unknown;

@@ -41,9 +41,13 @@ declare module 'fastify' {
      * Which credential pair the route takes: appKey:masterSecret (default), devKey:devSecret,
      * group-groupKey:groupMasterSecret (group push), or the operator's alone (auth/operator.ts: the
      * route acts for no app, unless X-Sandbox-App names one); `app-or-operator`: an app's for
-     * itself, or the operator's with or without an app named (/_sandbox/mcp, whose calls name theirs).
+     * itself, or the operator's with or without an app named (/_sandbox/mcp, whose calls name theirs);
+     * `app-or-dev`: an app's, or a developer's devKey:devSecret, admitted by `developerAdmits`
+     * (the file API, for file group push).
      */
-    auth?: 'app' | 'dev' | 'group' | 'operator' | 'app-or-operator'
+    auth?: 'app' | 'dev' | 'group' | 'operator' | 'app-or-operator' | 'app-or-dev'
+    /** On an `app-or-dev` route: throws the surface's refusal when the developer may not use it. */
+    developerAdmits?: (devKey: string) => void
     /** Skip authentication (health, method-not-allowed answers). */
     public?: boolean
     /**

@@ -43,6 +43,8 @@ export const items = {
     sms_msg_id: z.string().nullable(),
     /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
     withdrawn_at: z.string().nullable(),
+    /** An SM2-encrypted push (`X-Encrypt-Type: SM2`): delivered, its content unreadable here (null). */
+    encrypted: z.literal('SM2').optional(),
   }),
   /**
    * One accepted push (`push.sent`), whoever it reached: what it was sent with, as the app sent it.
@@ -67,6 +69,8 @@ export const items = {
     plan: z.string().nullable(),
     created_at: z.string(),
     withdrawn_at: z.string().nullable(),
+    /** An SM2-encrypted push: only its audience is in clear; platform, notification and message null. */
+    encrypted: z.literal('SM2').optional(),
   }),
   callback: z.object({
     seq: z.number(),

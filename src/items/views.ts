@@ -89,6 +89,7 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
       received_at: iso(d.deliveredAt ?? 0),
       sms_msg_id: d.smsMsgId,
       withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
+      ...(payload.encrypted === 'SM2' ? { encrypted: 'SM2' as const } : {}),
     }
   }
 }
@@ -108,6 +109,7 @@ export const pushSentItem = (p: Push): Item<'pushSent'> => ({
   plan: p.plan ?? null,
   created_at: iso(p.createdAt),
   withdrawn_at: isoOrNull(p.withdrawnAt ?? null),
+  ...(p.payload.encrypted === 'SM2' ? { encrypted: 'SM2' as const } : {}),
 })
 
 export const callbackItem = (c: LoggedCallback): Item<'callback'> => ({

@@ -108,11 +108,13 @@ export const describeRoute: SwaggerTransform = ({ schema, url, route, ...documen
       ...(docs.description ? { description: docs.description } : {}),
       ...(isPublic
         ? { security: [] }
-        : config?.auth && config.auth !== 'app-or-operator'
-          ? { security: [{ [SCHEMES[config.auth]]: [] }] }
-          : tagOf(url, false).startsWith('Sandbox')
-            ? { security: APP_OR_OPERATOR }
-            : {}),
+        : config?.auth === 'app-or-dev'
+          ? { security: [{ app: [] }, { developer: [] }] }
+          : config?.auth && config.auth !== 'app-or-operator'
+            ? { security: [{ [SCHEMES[config.auth]]: [] }] }
+            : tagOf(url, false).startsWith('Sandbox')
+              ? { security: APP_OR_OPERATOR }
+              : {}),
       params: converted.params,
       querystring: converted.querystring,
       body: converted.body,

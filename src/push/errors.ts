@@ -30,6 +30,11 @@ export const pushErrors = {
   notVip: e(403, 2006, 'This API is only available to VIP apps'),
   noPermission: e(403, 2007, 'No permission to use this API'),
   broadcastLimit: e(403, 2008, 'Broadcast push times exceed the limit of today'),
+  /**
+   * The file API with devKey:devSecret for a developer without VIP file group push (rest_api_v3_file:
+   * "否则返回 1105 错误码"; the status and the English wording are the sandbox's).
+   */
+  noFileGroupPush: e(403, 1105, 'The developer has no permission of VIP file group push'),
   // What the push host's newer APIs refuse (docs/jpush-wire.md), in the codes of its table.
   /** A media_id the app does not have (never uploaded, another app's, or past its 30 days). */
   unknownMedia: (mediaId: string) =>

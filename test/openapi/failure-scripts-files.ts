@@ -1,7 +1,7 @@
 import { FILE_LIMITS } from '../../src/push/files/form.js'
 import { curlForm } from '../push/file-forms.js'
 import type { Script, Tools } from './failure-scripts.js'
-import { bodyChecks, contentChecks, resourceChecks } from './failure-scripts-push.js'
+import { bodyChecks, contentChecks, resourceChecks, sm2Checks } from './failure-scripts-push.js'
 
 // File push's documented failures (src/push/files/), each made to happen.
 
@@ -62,6 +62,7 @@ export const fileScripts: Record<string, Script> = {
         await fail(to({ file: { file_id: 5 } })),
         await fail(to({ file: { file_id: 'nope' } })),
         ...(await contentChecks(fail, file)),
+        ...(await sm2Checks(t, '/v3/push/file')),
         await fail(to(file, { options: { override_msg_id: '18100000000000099' } })),
         ...(await resourceChecks(t, fail, file)),
         await fail(to(file)),

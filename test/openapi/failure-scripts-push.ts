@@ -53,6 +53,16 @@ export async function contentChecks(fail: Fail, audience: unknown, { cid = true 
   ]
 }
 
+/** An SM2-encrypted body's own failures (src/push/send/sm2.ts), with `X-Encrypt-Type: SM2`. */
+export async function sm2Checks(t: Tools, path: string, headers: Record<string, string> = {}) {
+  const sm2 = { ...headers, 'x-encrypt-type': 'SM2' }
+  return [
+    await t.fail('POST', path, { audience: 'all' }, sm2),
+    await t.fail('POST', path, { audience: 'all', payload: 'not base64!' }, sm2),
+    await t.fail('POST', path, { audience: 'all', payload: Buffer.from('{}').toString('base64') }, sm2),
+  ]
+}
+
 /** The /v3/push checks of a body, in order, sent to `path` (with `headers`). */
 async function pushChecks(t: Tools, path: string, headers: Record<string, string> = {}, { cid = true } = {}) {
   const fail = (body: unknown) => t.fail('POST', path, body, headers)
@@ -61,6 +71,7 @@ async function pushChecks(t: Tools, path: string, headers: Record<string, string
     await fail(to({ registration_id: [`${ANDROID_1}_x`] })),
     await fail(to({})),
     ...(await contentChecks(fail, 'all', { cid })),
+    ...(await sm2Checks(t, path, headers)),
   ]
 }
 

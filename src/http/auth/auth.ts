@@ -53,7 +53,8 @@ export type AuthDeps = { store: Store; config: Config; clock: Clock; provisionin
  * error handler renders. A missing header is the dialect's `missingAuth` (JSMS 400 50001), wrong
  * credentials its `authFailed` (401 50002); with `standing`, the app's standing is checked next.
  * Each kind of credential is its own function: appKey:masterSecret (appLogin, the default),
- * devKey:devSecret on routes marked `auth: 'dev'` (developerLogin), a group's on `auth: 'group'`
+ * devKey:devSecret on routes marked `auth: 'dev'` (developerLogin) and, beside an app's, on
+ * `auth: 'app-or-dev'` (a username that is a developer's devKey), a group's on `auth: 'group'`
  * (group-auth.ts), and, on a surface given `operator` (the control plane), the operator's
  * (operator.ts): for the app X-Sandbox-App names, or alone on routes marked `auth: 'operator'`.
  * That surface also slows failed sign-ins per client address (sign-in-limit.ts); elsewhere the
@@ -89,7 +90,10 @@ export async function registerBasicAuth(
         if (operator && isOperatorLogin(deps.config.operator, username, password))
           operatorLogin(deps, req, operator)
         else if (auth === 'dev') developerLogin(deps, username, password, req, dialect)
-        else if (auth === 'group') {
+        else if (auth === 'app-or-dev' && deps.store.apps.developer(username)) {
+          developerLogin(deps, username, password, req, dialect)
+          routeConfig(req)?.developerAdmits?.(username)
+        } else if (auth === 'group') {
           const checkOf = (t: Tenant) => checkStanding(deps, t, req.ip, dialect)
           groupLogin(deps, username, password, req, dialect, hooks, standing ? checkOf : undefined)
         } else {
@@ -117,7 +121,8 @@ export async function registerBasicAuth(
       return done()
     }
     // A header that authenticated this app before, against its current row (known-credentials.ts).
-    const known = config?.auth === undefined ? credentials.appOf(req.headers.authorization) : undefined
+    const appOnly = config?.auth === undefined || config.auth === 'app-or-dev' // the cache holds apps' alone
+    const known = appOnly ? credentials.appOf(req.headers.authorization) : undefined
     if (known) {
       try {
         admit(req, tenantOf(deps.clock, known))

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
 import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
+import { tenantOf } from '../../tenancy.js'
 import { formatLocal } from '../../time.js'
 import { sendPush } from '../delivery/dispatch.js'
 import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent, strictness } from '../send/payload.js'
 import { accepted, NOBODY } from '../send/push.js'
+import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 import {
   FILE_LIMITS,
   type FileLookup,
@@ -47,17 +50,56 @@ const filePushPayload = payload({ audience: fileAudience })
 const filePushBody = part({
   in: 'body',
   read: (req, lookup: FileLookup) =>
-    parsePush(
-      req.body,
-      req.tenant.app.appKey,
-      value => readFileAudience(value, lookup),
-      strictness(req.tenant.app.settings),
-    ),
+    isSm2(req)
+      ? parseSm2Push(req.body, value => readFileAudience(value, lookup))
+      : parsePush(
+          req.body,
+          req.tenant.app.appKey,
+          value => readFileAudience(value, lookup),
+          strictness(req.tenant.app.settings),
+        ),
   ...filePushPayload,
+  errors: [...filePushPayload.errors, ...sm2Errors],
 })
+
+/**
+ * Whose files a request of the file API reads and writes. An app's own (appKey:masterSecret), or,
+ * with the developer's devKey:devSecret (rest_api_v3_file, since 2020-08-11, for VIP file group
+ * push), the developer's: held by the developer's first app in a group (store/push/groups.ts
+ * `holderOf`), at that app's time, their ids `<devKey>-<uuid>`, for POST /v3/grouppush/file.
+ */
+interface FileOwner {
+  holder: string
+  prefix: string
+  now: number
+}
 
 export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store, config } = deps
+  const ownerOf = (req: FastifyRequest): FileOwner => {
+    if (req.devKey !== undefined) {
+      const holder = store.pushGroups.holderOf(req.devKey)
+      const app = holder === undefined ? undefined : store.apps.get(holder)
+      if (!app) throw e.noFileGroupPush()
+      return { holder: app.appKey, prefix: req.devKey, now: tenantOf(deps.clock, app).now() }
+    }
+    const { appKey } = req.tenant.app
+    return { holder: appKey, prefix: appKey, now: req.tenant.now() }
+  }
+  const owns = (o: FileOwner, fileId: string) => fileId.startsWith(`${o.prefix}-`)
+  const filesOf = (o: FileOwner) => store.pushFiles.list(o.holder, o.now).filter(f => owns(o, f.fileId))
+  // A developer's credentials on the file API: only with VIP file group push, which the sandbox
+  // grants a developer with an app in a group (docs/fidelity.md), else 1105.
+  const appOrDeveloper = {
+    auth: 'app-or-dev' as const,
+    developerAdmits(devKey: string) {
+      if (store.pushGroups.holderOf(devKey) === undefined)
+        throw e.noFileGroupPush().because(`no app of developer ${devKey} is in a group`)
+    },
+  }
+  const BY_DEVELOPER =
+    ' Also with the developer’s devKey:devSecret (file group push, POST /v3/grouppush/file) when one of its ' +
+    'apps is in a group, else 403 1105: the developer’s own files.'
   // Times as the service writes them: `yyyy-MM-dd HH:mm:ss`, Beijing time. expire_time only when
   // the upload gave a ttl (cav: "当设置了文件有效期…则会携带该字段返回").
   const view = (f: PushFileInfo): z.input<typeof fileAnswer> => ({
@@ -75,16 +117,18 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
       description:
         `One ${type} per line, UTF-8 (blank lines and repeats dropped), at most ${FILE_LIMITS.entries} ` +
         `values; an app keeps at most ${FILE_LIMITS.filesPerApp} files at once. Kept \`ttl\` hours ` +
-        `(${FILE_LIMITS.maxTtlHours} without one).`,
+        `(${FILE_LIMITS.maxTtlHours} without one).${BY_DEVELOPER}`,
+      config: appOrDeveloper,
       reads: { body: fileUpload(type) },
       checks: [tooManyFiles()],
       answer: z.object({ file_id: fileId }),
       handler: async (req, { body: form }) => {
-        const { appKey } = req.tenant.app
-        const now = req.tenant.now()
-        const id = `${appKey}-${randomUUID()}`
+        const owner = ownerOf(req)
+        const { holder: appKey, now } = owner
+        const id = `${owner.prefix}-${randomUUID()}`
         await store.write(() => {
           store.pushFiles.purge(appKey, now)
+          // The holder's rows, the developer's included: an app's document keeps at most that many.
           if (store.pushFiles.list(appKey, now).length >= FILE_LIMITS.filesPerApp) throw tooManyFiles()
           const hours = form.ttl ?? FILE_LIMITS.maxTtlHours
           store.pushFiles.insert({
@@ -106,10 +150,11 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
       method: 'GET',
       url: '/files',
       summary: "The app's files for file push (jpush-api.md §5.14)",
-      description: 'Files past their time are gone.',
+      description: `Files past their time are gone.${BY_DEVELOPER}`,
+      config: appOrDeveloper,
       answer: z.object({ total_count: z.int(), files: z.array(fileAnswer) }),
       handler: async req => {
-        const files = store.pushFiles.list(req.tenant.app.appKey, req.tenant.now())
+        const files = filesOf(ownerOf(req))
         return { total_count: files.length, files: files.map(view) }
       },
     }),
@@ -117,11 +162,16 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
       method: 'GET',
       url: '/files/:file_id',
       summary: 'A file for file push (jpush-api.md §5.14)',
+      description: BY_DEVELOPER.trim(),
+      config: appOrDeveloper,
       reads: { params: fileParams },
       checks: [noSuchFile('7d431e42dfa6a6d693ac2d04-00000000-0000-0000-0000-000000000000')],
       answer: fileAnswer,
       handler: async (req, { params }) => {
-        const file = store.pushFiles.info(req.tenant.app.appKey, params.file_id, req.tenant.now())
+        const owner = ownerOf(req)
+        const file = owns(owner, params.file_id)
+          ? store.pushFiles.info(owner.holder, params.file_id, owner.now)
+          : undefined
         if (!file) throw noSuchFile(params.file_id)
         return view(file)
       },
@@ -131,12 +181,14 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
       method: 'DELETE',
       url: '/files/:file_id',
       summary: 'Delete a file for file push (jpush-api.md §5.14)',
-      description: 'An unknown file_id counts as deleted already: `{}` too (as the service does).',
+      description: `An unknown file_id counts as deleted already: \`{}\` too (as the service does).${BY_DEVELOPER}`,
+      config: appOrDeveloper,
       reads: { params: fileParams },
       answer: z.object({}).describe('Done: `{}`.'),
       handler: async (req, { params }) => {
-        const { appKey } = req.tenant.app
-        await store.write(() => store.pushFiles.delete(appKey, params.file_id))
+        const owner = ownerOf(req)
+        if (owns(owner, params.file_id))
+          await store.write(() => store.pushFiles.delete(owner.holder, params.file_id))
         return {}
       },
     }),
@@ -154,7 +206,8 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
         const { app } = tenant
         const now = tenant.now()
         const push = filePushBody.read(req, id => {
-          const file = store.pushFiles.get(app.appKey, id, now)
+          // The app's own files: a developer's, held by this app, are for group file push.
+          const file = id.startsWith(`${app.appKey}-`) ? store.pushFiles.get(app.appKey, id, now) : undefined
           if (!file) return undefined
           if (file.type === 'alias') return { alias: file.entries }
           // A large file goes in slices through the registry (delivery/slices.ts), which skip the

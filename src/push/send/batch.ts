@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import type { Clock } from '../../clock.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import type { GroupMember } from '../../http/auth/group-auth.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
-import type { Tenant } from '../../tenancy.js'
+import { type Tenant, tenantOf } from '../../tenancy.js'
 import { dispatchPush, newPushMsgId, type PushOrigin, sendPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
 import { fileAudience, readFileAudience } from '../files/form.js'
@@ -13,6 +14,7 @@ import { BATCH_LIMITS } from '../limits.js'
 import { isObject, type Json, scalarText } from '../values.js'
 import type { Audience } from './audience.js'
 import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
 // their cid, each to one device or alias; group push, one body pushed by every app of a group.
@@ -179,7 +181,10 @@ function readGroupPush(
   raw: unknown,
   { appKey, settings }: { appKey: string; settings: Record<string, unknown> },
   readAudience?: (value: unknown) => Audience,
+  encrypted = false,
 ): PushRequest {
+  // GroupPushClient.java:69-82: with encrypt.type=SM2 the group push is sent encrypted (sm2.ts).
+  if (encrypted) return parseSm2Push(raw, readAudience)
   if (isObject(raw) && isObject(raw.options) && raw.options.override_msg_id != null)
     throw e.invalid('override_msg_id is not supported by group push')
   // One reading for all: the first member's strictness (members of a group are usually alike).
@@ -189,9 +194,9 @@ function readGroupPush(
 const groupPayload = payload({ cid: false })
 const groupBody = part({
   in: 'body',
-  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app),
+  read: req => readGroupPush(req.body, req.group!.members[0]!.tenant.app, undefined, isSm2(req)),
   schema: groupPayload.schema,
-  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors],
+  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupPayload.errors, ...sm2Errors],
   // Refused whatever its value: no override_msg_id needs reading exactly.
 })
 
@@ -204,19 +209,35 @@ const groupBody = part({
 const groupFilePayload = payload({ audience: fileAudience, cid: false })
 const groupFileBody = part({
   in: 'body',
-  read: (req, store: Store) => {
+  read: (req, { store, clock }: { store: Store; clock: Clock }) => {
     const members = req.group!.members
-    return readGroupPush(req.body, members[0]!.tenant.app, value =>
-      readFileAudience(value, id => {
-        const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
-        const file = owner && store.pushFiles.get(owner.app.appKey, id, owner.now())
-        if (!file) return undefined
-        return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
-      }),
+    /** A file of a member app, or one its developer uploaded with devKey:devSecret (files.ts). */
+    const fileOf = (id: string) => {
+      const owner = members.find(m => id.startsWith(`${m.tenant.app.appKey}-`))?.tenant
+      if (owner) return store.pushFiles.get(owner.app.appKey, id, owner.now())
+      const devKey = members.find(m => id.startsWith(`${m.tenant.app.devKey}-`))?.tenant.app.devKey
+      const holder = devKey === undefined ? undefined : store.pushGroups.holderOf(devKey)
+      const app = holder === undefined ? undefined : store.apps.get(holder)
+      return app && store.pushFiles.get(app.appKey, id, tenantOf(clock, app).now())
+    }
+    return readGroupPush(
+      req.body,
+      members[0]!.tenant.app,
+      value =>
+        readFileAudience(value, id => {
+          const file = fileOf(id)
+          if (!file) return undefined
+          return file.type === 'alias' ? { alias: file.entries } : { registration_id: file.entries }
+        }),
+      isSm2(req),
     )
   },
   schema: groupFilePayload.schema,
-  errors: [e.invalid('override_msg_id is not supported by group push'), ...groupFilePayload.errors],
+  errors: [
+    e.invalid('override_msg_id is not supported by group push'),
+    ...groupFilePayload.errors,
+    ...sm2Errors,
+  ],
 })
 
 /** The push as one member makes it: a file's registration_ids are narrowed to the member's devices. */
@@ -302,7 +323,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       checks: [groupFileBody],
       answer: groupAnswer,
       handler: async req => {
-        const push = groupFileBody.read(req, deps.store)
+        const push = groupFileBody.read(req, deps)
         return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
       },
     }),

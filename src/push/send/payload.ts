@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ApiError } from '../../errors.js'
-import { type Field, field, part } from '../../http/reads.js'
+import { type Field, field } from '../../http/reads.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import { callback, type PushCallback, parseCallback } from '../delivery/callbacks.js'
 import { pushErrors } from '../errors.js'
@@ -45,6 +45,8 @@ export interface PushRequest {
   options: PushOptions
   cid: string | undefined
   callback: PushCallback | undefined
+  /** An SM2-encrypted push (sm2.ts): its content is not readable here. */
+  encrypted?: 'SM2'
   body: Json
 }
 
@@ -194,13 +196,6 @@ export function payload({
     exactIntegers: keys.flatMap(([name, f]) => (f.exactIntegers ?? []).map(path => `${name}.${path}`)),
   }
 }
-
-/** A /v3/push body, read for the app that pushes. */
-export const pushBody = part({
-  in: 'body',
-  read: req => parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
-  ...payload(),
-})
 
 /** The answer of a push (§5.8: jsdk rejects any other key). */
 export const sent = z.object({

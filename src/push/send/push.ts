@@ -5,7 +5,7 @@ import { advise } from '../../advisor/advice.js'
 import { audienceRules } from '../../advisor/audience.js'
 import { pushRules } from '../../advisor/push.js'
 import type { PipelineDeps } from '../../deps.js'
-import { field, params, query, text } from '../../http/reads.js'
+import { field, params, part, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { App } from '../../store/apps/apps.js'
 import type { QuotaVendor } from '../../store/push/vendor-quota.js'
@@ -16,7 +16,9 @@ import { pushErrors as e } from '../errors.js'
 import { mediaErrors } from '../images/media.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject } from '../values.js'
-import { type PushRequest, pushBody, sent } from './payload.js'
+import { parseAudience } from './audience.js'
+import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // The push host (jpush-api.md §5): push, validate and cid; withdraw and the vendor channels' quota
 // (§5.14). The success body of a push has exactly sendno and msg_id, both strings (§5.8: jsdk
@@ -82,6 +84,18 @@ function quotaOf(deps: PipelineDeps, app: App, now: number): Quota {
   return out
 }
 
+/** A /v3/push body, read for the app that pushes: in clear, or SM2-encrypted (sm2.ts). */
+const pushPayload = payload()
+const pushBody = part({
+  in: 'body',
+  read: req =>
+    isSm2(req)
+      ? parseSm2Push(req.body)
+      : parsePush(req.body, req.tenant.app.appKey, parseAudience, strictness(req.tenant.app.settings)),
+  ...pushPayload,
+  errors: [...pushPayload.errors, ...sm2Errors],
+})
+
 const done = z.object({}).describe('Done: `{}` (an empty 200 hangs jpush-async).')
 
 export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
@@ -90,7 +104,8 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
     (validateOnly: boolean) =>
     async (req: FastifyRequest, { body }: { body: PushRequest }) => {
       // Before the write: a strict refusal leaves nothing behind (advisor/advice.ts).
-      if (isObject(body.body))
+      // An encrypted push has no content to advise on.
+      if (isObject(body.body) && !body.encrypted)
         advise(req, deps.config, pushRules, { body: body.body, message: body.message !== undefined })
       const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget

@@ -9,7 +9,18 @@ export function createPushGroupStore({ db }: Engine) {
   const members = db.prepare<[string], { app_key: string }>(
     `SELECT app_key FROM apps WHERE json_extract(settings, '$.group.group_key') = ? ORDER BY app_key`,
   )
+  const grouped = db.prepare<[string], { app_key: string }>(
+    `SELECT app_key FROM apps WHERE dev_key = ? AND json_extract(settings, '$.group.group_key') IS NOT NULL
+     ORDER BY app_key LIMIT 1`,
+  )
   return {
+    /**
+     * The developer's first app (appKey order) that is in a group, if any: the developer may then
+     * use the file API for file group push, and that app holds the developer's files (files.ts).
+     */
+    holderOf(devKey: string): string | undefined {
+      return grouped.get(devKey)?.app_key
+    },
     /** The appKeys that name this group, in appKey order. */
     members(groupKey: string): string[] {
       return members.all(groupKey).map(r => r.app_key)

@@ -922,10 +922,14 @@ export async function drive(app: SandboxApp, call: Call, checks: Checks): Promis
       failure.status,
       failure.code,
     ])
+    // jpush-async reads Content-Type before it parses, and fails on its absence (Request2.js:36).
+    expect(answer.headers['content-type'], failure.name).toMatch(/^application\/json/)
     checks.failure(call.decode(answer), answer, failure)
   }
   const answer = await send(app, at(call.endpoint.success(ctx)))
+  // Exactly 200: PHP (Http.php:121) and the Node clients take nothing else for a success.
   expect(answer.status, `${call.endpoint.id}: ${answer.raw}`).toBe(200)
+  expect(answer.headers['content-type'], call.endpoint.id).toMatch(/^application\/json/)
   expect(shapeErrors(answer.raw, call.endpoint.shape), call.endpoint.id).toEqual([])
   checks.success(call.decode(answer), answer, call.endpoint)
 }

@@ -72,7 +72,7 @@ export type Outcome =
 
 export type Decoder = (answer: Answer) => Outcome
 
-/** JSON.parse or undefined, as most clients try it. */
+/** JSON.parse, or not JSON, as every client tries it. */
 export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(raw) }
@@ -87,7 +87,7 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 // ---- Shapes: the fields a success answer carries, with their JSON types ----
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null'
-/** An object's fields and types; `[]` means a JSON array whose items have that shape; '' an empty body. */
+/** An object's fields and types; `[shape]` a JSON array of such items; 'empty' no body; 'empty-object' `{}`. */
 export type Shape = { [field: string]: JsonType | JsonType[] } | [Shape] | 'empty' | 'empty-object'
 
 function typeOf(v: unknown): JsonType {
@@ -97,7 +97,7 @@ function typeOf(v: unknown): JsonType {
   return typeof v as JsonType
 }
 
-/** The ways `value` differs from `shape` (empty when it fits). */
+/** The ways a body differs from `shape` (none when it fits). */
 export function shapeErrors(raw: string, shape: Shape): string[] {
   if (shape === 'empty') return raw === '' ? [] : [`expected an empty body, got ${raw}`]
   const parsed = parseJson(raw)
@@ -932,13 +932,6 @@ export async function drive(app: SandboxApp, call: Call, checks: Checks): Promis
   expect(answer.headers['content-type'], call.endpoint.id).toMatch(/^application\/json/)
   expect(shapeErrors(answer.raw, call.endpoint.shape), call.endpoint.id).toEqual([])
   checks.success(call.decode(answer), answer, call.endpoint)
-}
-
-/** The vendor code an answer carries, nested or flat. */
-export function sentCode(answer: Answer): unknown {
-  const body = parseJson(answer.raw)
-  if (!body.ok || !isObject(body.value)) return undefined
-  return isObject(body.value.error) ? body.value.error.code : body.value.code
 }
 
 /** A fresh sandbox whose reviews are decided at once (a second signature is not refused 50103). */

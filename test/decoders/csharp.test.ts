@@ -120,7 +120,7 @@ const JSMS_CALLS: Call[] = [
   cs(jsms.valid, 'Jiguang.JSMS/JSMSClient.cs:123-142'),
   cs(jsms.messages, 'Jiguang.JSMS/JSMSClient.cs:160-169'),
   cs(jsms.messagesBatch, 'Jiguang.JSMS/JSMSClient.cs:186-229'),
-  cs(jsms.schedule, 'Jiguang.JSMS/JSMSClient.cs:250-261'),
+  cs(jsms.schedule, 'Jiguang.JSMS/JSMSClient.cs:246-261'),
   cs(jsms.scheduleBatch, 'Jiguang.JSMS/JSMSClient.cs:279-322'),
   cs(jsms.schedulePut, 'Jiguang.JSMS/JSMSClient.cs:341-350'),
   cs(jsms.scheduleBatchPut, 'Jiguang.JSMS/JSMSClient.cs:369-407'),

@@ -441,6 +441,14 @@ export const SETTINGS = {
     describe: 'devices one app may register; beyond, the registration is refused',
     schema: int(1, Number.MAX_SAFE_INTEGER).default(100_000),
   }),
+  pushSliceDevices: setting({
+    env: 'PUSH_SLICE_DEVICES',
+    public: true,
+    flag: 'push-slice-devices',
+    describe:
+      "devices of the app's registry one slice of a large push's fan-out goes through at most (a slice also ends after 8 ms)",
+    schema: int(1, Number.MAX_SAFE_INTEGER).default(100_000),
+  }),
   pushDeliveriesKept: setting({
     env: 'PUSH_DELIVERIES_KEPT_PER_APP',
     public: true,

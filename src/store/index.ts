@@ -60,7 +60,11 @@ export function createStore(
   // One `apps` for the rows of apps and developers: credentials and settings, and balances, each
   // held in memory its own way (apps.ts, balances.ts).
   const { forgetDeveloper, ...balances } = createBalanceStore(engine)
-  const activity = createActivityStore(engine, { idleMs: appIdleMs })
+  const pushDevices = createPushDeviceStore(engine)
+  const activity = createActivityStore(engine, {
+    idleMs: appIdleMs,
+    devicesOf: appKey => pushDevices.count(appKey),
+  })
   const apps = {
     ...createAppStore(engine, activity),
     ...createDeveloperStore(engine, { forgetDeveloper }),
@@ -82,7 +86,7 @@ export function createStore(
     unsubscribed: createUnsubscribedStore(engine),
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
-    pushDevices: createPushDeviceStore(engine),
+    pushDevices,
     pushVendorQuota: createVendorQuotaStore(engine),
     pushes,
     pushDeliveries,

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { testConfig } from '../../src/config.js'
@@ -5,14 +8,15 @@ import { dispatchPush } from '../../src/push/delivery/dispatch.js'
 import { SLICED_ABOVE } from '../../src/push/delivery/slices.js'
 import { parsePush } from '../../src/push/send/payload.js'
 import { tenantOf } from '../../src/tenancy.js'
-import { APP_KEY, call, createTestApp, defaultAuth } from '../helpers.js'
+import { APP_KEY, basic, call, createTestApp, defaultAuth, newKey } from '../helpers.js'
 import { curlForm } from './file-forms.js'
 import { pushBody } from './helpers.js'
 
 // A push to more devices than a slice writes its deliveries a slice at a time, each slice a write
 // job of its own (src/push/delivery/slices.ts): the outcome is the push a single job would have
-// made, answered once every slice is durable; a push planned but not finished (a scheduled push's
-// firing, a process stopped half-way) is finished by the due-work loop.
+// made, answered once the push and its plan are durable, its slices written after by the due-work
+// loop, which also finishes a push planned and not finished (a scheduled push's firing, a process
+// stopped half-way).
 
 const N = SLICED_ABOVE * 2 + 345
 
@@ -53,17 +57,23 @@ function planned(app: SandboxApp, body: Record<string, unknown>, then = (_msgId:
   })
 }
 
+/** Runs the due-work loop until every slice of the push is written. */
+async function fannedOut(app: SandboxApp, msgId: string) {
+  while (app.store.pushes.get(APP_KEY, msgId)?.fanOut) await app.scheduler.tick()
+}
+
 /** Every delivery of the push, straight from the store: rid, status, seq. */
 const deliveries = (app: SandboxApp, msgId: string) =>
   app.store.pushDeliveries.search(APP_KEY, { msgId }).map(d => [d.registrationId, d.status, d.seq] as const)
 
 describe('a push to more devices than a slice', () => {
-  it('reaches exactly its audience, in registry order, answered once every slice is written', async () => {
+  it('reaches exactly its audience, in registry order, once every slice is written', async () => {
     const { app } = await createTestApp()
     await registry(app)
     const before = app.store.seqs.current(APP_KEY)
     const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag: ['even4'] } }))
     expect(res.status).toBe(200)
+    await fannedOut(app, res.body.msg_id)
     const got = deliveries(app, res.body.msg_id)
     // The four default devices hold no such tag; every fourth of ours does.
     const expected = Array.from({ length: N }, (_, i) => i).filter(i => i % 4 === 0)
@@ -83,6 +93,7 @@ describe('a push to more devices than a slice', () => {
     await registry(app)
     const res = await call(app, 'POST', '/v3/push', pushBody({ audience: 'all', platform: ['android'] }))
     expect(res.status).toBe(200)
+    await fannedOut(app, res.body.msg_id)
     const got = deliveries(app, res.body.msg_id)
     const android = Array.from({ length: N }, (_, i) => i).filter(i => i % 3 !== 0)
     // Ours on android, and the default app's android fixtures.
@@ -119,6 +130,7 @@ describe('a push to more devices than a slice', () => {
       audience: { file: { file_id: upload.json().file_id } },
     })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
+    await fannedOut(app, res.body.msg_id)
     expect(
       deliveries(app, res.body.msg_id)
         .map(d => d[0])
@@ -155,5 +167,103 @@ describe('a push to more devices than a slice', () => {
     await app.scheduler.tick()
     expect(app.store.pushes.get(APP_KEY, outcome.msgId)?.fanOut).toBeNull()
     expect(deliveries(app, outcome.msgId)).toHaveLength(0)
+  })
+})
+
+describe('a large push, answered before its slices (issue 32, point 4)', () => {
+  // PUSH_SLICE_DEVICES 10: N devices are some 235 slices, a tick of the due-work loop writes 20.
+  const small = { pushSliceDevices: 10 }
+  // Online devices get it at once: every other one; jpush_received counts those on android.
+  const delivered = Array.from({ length: N }, (_, i) => i).filter(i => i % 2 === 0).length
+  const androidDelivered = Array.from({ length: N }, (_, i) => i).filter(
+    i => i % 2 === 0 && i % 3 !== 0,
+  ).length
+
+  it('is answered once durable, other apps are answered while its slices are written, the reports count every device at the end', async () => {
+    const { app } = await createTestApp(small)
+    await registry(app)
+    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag: ['all'] } }))
+    expect(res.status).toBe(200)
+    const msgId: string = res.body.msg_id
+    const seen = [deliveries(app, msgId).length]
+    expect(seen[0]).toBeLessThan(N)
+    expect(app.store.pushes.get(APP_KEY, msgId)?.fanOut).not.toBeNull()
+
+    // Another app, while a tick writes slices: its device and its push are answered (its push
+    // written whole, in the job that accepts it) before the large push's last slice.
+    const other = { authorization: basic(newKey('o'), newKey('s')) }
+    const ticking = app.scheduler.tick()
+    const device = await call(app, 'POST', '/_sandbox/push/devices', { platform: 'android' }, other)
+    expect(device.status).toBe(200)
+    const small1 = await call(
+      app,
+      'POST',
+      '/v3/push',
+      pushBody({ audience: { registration_id: [device.body.registration_id] } }),
+      other,
+    )
+    expect(small1.status, JSON.stringify(small1.body)).toBe(200)
+    expect(app.store.pushes.get(APP_KEY, msgId)?.fanOut).not.toBeNull()
+    await ticking
+
+    // The deliveries grow tick by tick, as the report shows them.
+    while (app.store.pushes.get(APP_KEY, msgId)?.fanOut) {
+      seen.push((await call(app, 'GET', `/v3/received/detail?msg_ids=${msgId}`)).body[0].jpush_received ?? 0)
+      await app.scheduler.tick()
+    }
+    expect(new Set(seen).size).toBeGreaterThan(3)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    const got = deliveries(app, msgId)
+    expect(got).toHaveLength(N)
+    expect(new Set(got.map(d => d[0])).size).toBe(N)
+    const detail = (await call(app, 'GET', `/v3/messages/detail?msg_ids=${msgId}`)).body[0]
+    expect(detail.details.notification).toMatchObject({ target: N, sent: N, received: delivered })
+    const received = (await call(app, 'GET', `/v3/received/detail?msg_ids=${msgId}`)).body[0]
+    expect(received.jpush_received).toBe(androidDelivered)
+  })
+
+  it('a restart in the middle of its fan-out writes the rest, each device once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'slices-'))
+    try {
+      const database = join(dir, 'sandbox.db')
+      const first = await createTestApp({ ...small, database })
+      await registry(first.app)
+      const res = await call(
+        first.app,
+        'POST',
+        '/v3/push',
+        pushBody({ audience: { tag: ['all'] }, callback: { url: 'http://127.0.0.1:9/x', type: 8 } }),
+      )
+      expect(res.status).toBe(200)
+      const msgId: string = res.body.msg_id
+      await first.app.scheduler.tick()
+      const part = deliveries(first.app, msgId).length
+      expect(part).toBeGreaterThan(0)
+      expect(part).toBeLessThan(N)
+      await first.app.close()
+
+      // A new process on the same file: its due-work loop finds the plan where the last slice left it.
+      const { app } = await createTestApp({ ...small, database })
+      await app.ready()
+      await fannedOut(app, msgId)
+      const got = deliveries(app, msgId)
+      expect(got).toHaveLength(N)
+      expect(new Set(got.map(d => d[0])).size).toBe(N)
+      const seqs = got.filter(d => d[1] === 'delivered').map(d => d[2])
+      expect(new Set(seqs).size).toBe(delivered)
+      expect((await call(app, 'GET', `/v3/received/detail?msg_ids=${msgId}`)).body[0].jpush_received).toBe(
+        androidDelivered,
+      )
+      expect(
+        (await call(app, 'GET', `/v3/messages/detail?msg_ids=${msgId}`)).body[0].details.notification,
+      ).toMatchObject({ target: N, sent: N, received: delivered })
+      // Push succeeded (8) once, with every target counted.
+      const cbs: Array<{ type: string; data: { targets: number } }> = (
+        await call(app, 'GET', '/_sandbox/callbacks')
+      ).body.callbacks
+      expect(cbs.filter(c => c.type === 'JPUSH_PUSH_SUCCEEDED').map(c => c.data.targets)).toEqual([N])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

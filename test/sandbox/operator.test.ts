@@ -37,8 +37,13 @@ describe('GET /_sandbox/apps', () => {
       counts: { texts: 0, pushes: 0, requests: 2, refusals: 0 },
       clock: { now: clock.now() + 5_000, offset_ms: 5_000 },
     })
-    // The fixtures' devices, and the one registered.
-    expect(first.counts.devices).toBeGreaterThan(1)
+    // The fixtures' devices, and the one registered: the registry's count (kept in memory, not
+    // counted per listed app), as SQLite counts them.
+    const registered = app.store.db
+      .prepare('SELECT count(*) AS n FROM push_devices WHERE app_key = ?')
+      .get(b.appKey) as { n: number }
+    expect(registered.n).toBeGreaterThan(1)
+    expect(first.counts.devices).toBe(registered.n)
     expect(second).toMatchObject({ counts: { texts: 1, requests: 2, refusals: 1 } })
     // Each app's newest journaled request, as its journal lists it.
     expect(second.last_request).toEqual({

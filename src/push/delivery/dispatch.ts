@@ -10,21 +10,14 @@ import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
 import type { PushRequest } from '../send/payload.js'
 import { pushAccepted } from './callbacks.js'
 import { keepDeliveries, planFanOut } from './fan-out.js'
-import {
-  type FanOutShape,
-  isWide,
-  planSlices,
-  wideShape,
-  wideShapeInTurns,
-  writeAllSlices,
-} from './slices.js'
+import { type FanOutShape, isWide, planSlices, wideShape, wideShapeInTurns } from './slices.js'
 
 export type PushOutcome = {
   sendno: string
   msgId: string
   /** The push reached nobody: the 1011 to answer (it carries the msg_id). */
   noTarget?: ApiError
-  /** Its deliveries are to be written in slices (slices.ts), after the job that accepted it. */
+  /** Its deliveries are written in slices (slices.ts) by the due-work loop, after the job that accepted it. */
   sliced?: boolean
   /** What the production advisor reads of its devices (advisor/audience.ts); absent: a sliced push. */
   seen?: AudienceSubject
@@ -43,7 +36,7 @@ export function newPushMsgId(store: Store): string {
 /**
  * A push as /v3/push makes it: accepted (or only checked) by dispatchPush in one write job; a push
  * to a large audience (slices.ts) has looked for its first target before, a slice at a time, and
- * writes its deliveries in slices after: the outcome once every one is durable.
+ * is answered once it and its plan are durable: the due-work loop writes its deliveries in slices.
  */
 export async function sendPush(
   deps: PipelineDeps,
@@ -60,7 +53,6 @@ export async function sendPush(
   const outcome = await store.write(() => dispatchPush(deps, tenant, req, validateOnly, origin, shape), {
     checksFirst: true,
   })
-  if (outcome.sliced) await writeAllSlices(deps, tenant.app.appKey, outcome.msgId, req)
   return outcome
 }
 

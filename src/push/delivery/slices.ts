@@ -21,11 +21,15 @@ import { hasFiniteQuota } from './route.js'
 // that stops once it has taken SLICE_BUDGET_MS of real time (at a page of PAGE devices), so that
 // other requests run between them, however busy the machine.
 //
-// What the client sees: the same answer, once every slice is durable (a test that reads the
-// deliveries after its push finds them all). What others see meanwhile: the push's deliveries
-// appearing slice by slice (its events too). A crash half-way: the plan is in the push's row
-// (migration 013), and the due-work entry `dueFanOuts` writes the remaining slices after the
-// restart; the push was not answered, so nothing acknowledged is missing either way.
+// What the client sees: the answer once the push and its plan are durable (the job that accepts
+// it commits them together), before any delivery is written, as JPush answers a push before its
+// deliveries (a 200 000-device tag was answered after 8.1 s when the answer waited for every slice:
+// docs/performance.md, "A shared sandbox as it fills"). What others see meanwhile: the push's
+// deliveries appearing slice by slice (its events too). The slices are the due-work loop's
+// (`dueFanOuts`), whoever planned them: /v3/push, a scheduled push's firing, or a process stopped
+// half-way, whose plans the loop finds at the next start. Each slice writes its deliveries and
+// moves the plan past them in one job, so a crash between two slices leaves the rest to write,
+// exactly once: nothing acknowledged is lost.
 //
 // Which pushes: those whose candidates (resolveAudience's narrowest selector) could be more than a
 // slice: the registry itself ("all", tag_not alone) when the app has more devices than a slice, a
@@ -164,9 +168,13 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
   const isTarget = targetTest(request, app)
   const tags = readsTags(request.audience)
   const started = performance.now()
+  // PUSH_SLICE_DEVICES: the registry's devices a slice goes through at most (tests set a few).
+  let left = deps.config.pushSliceDevices
   let after: RegistryKey | undefined = plan.after
-  while (after) {
-    const page = { after, end: plan.end, limit: PAGE }
+  while (after && left > 0) {
+    const limit = Math.min(PAGE, left)
+    left -= limit
+    const page = { after, end: plan.end, limit }
     if (setBased) {
       const ttl = request.options.timeToLive
       written += store.pushFanOut.insertSlice(
@@ -175,13 +183,13 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
         page,
         routingOfPush(request),
       )
-      after = store.pushFanOut.sliceEnd(appKey, after, plan.end, PAGE)
+      after = store.pushFanOut.sliceEnd(appKey, after, plan.end, limit)
     } else {
-      const devices = store.pushFanOut.slice(appKey, after, plan.end, PAGE, tags)
+      const devices = store.pushFanOut.slice(appKey, after, plan.end, limit, tags)
       const targets = devices.filter(isTarget)
       made.push(...deliverEach(deps, tenant, request, targets, msgId, now))
       written += targets.length
-      after = devices.length === PAGE ? devices.at(-1)!.key : undefined
+      after = devices.length === limit ? devices.at(-1)!.key : undefined
     }
     if (performance.now() - started >= SLICE_BUDGET_MS) break
   }
@@ -198,8 +206,6 @@ export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, re
   return true
 }
 
-/** The pushes of a store whose slices a request is writing (the scheduler leaves them to it). */
-const live = new WeakMap<Store, Set<string>>()
 /** Pushes read again from their row to resume their slices, kept until their last one. */
 const requests = new WeakMap<Store, Map<string, PushRequest>>()
 
@@ -222,41 +228,19 @@ function requestOf(store: Store, push: Push): PushRequest {
   return req
 }
 
-/** Writes every slice of a push the caller just accepted, each in a job of its own; resolves once all are durable. */
-export async function writeAllSlices(
-  deps: PipelineDeps,
-  appKey: string,
-  msgId: string,
-  req: PushRequest,
-): Promise<void> {
-  const { store } = deps
-  let mine = live.get(store)
-  if (!mine) {
-    mine = new Set()
-    live.set(store, mine)
-  }
-  mine.add(msgId)
-  try {
-    while (!(await store.write(() => writeSlice(deps, appKey, msgId, req)))) {}
-  } finally {
-    mine.delete(msgId)
-  }
-}
-
 /**
- * Slices nobody is writing: a scheduled push's (its firing plans them), or those a stopped process
- * left (after a restart). A tick writes at most SLICES_PER_TICK of them, then the rest of the due
- * work runs; the pushes stay due until their last slice.
+ * Every planned push's slices: a push just answered, a scheduled push's (its firing plans them), or
+ * those a stopped process left (after a restart). A tick writes at most SLICES_PER_TICK of them,
+ * each a write job of its own (other requests' jobs run between), then the rest of the due work
+ * runs; the pushes stay due until their last slice.
  */
 export const dueFanOuts: DueWork<JobDeps> = {
   name: 'fan-out',
   nextDue: [FAN_OUT_DUE],
   run: async deps => {
     const { store } = deps
-    const busy = live.get(store)
     let budget = SLICES_PER_TICK
     for (const { appKey, msgId } of store.pushes.fanningOut()) {
-      if (busy?.has(msgId)) continue
       // An app whose import is being written waits (store/apps/app-document.ts: CLOSED_OFFSET).
       if (store.apps.get(appKey)?.clockOffsetMs === CLOSED_OFFSET) continue
       while (budget > 0) {

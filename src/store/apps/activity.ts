@@ -52,7 +52,6 @@ interface Row {
   refusals: number
   texts: number
   pushes: number
-  devices: number
   last_seq: number | null
   last_method: string | null
   last_path: string | null
@@ -79,7 +78,17 @@ export interface IdleApp {
  * And when an app that expires when idle is next looked at (migration 021): `idle_since` plus
  * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of app-expiry.ts.
  */
-export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleMs?: number } = {}) {
+export function createActivityStore(
+  { db, due }: Engine,
+  {
+    idleMs = 0,
+    devicesOf = () => 0,
+  }: {
+    idleMs?: number
+    /** An app's registered devices (the registry's count, kept in memory: push/devices.ts). */
+    devicesOf?: (appKey: string) => number
+  } = {},
+) {
   const largest = db.prepare<[], number | null>('SELECT max(activity) FROM app_activity').pluck()
   const insert = db.prepare<{ appKey: string; activity: number }>(
     'INSERT INTO app_activity (app_key, activity) VALUES (@appKey, @activity)',
@@ -176,19 +185,25 @@ export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleM
       add('after', 'x.activity > @after')
       add('before', 'x.activity < @before')
       const ascending = filter.after !== undefined
+      // The page first (the apps' activity rows, sorted and cut to `limit`), then what each row
+      // shows, for the page's rows only: SQLite computes a result column for every row it sorts,
+      // so the counts and the newest entry beside the ORDER BY were computed for all 10 000 apps
+      // of a shared instance to show 50 (204 ms; docs/performance.md, "A shared sandbox as it fills").
+      // The devices are the registry's count (kept in memory per app: devices.ts), not counted here.
       const sql = `SELECT x.app_key, a.created_at, a.clock_offset_ms, x.activity, x.last_request_at, x.requests,
           x.refusals,
           (SELECT count(*) FROM messages m WHERE m.app_key = x.app_key) AS texts,
           (SELECT count(*) FROM pushes p WHERE p.app_key = x.app_key) AS pushes,
-          (SELECT count(*) FROM push_devices d WHERE d.app_key = x.app_key) AS devices,
           r.seq AS last_seq, r.method AS last_method, r.path AS last_path, r.status AS last_status,
           r.code AS last_code, r.message AS last_message
-        FROM app_activity x JOIN apps a ON a.app_key = x.app_key
+        FROM (SELECT app_key, activity, last_request_at, requests, refusals FROM app_activity x
+          ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
+          ORDER BY x.activity ${ascending ? 'ASC' : 'DESC'} LIMIT @limit) x
+        JOIN apps a ON a.app_key = x.app_key
         -- Its newest journal entry: one step down requests_by_seq (app_key, seq) per app listed.
         LEFT JOIN requests r ON r.app_key = x.app_key
           AND r.seq = (SELECT max(seq) FROM requests WHERE app_key = x.app_key)
-        ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}
-        ORDER BY x.activity ${ascending ? 'ASC' : 'DESC'} LIMIT @limit`
+        ORDER BY x.activity ${ascending ? 'ASC' : 'DESC'}`
       let statement = prepared.get(sql)
       if (!statement) {
         statement = db.prepare<Record<string, unknown>, Row>(sql)
@@ -205,7 +220,7 @@ export function createActivityStore({ db, due }: Engine, { idleMs = 0 }: { idleM
           refusals: r.refusals,
           texts: r.texts,
           pushes: r.pushes,
-          devices: r.devices,
+          devices: devicesOf(r.app_key),
           lastRequest:
             r.last_seq === null
               ? null

@@ -1,5 +1,3 @@
-import { nextOccurrence, type Trigger } from '../push/schedules/occurrences.js'
-import { JPUSH_TIME_ZONE } from '../push/schedules/rules.js'
 import { formatLocal } from '../time.js'
 import type { Rule } from './advice.js'
 
@@ -7,13 +5,19 @@ import type { Rule } from './advice.js'
 // read, POST and PUT). A single time already past, and a JSMS send_time not after now, are refused
 // today as the vendors refuse them (8100 "single.time has passed"; 50027): not warnings.
 
-/** A task's trigger as read, at the app's now. */
+/**
+ * A task's trigger as read, at the app's now. The feature passes its own occurrence arithmetic
+ * (push/schedules/occurrences.ts) rather than the advisor importing it: the advisor sits below the
+ * features that run it (test/architecture.test.ts).
+ */
 export interface ScheduleSubject {
-  trigger: Trigger
+  periodical: boolean
+  /** The trigger's first occurrence at or after `from` (ms), if any. */
+  occurrence(from: number): number | undefined
+  /** The time zone the vendor reads the trigger in (JPush: Beijing). */
+  timeZone: string
   now: number
 }
-
-const beijing = (ms: number) => formatLocal(ms, JPUSH_TIME_ZONE)
 
 export const scheduleRules: readonly Rule<ScheduleSubject>[] = [
   {
@@ -23,11 +27,12 @@ export const scheduleRules: readonly Rule<ScheduleSubject>[] = [
     // from now on: what fell between its start and now never fires.
     source:
       'https://docs.jiguang.cn/jpush/server/push/rest_api_push_schedule (periodical start, end, time); jpush/jpush-api-java-client#20 ScheduleExample (a past start accepted)',
-    check({ trigger, now }) {
-      if (trigger.kind !== 'periodical') return undefined
-      const first = nextOccurrence(trigger, 0) // from its start
+    check({ periodical, occurrence, timeZone, now }) {
+      if (!periodical) return undefined
+      const first = occurrence(0) // from its start
       if (first === undefined || first >= now) return undefined
-      const next = nextOccurrence(trigger, now)
+      const next = occurrence(now)
+      const beijing = (ms: number) => formatLocal(ms, timeZone)
       return (
         `periodical's first occurrence, ${beijing(first)} (Beijing), is past on the app's clock ` +
         `(${beijing(now)}): it never fires; the task fires from ${next === undefined ? 'never' : beijing(next)} on`

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ScheduleSubject } from '../../advisor/schedule.js'
 import { isAbsent, optionalInt } from '../../http/body/fields.js'
 import { formatLocal, parseLocal } from '../../time.js'
 import { isObject, scalarText } from '../values.js'
@@ -243,4 +244,14 @@ export const triggerSection = {
     invalidTrigger('periodical spans more than a year'),
     invalidTrigger('periodical never fires between its start (or now) and its end'),
   ],
+}
+
+/** What the advisor's schedule rules read of a trigger (advisor/schedule.ts), at the app's now. */
+export function scheduleSubject(t: Trigger, now: number): ScheduleSubject {
+  return {
+    periodical: t.kind === 'periodical',
+    occurrence: from => nextOccurrence(t, from),
+    timeZone: JPUSH_TIME_ZONE,
+    now,
+  }
 }

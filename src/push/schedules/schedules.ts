@@ -11,7 +11,7 @@ import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 import type { Firing, PushSchedule } from '../../store/push/schedules.js'
 import { type NewSchedule, newTask, taskChanges } from './input.js'
-import { endOf, nextOccurrence, parseTrigger } from './occurrences.js'
+import { endOf, nextOccurrence, parseTrigger, scheduleSubject } from './occurrences.js'
 import { scheduleErrors as e, SCHEDULE_LIMITS, scheduleLimitOf } from './rules.js'
 
 // The Schedule API (jpush-api.md §8; docs2019 rest_api_push_schedule.md), at its own path and at
@@ -131,7 +131,7 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
         // One now for the checks of its times and for the task it makes.
         const now = req.tenant.now()
         const input = newTask.read(req, now)
-        advise(req, deps.config, scheduleRules, { trigger: input.trigger.parsed, now })
+        advise(req, deps.config, scheduleRules, scheduleSubject(input.trigger.parsed, now))
         return store.write(() => createTask(store, req.tenant.app, input, now))
       },
     }),
@@ -212,7 +212,8 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
           if (task.endsAt <= now) throw e.invalid('the task has expired and cannot be updated')
           const change = taskChanges.read(req, now, task.kind)
           // Warnings only (advisor/schedule.ts): nothing to refuse inside the write.
-          if (change.trigger) advise(req, deps.config, scheduleRules, { trigger: change.trigger.parsed, now })
+          if (change.trigger)
+            advise(req, deps.config, scheduleRules, scheduleSubject(change.trigger.parsed, now))
           const trigger = change.trigger?.parsed ?? parseTrigger(task.trigger)
           const enabled = change.enabled ?? task.enabled
           // A new trigger, or a task enabled again, fires from now on: what it missed is skipped.

@@ -15,6 +15,7 @@ import { pushErrors as e } from '../errors.js'
 import { readFileAudience } from '../files/form.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { readName, readPush, readTrigger, type TriggerSection, taskSections } from '../schedules/input.js'
+import { scheduleSubject } from '../schedules/occurrences.js'
 import { createTask } from '../schedules/schedules.js'
 import { type Audience, parseAudience } from '../send/audience.js'
 import { parsePush } from '../send/payload.js'
@@ -325,7 +326,7 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
         const { tenant } = req
         const now = tenant.now()
         const body = scheduleTemplateBody.read(req, now)
-        advise(req, deps.config, scheduleRules, { trigger: body.trigger.parsed, now })
+        advise(req, deps.config, scheduleRules, scheduleSubject(body.trigger.parsed, now))
         const schedule_list = await store.write(() => {
           const template = templateOf(store, tenant.app.appKey, body.id)
           return body.params.map((p, i) => scheduleEntry(tenant, template, p, i, body, now))

@@ -43,6 +43,14 @@ export const items = {
     sms_msg_id: z.string().nullable(),
     /** DELETE /v3/push/{msg_id} after it arrived: the device had it, the app took it back. */
     withdrawn_at: z.string().nullable(),
+    /**
+     * The channel it came by: jpush, a maker's (xiaomi, huawei, honor, oppo, vivo, meizu, fcm, hmos),
+     * apns-production or apns-development (docs/push.md "How a push reaches a phone"); null: from
+     * before routes were recorded.
+     */
+    route: z.string().nullable(),
+    /** Why it had not arrived at once (it waited): null once arrived. */
+    reason: z.string().nullable(),
   }),
   /**
    * One accepted push (`push.sent`), whoever it reached: what it was sent with, as the app sent it.

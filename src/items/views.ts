@@ -89,6 +89,8 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
       received_at: iso(d.deliveredAt ?? 0),
       sms_msg_id: d.smsMsgId,
       withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
+      route: d.route,
+      reason: d.reason,
     }
   }
 }

@@ -244,3 +244,63 @@ describe('the official Node client (jpush-async 4.2.0) on a real port', () => {
     }
   })
 })
+
+describe('the control plane shows each delivery’s route and reason', () => {
+  it('GET /_sandbox/push/messages/{msg_id}/deliveries: every device, however it went; /_sandbox/push/messages: the route it came by', async () => {
+    const { app } = await createTestApp()
+    const devBuild = (await addDevice(app, { platform: 'ios', apns_environment: 'development' }))
+      .registration_id
+    const oppo = (await addDevice(app, { platform: 'android', channel: 'oppo', online: false }))
+      .registration_id
+    const waiting = (await addDevice(app, { platform: 'android', online: false })).registration_id
+    const res = await call(app, 'POST', '/v3/push', {
+      platform: 'all',
+      audience: { registration_id: [devBuild, oppo, waiting] },
+      notification: { alert: 'hi' },
+    })
+    const msgId = res.body.msg_id
+    const view = await call(app, 'GET', `/_sandbox/push/messages/${msgId}/deliveries`)
+    expect(view.status).toBe(200)
+    expect(view.body.deliveries).toEqual([
+      {
+        registration_id: devBuild,
+        platform: 'ios',
+        status: 'expired',
+        route: null,
+        reason: 'wrong-apns-environment',
+        delivered_at: null,
+        expires_at: expect.any(String),
+      },
+      expect.objectContaining({ registration_id: oppo, status: 'delivered', route: 'oppo', reason: null }),
+      expect.objectContaining({
+        registration_id: waiting,
+        status: 'pending',
+        route: 'jpush',
+        reason: 'offline-no-vendor-route',
+      }),
+    ])
+    const got = await call(app, 'GET', `/_sandbox/push/messages?msg_id=${msgId}`)
+    expect(got.body.messages).toEqual([
+      expect.objectContaining({ registration_id: oppo, route: 'oppo', reason: null }),
+    ])
+    // The waiting device comes back: it arrives over JPush, with nothing left to explain.
+    await call(app, 'PATCH', `/_sandbox/push/devices/${waiting}`, { online: true })
+    const after = await call(app, 'GET', `/_sandbox/push/messages?registration_id=${waiting}`)
+    expect(after.body.messages).toEqual([
+      expect.objectContaining({ msg_id: msgId, route: 'jpush', reason: null }),
+    ])
+    const devices = await call(app, 'GET', '/_sandbox/push/devices')
+    expect(devices.body.devices).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          registration_id: devBuild,
+          channel: null,
+          apns_environment: 'development',
+        }),
+        expect.objectContaining({ registration_id: oppo, channel: 'oppo', apns_environment: null }),
+      ]),
+    )
+    const unknown = await call(app, 'GET', '/_sandbox/push/messages/18100000000000099/deliveries')
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 90040])
+  })
+})

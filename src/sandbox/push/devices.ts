@@ -16,9 +16,11 @@ import {
   twinDefaults,
   type VendorChannel,
 } from '../../store/push/devices.js'
+import { iso, isoOrNull } from '../../time.js'
 import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { asField } from '../schemas.js'
+import { clickErrors } from './clicks.js'
 import { pushDeviceSchemas } from './device-schemas.js'
 
 const PLATFORM_DIGIT: Record<PushPlatform, string> = {
@@ -155,6 +157,38 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
         store.pushDeliveries
           .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
           .map(pushItems(store, appKey)),
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/push/messages/:msg_id/deliveries',
+      docs: {
+        summary: 'Every device of one push, and how it went: route, reason, status',
+        description: `One entry per targeted device, whatever became of it: \`status\` (pending, delivered, expired, withdrawn),
+\`route\` (jpush, a maker's channel, apns-production, apns-development; null: refused before any channel took it) and
+\`reason\` (wrong-apns-environment, vendor-quota-exhausted, offline-no-vendor-route, device-offline; null: it arrived at
+once). What the report host counts (docs/push.md "How a push reaches a phone").`,
+        errors: [clickErrors.noPush('<msg_id>')],
+      },
+      schema: {
+        params: z.object({ msg_id: z.string() }),
+        response: { 200: z.object({ deliveries: z.array(pushDeviceSchemas.delivery) }) },
+      },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        const { msg_id: msgId } = req.params
+        if (!store.pushes.get(appKey, msgId)) throw clickErrors.noPush(msgId)
+        return {
+          deliveries: store.pushDeliveries.ofPush(appKey, msgId).map(d => ({
+            registration_id: d.registrationId,
+            platform: d.platform,
+            status: d.status,
+            route: d.route,
+            reason: d.reason,
+            delivered_at: isoOrNull(d.deliveredAt),
+            expires_at: iso(d.expiresAt),
+          })),
+        }
+      },
     }),
   ]
 }

@@ -302,5 +302,17 @@ describe('the control plane shows each delivery’s route and reason', () => {
     )
     const unknown = await call(app, 'GET', '/_sandbox/push/messages/18100000000000099/deliveries')
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 90040])
+    // One device's pushes, however each went.
+    const mine = await call(app, 'GET', `/_sandbox/push/devices/${devBuild}/deliveries`)
+    expect(mine.body.deliveries).toEqual([
+      expect.objectContaining({
+        msg_id: msgId,
+        status: 'expired',
+        route: null,
+        reason: 'wrong-apns-environment',
+      }),
+    ])
+    const nobody = await call(app, 'GET', '/_sandbox/push/devices/1a0000000000000000x/deliveries')
+    expect(nobody.status).toBe(404)
   })
 })

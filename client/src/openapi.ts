@@ -533,6 +533,27 @@ export interface paths {
         patch: operations["patchSandboxPushDevicesRegistrationId"];
         trace?: never;
     };
+    "/_sandbox/push/devices/{registration_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every push to one device, and how it went: route, reason, status
+         * @description The pushes that targeted the device, oldest first, whatever became of them (received, waiting, expired,
+         *     withdrawn), each with `msg_id`, `status`, `route` and `reason` (docs/push.md "How a push reaches a phone").
+         */
+        get: operations["getSandboxPushDevicesRegistrationIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/push/group": {
         parameters: {
             query?: never;
@@ -661,6 +682,29 @@ export interface paths {
          *     tray when opened): a repeat answers the first click. Event: `push.clicked`.
          */
         post: operations["postSandboxPushMessagesMsgIdClicks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/push/messages/{msg_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every device of one push, and how it went: route, reason, status
+         * @description One entry per targeted device, whatever became of it: `status` (pending, delivered, expired, withdrawn),
+         *     `route` (jpush, a maker's channel, apns-production, apns-development; null: refused before any channel took it) and
+         *     `reason` (wrong-apns-environment, vendor-quota-exhausted, offline-no-vendor-route, device-offline; null: it arrived at
+         *     once). What the report host counts (docs/push.md "How a push reaches a phone").
+         */
+        get: operations["getSandboxPushMessagesMsgIdDeliveries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3860,6 +3904,93 @@ export interface operations {
             };
         };
     };
+    getSandboxPushDevicesRegistrationIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                registration_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            delivered_at: string | null;
+                            expires_at: string;
+                            msg_id: string;
+                            platform: string;
+                            reason: string | null;
+                            registration_id: string;
+                            route: string | null;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `90007` the operator acts on one app at a time: name it with the X-Sandbox-App header (its appKey) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90001` missing credentials: send HTTP Basic appKey:masterSecret; `90002` wrong credentials: appKey and masterSecret do not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90006` only the operator's credentials (SANDBOX_OPERATOR) may do this: an app's act on that app alone */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90043` no device with this registration_id; `90048` no app with appKey <X-Sandbox-App> (X-Sandbox-App) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90008` too many failed sign-ins from this address: its credentials are checked again in 60 s (SIGN_IN_FAILURES_PER_MINUTE) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90099` server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+        };
+    };
     getSandboxPushGroup: {
         parameters: {
             query?: never;
@@ -4457,8 +4588,10 @@ export interface operations {
                             msg_id: string;
                             notification: unknown;
                             platform: string;
+                            reason: string | null;
                             received_at: string;
                             registration_id: string;
+                            route: string | null;
                             seq: number;
                             sms_msg_id: string | null;
                             withdrawn_at: string | null;
@@ -4621,6 +4754,92 @@ export interface operations {
             };
             /** @description `90013` the body must be JSON, not a form or XML */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90008` too many failed sign-ins from this address: its credentials are checked again in 60 s (SIGN_IN_FAILURES_PER_MINUTE) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90099` server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+        };
+    };
+    getSandboxPushMessagesMsgIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                msg_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            delivered_at: string | null;
+                            expires_at: string;
+                            platform: string;
+                            reason: string | null;
+                            registration_id: string;
+                            route: string | null;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `90007` the operator acts on one app at a time: name it with the X-Sandbox-App header (its appKey) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90001` missing credentials: send HTTP Basic appKey:masterSecret; `90002` wrong credentials: appKey and masterSecret do not match */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90006` only the operator's credentials (SANDBOX_OPERATOR) may do this: an app's act on that app alone */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorError"];
+                };
+            };
+            /** @description `90040` no push with msg_id <msg_id> in this app; `90048` no app with appKey <X-Sandbox-App> (X-Sandbox-App) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

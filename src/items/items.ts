@@ -45,6 +45,14 @@ export const items = {
     withdrawn_at: z.string().nullable(),
     /** An SM2-encrypted push (`X-Encrypt-Type: SM2`): delivered, its content unreadable here (null). */
     encrypted: z.literal('SM2').optional(),
+    /**
+     * The channel it came by: jpush, a maker's (xiaomi, huawei, honor, oppo, vivo, meizu, fcm, hmos),
+     * apns-production or apns-development (docs/push.md "How a push reaches a phone"); null: from
+     * before routes were recorded.
+     */
+    route: z.string().nullable(),
+    /** Why it had not arrived at once (it waited): null once arrived. */
+    reason: z.string().nullable(),
   }),
   /**
    * One accepted push (`push.sent`), whoever it reached: what it was sent with, as the app sent it.

@@ -90,6 +90,8 @@ export function pushItems(store: Pick<Store, 'pushes'>, appKey: string) {
       sms_msg_id: d.smsMsgId,
       withdrawn_at: isoOrNull(push?.withdrawnAt ?? null),
       ...(payload.encrypted === 'SM2' ? { encrypted: 'SM2' as const } : {}),
+      route: d.route,
+      reason: d.reason,
     }
   }
 }

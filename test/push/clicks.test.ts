@@ -59,14 +59,15 @@ describe('opening a push', () => {
     expect(detail.quickapp_jpush.click).toBe(1)
     expect(detail.details.notification).toMatchObject({
       click: 3,
-      sub_android: expect.objectContaining({ click: 2 }),
-      sub_ios: expect.objectContaining({ click: 1 }),
+      sub_android: { jg_android: expect.objectContaining({ click: 2 }) },
+      sub_ios: { apns: expect.objectContaining({ click: 1 }) },
     })
     expect(detail.details.message).toMatchObject({
       click: 2,
-      sub_android: expect.objectContaining({ click: 0 }),
-      sub_hmos: expect.objectContaining({ click: 1 }),
-      sub_quickapp: expect.objectContaining({ click: 1 }),
+      // A message travels the JPush connection only (views.ts lanesFor).
+      sub_android: { jg_android: expect.objectContaining({ click: 0 }) },
+      sub_hmos: { jg_hmos: expect.objectContaining({ click: 1 }) },
+      sub_quickapp: { quick_jg: expect.objectContaining({ click: 1 }) },
     })
   })
 

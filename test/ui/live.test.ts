@@ -85,7 +85,7 @@ describe('the web UI, live', { timeout: BROWSER_TEST_MS }, () => {
     await card.getByRole('button', { name: `Open push ${pushed.body.msg_id} (click)` }).click()
     await card.getByText('Opened (clicked) at').waitFor({ timeout: LIVE_MS })
     const stats = await ui.api(tenant, 'GET', `/v3/messages/detail?msg_ids=${pushed.body.msg_id}`)
-    expect(stats.body[0].details.notification.sub_android.click).toBe(1)
+    expect(stats.body[0].details.notification.sub_android.jg_android.click).toBe(1)
     await ui.screenshot(page, 'devices')
 
     // Offline, then online again: the state the device API reports.

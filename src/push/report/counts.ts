@@ -1,5 +1,5 @@
 import type { PipelineDeps } from '../../deps.js'
-import type { ClickCount } from '../../store/push/clicks.js'
+import type { ClickCount, ClickKind } from '../../store/push/clicks.js'
 import type { Delivery } from '../../store/push/deliveries.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import type { Push } from '../../store/push/pushes.js'
@@ -8,9 +8,45 @@ import { NOTIFICATION_PLATFORMS, parseNotification } from '../send/notification.
 import { isObject } from '../values.js'
 
 // What the sandbox actually delivered, and what devices opened (POST /_sandbox/push/messages/
-// {msg_id}/clicks), counted per platform for the report host (jpush-api.md §6). There are no
-// vendor channels here (every push goes over the JPush connection or APNs), so those counters are
-// 0 or null ("no data").
+// {msg_id}/clicks), counted per platform for the report host (jpush-api.md §6), and per the channel
+// each delivery took (its recorded route, push/delivery/route.ts): the JPush connection, a phone
+// maker's channel, APNs, HarmonyOS Push Kit. The lanes are named as the vendor's
+// `details.*.sub_*` keys (cav api/jpush/report/v3_get_message_detail.go:128-162).
+
+/** A channel's counters for one push (cav ChannelStats, v3_get_message_detail.go:165-171). */
+export interface LaneCounts {
+  /** Devices the channel was to carry the push to. */
+  target: number
+  /** Handed to the channel: APNs refusing a token of the other environment is not sent. */
+  sent: number
+  received: number
+  /** Reached the device at once. */
+  onlinePush: number
+  /** Devices of this lane that opened the notification, or the message. */
+  click: number
+  msgClick: number
+}
+
+/**
+ * The lane of a delivery. Android: `jg_android` or the maker's channel (`xiaomi`, `huawei`, …);
+ * iOS: `apns`; HarmonyOS: `hmpns` or `jg_hmos`; quick apps `quick_jg`; Windows Phone `mpns`.
+ * A row from before the routes were recorded (route and reason NULL) took the platform's own
+ * channel then: JPush on Android, APNs on iOS, Push Kit on HarmonyOS.
+ */
+export function laneOf(platform: PushPlatform, route: string | null): string {
+  switch (platform) {
+    case 'android':
+      return route === null || route === 'jpush' ? 'jg_android' : route
+    case 'ios':
+      return 'apns'
+    case 'hmos':
+      return route === 'jpush' ? 'jg_hmos' : 'hmpns'
+    case 'quickapp':
+      return 'quick_jg'
+    default:
+      return 'mpns'
+  }
+}
 
 export interface PlatformCounts {
   /** Devices targeted on the platform. */
@@ -25,6 +61,8 @@ export interface PlatformCounts {
   click: number
   /** Devices that opened the message (a push without a notification for the platform). */
   msgClick: number
+  /** The same, per lane (laneOf), for the lanes the push took. */
+  lanes: Record<string, LaneCounts>
 }
 
 export interface PushCounts {
@@ -39,6 +77,7 @@ function countPush(
   push: Push | undefined,
   deliveries: Delivery[],
   clicks: ClickCount[],
+  kinds: ReadonlyMap<string, ClickKind>,
   msgId: string,
   now: number,
 ): PushCounts {
@@ -51,9 +90,24 @@ function countPush(
       const received = mine.filter(d => d.status === 'delivered')
       const clicked = (kind: ClickCount['kind']) =>
         known ? (clicks.find(c => c.platform === p && c.kind === kind)?.n ?? 0) : 0
+      const lanes: Record<string, LaneCounts> = {}
+      for (const d of mine) {
+        const lane = laneOf(p, d.route)
+        lanes[lane] ??= { target: 0, sent: 0, received: 0, onlinePush: 0, click: 0, msgClick: 0 }
+        const l = lanes[lane]
+        l.target++
+        // No route: refused before any channel took it (wrong-apns-environment).
+        if (d.route !== null || d.reason === null) l.sent++
+        if (d.status === 'delivered') l.received++
+        if (d.status === 'delivered' && d.deliveredAt === push?.createdAt) l.onlinePush++
+        const kind = kinds.get(d.registrationId)
+        if (kind === 'notification') l.click++
+        if (kind === 'message') l.msgClick++
+      }
       return [
         p,
         {
+          lanes,
           target: mine.length,
           received: received.length,
           onlinePush: received.filter(d => d.deliveredAt === push?.createdAt).length,
@@ -74,6 +128,7 @@ export function countPushes(deps: PipelineDeps, appKey: string, msgIds: string[]
       pushes.get(appKey, id),
       pushDeliveries.ofPush(appKey, id),
       pushClicks.countsOf(appKey, id),
+      pushClicks.kindsOf(appKey, id),
       id,
       now,
     ),

@@ -4,7 +4,7 @@ import type { QueryValue } from '../../http/body/query.js'
 import { field, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { reportErrors as e } from '../errors.js'
-import { countPushes, type PlatformCounts, type PushCounts } from './counts.js'
+import { countPushes, type LaneCounts, type PlatformCounts, type PushCounts } from './counts.js'
 import { readMsgIdList } from './report.js'
 import { tallyUsers, type UsersLimits, usersAnswer, usersQueryOf, usersView } from './users.js'
 
@@ -107,27 +107,54 @@ export function groupReportRoutes(deps: PipelineDeps): RouteSpec[] {
           /** A counter summed over the parts; `when` picks the parts it counts on (a notification, a message). */
           const sum = (
             platform: 'android' | 'ios' | 'hmos',
-            key: keyof Omit<PlatformCounts, 'notification'>,
+            key: keyof Omit<PlatformCounts, 'notification' | 'lanes'>,
             when: (c: PushCounts) => boolean = () => true,
           ) => counts.reduce((n, c) => n + (when(c) ? c.platforms[platform][key] : 0), 0)
           const notified = (platform: 'android' | 'ios' | 'hmos') => (c: PushCounts) =>
             c.platforms[platform].notification
           const messaged = (c: PushCounts) => c.message
+          const isJg = (l: string) => l === 'jg_android'
+          const isPns = (l: string) => l !== 'jg_android'
+          /** An Android lane counter summed over the parts and the lanes `which` picks. */
+          const lane = (
+            which: (l: string) => boolean,
+            key: keyof LaneCounts,
+            when: (c: PushCounts) => boolean = () => true,
+          ) =>
+            counts.reduce(
+              (n, c) =>
+                n +
+                (when(c)
+                  ? Object.entries(c.platforms.android.lanes)
+                      .filter(([l]) => which(l))
+                      .reduce((m, [, x]) => m + x[key], 0)
+                  : 0),
+              0,
+            )
           return {
             group_msgid: groupMsgId,
+            // Android by the channel each delivery took: the JPush connection, or a maker's.
             jpush: {
-              target: sum('android', 'target'),
-              online_push: sum('android', 'onlinePush'),
-              sent: sum('android', 'target'),
-              received: sum('android', 'received'),
-              display: sum('android', 'received', notified('android')),
-              click: sum('android', 'click'),
-              msg_click: sum('android', 'msgClick'),
+              target: lane(isJg, 'target'),
+              online_push: lane(isJg, 'onlinePush'),
+              sent: lane(isJg, 'sent'),
+              received: lane(isJg, 'received'),
+              display: lane(isJg, 'received', notified('android')),
+              click: lane(isJg, 'click'),
+              msg_click: lane(isJg, 'msgClick'),
             },
-            android_pns: { pns_target: 0, pns_sent: 0, pns_received: 0, pns_display: 0 },
+            android_pns: {
+              pns_target: lane(isPns, 'target'),
+              pns_sent: lane(isPns, 'sent'),
+              pns_received: lane(isPns, 'received'),
+              pns_display: lane(isPns, 'received', notified('android')),
+            },
             ios: {
               apns_target: sum('ios', 'target', notified('ios')),
-              apns_sent: sum('ios', 'target', notified('ios')),
+              apns_sent: counts.reduce(
+                (n, c) => n + (c.platforms.ios.notification ? (c.platforms.ios.lanes.apns?.sent ?? 0) : 0),
+                0,
+              ),
               apns_received: sum('ios', 'received', notified('ios')),
               apns_click: sum('ios', 'click'),
               apns_display: sum('ios', 'received', notified('ios')),

@@ -102,4 +102,17 @@ export const pushDeviceSchemas = {
     apns_environment: z.string().nullable(),
     last_online_time: z.string().nullable(),
   }),
+  /** One device of one push, however it went (GET /_sandbox/push/messages/{msg_id}/deliveries). */
+  delivery: z.object({
+    registration_id: z.string(),
+    platform: z.string(),
+    /** pending (waits for the device), delivered, expired, withdrawn. */
+    status: z.string(),
+    /** The channel it took or waits on; null: refused before any channel took it. */
+    route: z.string().nullable(),
+    /** Why it did not arrive at once, or at all; null: it did. */
+    reason: z.string().nullable(),
+    delivered_at: z.string().nullable(),
+    expires_at: z.string(),
+  }),
 }

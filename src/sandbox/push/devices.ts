@@ -10,15 +10,18 @@ import { items } from '../../items/items.js'
 import { pushItems } from '../../items/views.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
+import type { Delivery } from '../../store/push/deliveries.js'
 import {
   type ApnsEnvironment,
   type PushPlatform,
   twinDefaults,
   type VendorChannel,
 } from '../../store/push/devices.js'
+import { iso, isoOrNull } from '../../time.js'
 import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 import { asField } from '../schemas.js'
+import { clickErrors } from './clicks.js'
 import { pushDeviceSchemas } from './device-schemas.js'
 
 const PLATFORM_DIGIT: Record<PushPlatform, string> = {
@@ -48,6 +51,16 @@ function twinOf(
   }
   return twin
 }
+/** One device of one push, however it went (pushDeviceSchemas.delivery). */
+const deliveryItem = (d: Delivery) => ({
+  registration_id: d.registrationId,
+  platform: d.platform,
+  status: d.status,
+  route: d.route,
+  reason: d.reason,
+  delivered_at: isoOrNull(d.deliveredAt),
+  expires_at: iso(d.expiresAt),
+})
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
 /** Devices as a phone app registering with JPush would create them, and their online state. */
@@ -155,6 +168,58 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
         store.pushDeliveries
           .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
           .map(pushItems(store, appKey)),
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/push/messages/:msg_id/deliveries',
+      docs: {
+        summary: 'Every device of one push, and how it went: route, reason, status',
+        description: `One entry per targeted device, whatever became of it: \`status\` (pending, delivered, expired, withdrawn),
+\`route\` (jpush, a maker's channel, apns-production, apns-development; null: refused before any channel took it) and
+\`reason\` (wrong-apns-environment, vendor-quota-exhausted, offline-no-vendor-route, device-offline; null: it arrived at
+once). What the report host counts (docs/push.md "How a push reaches a phone").`,
+        errors: [clickErrors.noPush('<msg_id>')],
+      },
+      schema: {
+        params: z.object({ msg_id: z.string() }),
+        response: { 200: z.object({ deliveries: z.array(pushDeviceSchemas.delivery) }) },
+      },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        const { msg_id: msgId } = req.params
+        if (!store.pushes.get(appKey, msgId)) throw clickErrors.noPush(msgId)
+        return {
+          deliveries: store.pushDeliveries.ofPush(appKey, msgId).map(deliveryItem),
+        }
+      },
+    }),
+    schemaRoute({
+      method: 'GET',
+      url: '/push/devices/:registration_id/deliveries',
+      docs: {
+        summary: 'Every push to one device, and how it went: route, reason, status',
+        description: `The pushes that targeted the device, oldest first, whatever became of them (received, waiting, expired,
+withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/push.md "How a push reaches a phone").`,
+        errors: [sandboxErrors.unknownRegistrationId()],
+      },
+      schema: {
+        params: pushDeviceSchemas.rid,
+        response: {
+          200: z.object({
+            deliveries: z.array(pushDeviceSchemas.delivery.extend({ msg_id: z.string() })),
+          }),
+        },
+      },
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        const { registration_id: rid } = req.params
+        if (!store.pushDevices.get(appKey, rid)) throw sandboxErrors.unknownRegistrationId()
+        return {
+          deliveries: store.pushDeliveries
+            .search(appKey, { rid })
+            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d) })),
+        }
+      },
     }),
   ]
 }

@@ -2,6 +2,7 @@
 // Devices: every push device of the app, and what each received, drawn as its platform shows it:
 // a notification in the system's shade, a custom message (JPush "message") only to the app.
 
+import { useEffect, useState } from 'preact/hooks'
 import { act, toast } from '../components/toasts.js'
 import { Copyable, Field, Time } from '../components/values.js'
 import { json, matches } from '../lib/format.js'
@@ -15,6 +16,9 @@ function alertParts(n) {
     return { title: n.alert.title, subtitle: n.alert.subtitle, body: n.alert.body }
   return { title: n?.title, body: n?.alert }
 }
+
+/** The makers' channels a device can register with (POST /_sandbox/push/devices `channel`). */
+const CHANNELS = ['xiaomi', 'huawei', 'honor', 'oppo', 'vivo', 'meizu', 'fcm', 'hmos']
 
 const Extras = ({ extras }) => html`<details><summary>extras</summary><pre>${json(extras)}</pre></details>`
 
@@ -66,6 +70,7 @@ function Received({ s, device, p }) {
     <footer class="meta">
       Received <${Time} at=${p.received_at} /> · msg_id <${Copyable} value=${p.msg_id} what="msg_id" /> ·${' '}
       <a href=${callOf(p.msg_id)}>the call that pushed it</a>
+      ${p.route && html` · came by <span class="route" data-route=${p.route}>${p.route}</span>`}
       ${p.alias && ` · to alias ${p.alias}`}
       ${p.withdrawn_at && html` · withdrawn <${Time} at=${p.withdrawn_at} />`}
       ${p.sms_msg_id && html` · SMS fallback <a href=${`#/phones/${device.mobile}/${p.sms_msg_id}`}>${p.sms_msg_id}</a>`}
@@ -76,6 +81,35 @@ function Received({ s, device, p }) {
         : html`<button type="button" onClick=${open} aria-label=${`Open push ${p.msg_id} (click)`}>Open (click)</button>`
     }
   </article>`
+}
+
+/**
+ * The pushes that targeted the device and have not reached it (waiting, expired, withdrawn): where
+ * each went (route) and why it did not arrive (reason), as docs/push.md "How a push reaches a phone" says.
+ */
+function NotReceived({ s, device }) {
+  const [missed, setMissed] = useState(/** @type {any[]} */ ([]))
+  const received = s.data.pushes.filter(p => p.registration_id === device.registration_id).length
+  useEffect(() => {
+    let live = true
+    s.session.api
+      .get(`/_sandbox/push/devices/${device.registration_id}/deliveries`)
+      .then(answer => live && setMissed(answer.deliveries.filter(d => d.status !== 'delivered')))
+      .catch(() => live && setMissed([]))
+    return () => {
+      live = false
+    }
+  }, [device.registration_id, device.online, received])
+  if (missed.length === 0) return null
+  return html`<h3>Not received (${missed.length})</h3>
+    <ul class="not-received">
+      ${missed.map(
+        d => html`<li key=${d.msg_id} data-msg-id=${d.msg_id}>
+          msg_id <${Copyable} value=${d.msg_id} what="msg_id" /> · ${d.status} · route
+          <span class="route">${d.route ?? 'none'}</span> · why not <span class="reason">${d.reason ?? '—'}</span>
+        </li>`,
+      )}
+    </ul>`
 }
 
 function Detail({ s, device }) {
@@ -100,6 +134,13 @@ function Detail({ s, device }) {
       <dd>${device.tags.join(', ') || '—'}</dd>
       <dt>mobile</dt>
       <dd>${device.mobile ? html`<a href=${`#/phones/${device.mobile}`}>${device.mobile}</a>` : '—'}</dd>
+      <dt>channel</dt>
+      <dd class="channel">${device.channel ?? 'none: the JPush connection only'}</dd>
+      ${
+        device.platform === 'ios' &&
+        html`<dt>APNs environment</dt>
+          <dd class="apns-environment">${device.apns_environment ?? '—'}</dd>`
+      }
       <dt>state</dt>
       <dd>
         ${device.online ? 'online' : 'offline'}
@@ -107,6 +148,7 @@ function Detail({ s, device }) {
       </dd>
     </dl>
     <button type="button" onClick=${toggle}>${device.online ? 'Take offline' : 'Bring online'}</button>
+    <${NotReceived} s=${s} device=${device} />
     <h3>Received (${pushes.length})</h3>
     ${pushes.length === 0 && html`<p class="empty">Nothing received yet: pushes appear here as they are delivered.</p>`}
     <div class="pushes">
@@ -124,6 +166,9 @@ function RegisterForm({ s }) {
       .map(t => t.trim())
       .filter(Boolean)
     const body = { platform: form.platform.value, online: form.online.checked, tags }
+    // The twin (docs/push.md "How a push reaches a phone"): blank keeps the platform's default.
+    if (form.channel.value) body.channel = form.channel.value
+    if (form.apns_environment.value) body.apns_environment = form.apns_environment.value
     if (form.alias.value.trim()) body.alias = form.alias.value.trim()
     if (form.mobile.value.trim()) body.mobile = form.mobile.value.trim()
     const device = await act(e.submitter, () => s.session.api.post('/_sandbox/push/devices', body))
@@ -144,6 +189,18 @@ function RegisterForm({ s }) {
       <${Field} label="tags (comma-separated)"><input id="new-tags" name="tags" autocomplete="off" /><//>
       <${Field} label="mobile (for SMS fallback)">
         <input id="new-mobile" name="mobile" inputmode="tel" autocomplete="off" />
+      <//>
+ <${Field} label="maker channel (Android, HarmonyOS)">
+        <select id="new-channel" name="channel">
+          <option value="">none (JPush only; HarmonyOS: hmos)</option>
+          ${CHANNELS.map(c => html`<option value=${c}>${c}</option>`)}
+        </select>
+      <//>
+      <${Field} label="APNs environment (iOS)">
+        <select id="new-apns-environment" name="apns_environment">
+          <option value="">production (default)</option>
+          <option value="development">development</option>
+        </select>
       <//>
       <label class="check"><input id="new-online" name="online" type="checkbox" defaultChecked /> online</label>
       <button type="submit">Register device</button>
@@ -178,7 +235,9 @@ function DevicesView({ s }) {
               <strong>${d.registration_id}</strong>
               <span class=${`badge ${d.online ? 'ok' : 'muted'}`}>${d.online ? 'online' : 'offline'}</span>
               <span class="preview">
-                ${PLATFORMS[d.platform] ?? d.platform}${d.alias && ` · alias ${d.alias}`}${
+                ${PLATFORMS[d.platform] ?? d.platform}${d.channel && ` · ${d.channel}`}${
+                  d.apns_environment && ` · APNs ${d.apns_environment}`
+                }${d.alias && ` · alias ${d.alias}`}${
                   d.tags.length > 0 && ` · tags ${d.tags.join(', ')}`
                 } · ${received(d.registration_id).length} received
               </span>

@@ -244,11 +244,11 @@ export function defineRoutes(
       [SURFACE]: { ...surface, methodNotAllowed: true },
       // The method is refused before the body is read (issue 29, point 10): a PUT with a body
       // that is not JSON, or over the limit, is still the wrong method, as the vendor answers it.
-      onRequest: async () => {
-        throw dialect.methodNotAllowed(allowedOf(answered.get(url)))
+      onRequest: async (req: FastifyRequest) => {
+        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
       },
-      handler: async () => {
-        throw dialect.methodNotAllowed(allowedOf(answered.get(url)))
+      handler: async (req: FastifyRequest) => {
+        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
       },
     }
     app.route(derived)

@@ -22,6 +22,7 @@ import { registerRoot } from './http/root.js'
 import { createRouteBook, type RouteBook } from './http/route-book.js'
 import { useConnections } from './http/socket/connections.js'
 import { useDrain } from './http/socket/drain.js'
+import { useLinger } from './http/socket/linger.js'
 import { logListenerErrors } from './http/socket/listener-errors.js'
 import { requestTimeouts } from './http/socket/timeouts.js'
 import { createEnvelopes } from './http/surfaces.js'
@@ -269,6 +270,8 @@ export async function buildApp(
   // App-wide hooks, before the surfaces so that every route and 404 inherits them.
   // Bounds on connections, and back-pressure: a client that reads nothing stops being read.
   const connections = useConnections(app, held, config)
+  // An answer before the body has arrived (over the limit): the rest is read, not reset.
+  useLinger(app, config)
   useDrain(app, connections) // the graceful close: late requests refused, connections ended in order
   // HTTPS_ONLY: plain HTTP on /v3 is refused first, before auth, as the vendor's front does.
   if (config.httpsOnly) app.addHook('onRequest', refusePlainHttp)

@@ -412,6 +412,23 @@ export const SETTINGS = {
     describe: 'real time a client may leave answers unread without taking a byte before it is disconnected',
     schema: int(1_000, MAX_TIMER_MS).default(60_000),
   }),
+  // An answer given before the request's body has arrived (http/socket/linger.ts): issue 29, point 13.
+  lingerBytes: setting({
+    env: 'LINGER_BYTES',
+    public: true,
+    flag: 'linger-bytes',
+    describe:
+      'bytes of a request body still read (and thrown away) after an early answer, such as a body over the limit, before the connection is closed',
+    schema: int(0, Number.MAX_SAFE_INTEGER).default(64 * 1024 * 1024),
+  }),
+  lingerMs: setting({
+    env: 'LINGER_MS',
+    public: true,
+    flag: 'linger-ms',
+    describe:
+      'real time the rest of a request body is still read after an early answer before the connection is closed',
+    schema: int(100, MAX_TIMER_MS).default(30_000),
+  }),
   // An app's document (GET /_sandbox/app/export, POST /_sandbox/app/import): issue 33.
   maxImportBytes: setting({
     env: 'MAX_IMPORT_BYTES',

@@ -13,7 +13,12 @@ export const adminErrors = {
   appKeyInvalid: e(200, 1013, 'appkey is invalid'),
   noCertificateFile: e(200, 1014, 'no certificate file in the request'),
   deleteFailed: e(200, 1015, 'app delete fail'),
-  onlyPost: e(405, 4001, 'Only support HTTP POST method'),
+  /**
+   * A method the path does not answer. The vendor's words name the method refused: `Get HTTP
+   * method is not allowed` (docs/jpush-wire.md "Admin API", docs2019 rest_api_admin_api_v1).
+   */
+  onlyPost: (_allowed?: readonly string[], method = 'GET') =>
+    new ApiError(405, 4001, `${method.charAt(0)}${method.slice(1).toLowerCase()} HTTP method is not allowed`),
   missing: (param: string) => new ApiError(400, 4002, `Request parameter ${param} is null or empty`),
   invalid: (param: string) => new ApiError(400, 4003, `Request parameter ${param} is invalid`),
   /** The sandbox's own bound on apps (AUTO_PROVISION_MAX_APPS…) refuses a new one: why. */

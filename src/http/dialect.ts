@@ -9,8 +9,13 @@ import type { ApiError } from '../errors.js'
 export interface Dialect {
   /** A path no route takes: unknown, undecodable, or with a parameter over the length limit. */
   notFound(): ApiError
-  /** A known path with another method (Fastify alone would say 404); needs no credentials. */
-  methodNotAllowed(): ApiError
+  /**
+   * A known path with another method (Fastify alone would say 404); needs no credentials, and is
+   * answered before the body is read (a bad or oversized body is not the refusal). `allowed`: the
+   * methods the path answers, where the vendor's message names them (JPush 1001); `method`: the
+   * one refused, where the message names it (Admin 4001).
+   */
+  methodNotAllowed(allowed?: readonly string[], method?: string): ApiError
   /** No `Authorization: Basic …` header, or one that does not decode. */
   missingAuth(): ApiError
   /** Wrong credentials; also a refused auto-provisioning, its reason added to the message. */

@@ -205,6 +205,9 @@ export function withAliases(routes: RouteSpec[], aliases: Readonly<Record<string
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
+/** The methods a path answers, in METHODS' order (HEAD goes with GET and is not named). */
+const allowedOf = (methods: Set<string> | undefined): string[] => METHODS.filter(m => methods?.has(m))
+
 /**
  * Registers a route table, then answers every other method on the same paths with the dialect's
  * "method not allowed" (Fastify alone would say 404). Those answers need no credentials. Each
@@ -219,6 +222,7 @@ export function defineRoutes(
   const surface: RouteSurface = { dialect, standing, ...(operator ? { operator } : {}) }
   // Per path, the methods it answers, and those no 405 is derived for (answered or unknown).
   const byUrl = new Map<string, Set<string>>()
+  const answered = new Map<string, Set<string>>()
   // A path whose routes answer failures flat answers its 405 (and what comes before it) flat too.
   const flatUrls = new Set<string>()
   for (const { unknownMethods = [], ...r } of routes) {
@@ -227,6 +231,7 @@ export function defineRoutes(
     const methods = byUrl.get(r.url) ?? new Set()
     for (const m of [r.method, ...unknownMethods].flat()) methods.add(m)
     byUrl.set(r.url, methods)
+    answered.set(r.url, new Set([...(answered.get(r.url) ?? []), r.method].flat()))
     if (r.config?.errorShape === 'flat') flatUrls.add(r.url)
   }
   for (const [url, methods] of byUrl) {
@@ -237,8 +242,13 @@ export function defineRoutes(
       url,
       config: { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) },
       [SURFACE]: { ...surface, methodNotAllowed: true },
-      handler: async () => {
-        throw dialect.methodNotAllowed()
+      // The method is refused before the body is read (issue 29, point 10): a PUT with a body
+      // that is not JSON, or over the limit, is still the wrong method, as the vendor answers it.
+      onRequest: async (req: FastifyRequest) => {
+        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
+      },
+      handler: async (req: FastifyRequest) => {
+        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
       },
     }
     app.route(derived)

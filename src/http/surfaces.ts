@@ -53,7 +53,7 @@ export function createEnvelopes(fallback: Dialect) {
      * usual: Node treats them as such when nobody listens for 'upgrade'.)
      */
     connect(req: IncomingMessage, socket: Duplex): void {
-      const e = dialectFor(req.url ?? '').methodNotAllowed()
+      const e = dialectFor(req.url ?? '').methodNotAllowed(undefined, req.method)
       const body = JSON.stringify(e.toBody())
       socket.on('error', () => {}) // a client gone meanwhile: nobody left to answer
       socket.end(

@@ -4,9 +4,23 @@ import { ApiError } from '../errors.js'
 // live service's literals where transcripts show them.
 const e = (status: number, code: number, message: string) => () => new ApiError(status, code, message)
 
+/**
+ * The vendor's "Only support HTTP POST method" (JPush 1001, Admin 4001), naming the methods a
+ * path answers when POST is not one of them: "Only support HTTP GET or DELETE method".
+ */
+export function onlyMethods(allowed?: readonly string[]): string {
+  const named = !allowed || allowed.length === 0 || allowed.includes('POST') ? ['POST'] : allowed
+  return `Only support HTTP ${named.join(' or ')} method`
+}
+
 export const pushErrors = {
   internal: e(500, 1000, 'Server internal error'),
-  onlyPost: e(405, 1001, 'Only support HTTP POST method'),
+  /**
+   * A method the path does not answer (jpush-api.md §5.12: 405 1001). The vendor's words are for
+   * its POST paths; a path that takes other methods names those in the same words, so the message
+   * is never "only POST" where POST is refused too (issue 29, point 10).
+   */
+  onlyPost: (allowed?: readonly string[]) => new ApiError(405, 1001, onlyMethods(allowed)),
   missing: (what: string) => new ApiError(400, 1002, `Missing parameter: ${what}`),
   invalid: (message: string) => new ApiError(400, 1003, message),
   authFailed: e(401, 1004, 'Authen failed'),

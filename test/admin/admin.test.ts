@@ -180,8 +180,12 @@ describe('POST /v1/app on admin.jpush.cn', () => {
 
   it('answers only POST (405 4001); an unknown admin path is 404', async () => {
     const { app } = await createTestApp()
+    // The vendor's words (docs/jpush-wire.md "Admin API"), naming the method refused.
     expect((await admin(app, 'GET', '/v1/app')).body).toEqual({
-      error: { code: 4001, message: 'Only support HTTP POST method' },
+      error: { code: 4001, message: 'Get HTTP method is not allowed' },
+    })
+    expect((await admin(app, 'DELETE', '/v1/app')).body).toEqual({
+      error: { code: 4001, message: 'Delete HTTP method is not allowed' },
     })
     expect((await admin(app, 'GET', '/v1/apps')).status).toBe(404)
   })

@@ -121,9 +121,9 @@ describe('Beijing paths belong to their group', () => {
     const seq = [
       ['/v3/devices/status', '600', '599'],
       ['/v3/device/status', '600', '598'],
-      ['/v3/report/received', '2400', '2399'],
-      ['/v3/received', '2400', '2398'],
-      ['/v3/report/users', '2400', '2397'],
+      ['/v3/report/received?msg_ids=1', '2400', '2399'],
+      ['/v3/received?msg_ids=1', '2400', '2398'],
+      ['/v3/report/users?time_unit=DAY&start=2026-01-01&duration=1', '2400', '2397'],
     ]
     for (const [url, limit, remaining] of seq) {
       const res = await call(app, url!.includes('status') ? 'POST' : 'GET', url!, {
@@ -141,7 +141,7 @@ describe('Beijing paths belong to their group', () => {
     expect((await call(app, 'GET', '/v3/device/tags')).status).toBe(200)
     const over = await call(app, 'GET', `/v3/device/${ANDROID_1}`)
     expect([over.status, over.body.error.code]).toEqual([429, 2002])
-    expect((await call(app, 'GET', '/v3/report/received')).status).toBe(200)
+    expect((await call(app, 'GET', '/v3/report/received?msg_ids=1')).status).toBe(200)
   })
 })
 

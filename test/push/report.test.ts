@@ -44,11 +44,15 @@ describe('statistics follow what the sandbox delivered (jpush-api.md §6)', () =
     expect(detail.details.notification).toMatchObject({ target: 3, received: 2 })
   })
 
-  it('without msg_ids (jpush-async drops the query) the latest push is reported', async () => {
+  it('without msg_ids: 3002, but jpush-async (which drops the query) gets the latest push', async () => {
     const { app } = await createTestApp()
-    expect((await call(app, 'GET', '/v3/received')).body).toEqual([])
+    const jpushAsync = { 'user-agent': 'JPush-API-NodeJS-Client 4.2.0' }
+    expect((await call(app, 'GET', '/v3/received', undefined, jpushAsync)).body).toEqual([])
     const res = await call(app, 'POST', '/v3/push', pushBody())
-    expect((await call(app, 'GET', '/v3/received')).body[0].msg_id).toBe(res.body.msg_id)
+    expect((await call(app, 'GET', '/v3/received', undefined, jpushAsync)).body[0].msg_id).toBe(
+      res.body.msg_id,
+    )
+    expect((await call(app, 'GET', '/v3/received')).body.error.code).toBe(3002)
   })
 
   it('statistics are kept 30 days', async () => {

@@ -87,7 +87,8 @@ describe('user statistics', () => {
 
   it('without a query string (jpush-async drops it): today, by day', async () => {
     const { app } = await createTestApp()
-    expect((await users(app, '')).body).toEqual({
+    const jpushAsync = { 'user-agent': 'JPush-API-NodeJS-Client 4.2.0' }
+    expect((await call(app, 'GET', '/v3/users', undefined, jpushAsync)).body).toEqual({
       time_unit: 'DAY',
       start: '2026-01-01',
       duration: 1,

@@ -31,7 +31,14 @@ describe('faults answer the codes a retry must handle', () => {
       () => ({ registration_ids: [ANDROID_1] }),
     ],
     ['/v3/schedules', 'GET', 8203, 503, 'Execute action timeout, please try later again', () => undefined],
-    ['/v3/messages/detail', 'GET', 2006, 403, 'This API is only available to VIP apps', () => undefined],
+    [
+      '/v3/messages/detail?msg_ids=1',
+      'GET',
+      2006,
+      403,
+      'This API is only available to VIP apps',
+      () => undefined,
+    ],
   ])('%s %s → %i (%i)', async (path, method, code, status, message, body) => {
     const { app } = await createTestApp()
     const armed = await call(app, 'POST', '/_sandbox/faults', {

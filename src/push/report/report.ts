@@ -8,6 +8,7 @@ import { reportErrors as e } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject, stringArray } from '../values.js'
 import { countPushes, type PushCounts } from './counts.js'
+import { dropsItsQuery } from './query-less.js'
 import {
   messagesAnswer,
   messagesDetailAnswer,
@@ -23,11 +24,6 @@ import {
 // reached each device.
 
 /**
- * `msg_ids=1,2` (comma raw or %2C; a python list arrives as repeated keys): ≤ 100 numeric ids,
- * else 3002. Absent (undefined): the app's latest push, because jpush-async sends no query string
- * at all (sdk-wire-capture.md §4.3) and would otherwise never get an answer it can use.
- */
-/**
  * A query's list of message ids: comma- or space-separated, in one key or repeated ones, each
  * 1 to 20 digits, at most `max`; repeats dropped. Anything else is 3001 `<name> is invalid`.
  */
@@ -42,6 +38,10 @@ export function readMsgIdList(raw: QueryValue, name: string, max: number): strin
   return [...new Set(ids)]
 }
 
+/**
+ * `msg_ids=1,2` (comma raw or %2C; a python list arrives as repeated keys): ≤ 100 numeric ids,
+ * else 3002. Absent (undefined): 3002 too, but for jpush-async (the handler: query-less.ts).
+ */
 const msgIds = field({
   read(value): string[] | undefined {
     const raw = value as QueryValue
@@ -50,7 +50,7 @@ const msgIds = field({
   schema: z
     .string()
     .describe(
-      'Comma-separated, at most 100 (repeated keys too); absent: the latest push (jpush-async drops it).',
+      'Comma-separated, at most 100 (repeated keys too). Required; only jpush-async, which drops every query, gets the latest push without it.',
     )
     .optional(),
   errors: [e.invalid('msg_ids is invalid')],
@@ -113,6 +113,9 @@ export function pushReportRoutes(deps: PipelineDeps): RouteSpec[] {
       answer,
       handler: async (req, { query }) => {
         const { appKey } = req.tenant.app
+        // Absent: 3002, unless the client is jpush-async, which cannot send it (query-less.ts) and
+        // gets the app's latest push, the one it most likely asks about.
+        if (query.msg_ids === undefined && !dropsItsQuery(req)) throw e.invalid('msg_ids is invalid')
         const latest = query.msg_ids === undefined ? store.pushes.latest(appKey) : undefined
         const ids = query.msg_ids ?? (latest ? [latest.msgId] : [])
         const now = req.tenant.now()

@@ -7,6 +7,7 @@ import type { Store } from '../../store/index.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import { dayKey, parseLocal } from '../../time.js'
 import { reportErrors } from '../errors.js'
+import { dropsItsQuery } from './query-less.js'
 
 // GET /v3/users (jpush-api.md §6.5): per period, per platform, what the app's devices did —
 //   new     devices registered in the period;
@@ -182,8 +183,9 @@ export const usersQueryOf = (limits: UsersLimits) =>
     in: 'query',
     read(req, now: number, timeZone: string): UsersQuery {
       const q = req.query as UsersQueryString
-      // jpush-async sends no query string at all (sdk-wire-capture.md §4.3): today, by day.
-      const given = q.time_unit ?? q.start ?? q.duration
+      // jpush-async sends no query string at all (query-less.ts): today, by day. Anyone else
+      // without a query is told what is missing (3002).
+      const given = q.time_unit ?? q.start ?? q.duration ?? (dropsItsQuery(req) ? undefined : '')
       const asked =
         given === undefined ? { time_unit: 'DAY', start: dayKey(now, timeZone), duration: '1' } : q
       return readUsersQuery(asked, now, timeZone, limits)

@@ -115,6 +115,12 @@ const PUSH: Record<string, Row> = {
     source: 'jpush-api.md §5.12',
     sandbox: 'This API is only available to VIP apps',
   },
+  noFileGroupPush: {
+    status: 403,
+    vendor: '~the developer has no right to VIP file group push (code only)',
+    source: 'https://docs.jiguang.cn/jpush/server/push/rest_api_v3_file (since 2020-08-11)',
+    sandbox: 'The developer has no permission of VIP file group push',
+  },
   noPermission: {
     status: 403,
     vendor: '~no permission for this API',

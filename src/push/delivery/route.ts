@@ -72,8 +72,33 @@ export interface Routing {
 
 export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Routing {
   const options = isObject(body) && isObject(body.options) ? body.options : {}
-  const channels = isObject(options.third_party_channel) ? options.third_party_channel : {}
+  const channels = isObject(options.third_party_channel) ? options.third_party_channel : undefined
   const production = options.apns_production
+  // Most pushes name no vendor and no classification: the parts every such push shares, made once
+  // (read only, never written: route.ts and fan-out.ts read them).
+  const classification = options.classification
+  const plain = channels === undefined && (classification === undefined || classification === null)
+  const parts = plain
+    ? (PLAIN_PARTS ??= frozen(routingParts({}, undefined)))
+    : routingParts(channels ?? {}, classification)
+  return {
+    // Absent: production (the server's default); the official SDKs send false unless told.
+    apnsEnvironment: production === false || production === 0 ? 'development' : 'production',
+    ...parts,
+    notified: new Set(notified),
+  }
+}
+
+type RoutingParts = Pick<Routing, 'distributions' | 'ospush' | 'quotaKinds'>
+let PLAIN_PARTS: RoutingParts | undefined
+const frozen = (p: RoutingParts): RoutingParts => {
+  Object.freeze(p.distributions)
+  Object.freeze(p.ospush)
+  Object.freeze(p.quotaKinds)
+  return p
+}
+
+function routingParts(channels: Record<string, unknown>, classification: unknown): RoutingParts {
   const distributions = {} as Record<VendorChannel, Distribution>
   const ospush: VendorChannel[] = []
   for (const c of VENDOR_CHANNELS) {
@@ -83,7 +108,6 @@ export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Rout
     distributions[c] = d
     if (d === 'ospush') ospush.push(c)
   }
-  const classification = options.classification
   const quotaKinds: Routing['quotaKinds'] = {}
   for (const v of QUOTA_VENDORS) {
     const own = isObject(channels[v]) ? channels[v] : {}
@@ -92,14 +116,7 @@ export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Rout
       quotaKinds[v] = own.classification === 1 ? 'system' : 'operation'
     } else quotaKinds[v] = classification === 1 ? 'system' : 'operation'
   }
-  return {
-    // Absent: production (the server's default); the official SDKs send false unless told.
-    apnsEnvironment: production === false || production === 0 ? 'development' : 'production',
-    distributions,
-    ospush,
-    notified: new Set(notified),
-    quotaKinds,
-  }
+  return { distributions, ospush, quotaKinds }
 }
 
 /** Whether a notification to `device` goes through its maker's channel, quota permitting. */

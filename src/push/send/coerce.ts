@@ -39,10 +39,17 @@ function coerce(value: unknown, kind: Kind): unknown {
   return value
 }
 
-/** The object at a dotted path of the body, or undefined. */
-function at(body: Json, path: string): Json | undefined {
+// The table as the loop reads it, split once: every push runs it (≈ 2 µs a push when each call
+// split the paths and listed the entries again).
+const TABLE = Object.entries(SCALARS).map(([path, fields]) => ({
+  keys: path.split('.'),
+  fields: Object.entries(fields),
+}))
+
+/** The object at a path of the body, or undefined. */
+function at(body: Json, keys: readonly string[]): Json | undefined {
   let o: unknown = body
-  for (const key of path.split('.')) o = isObject(o) ? o[key] : undefined
+  for (const key of keys) o = isObject(o) ? o[key] : undefined
   return isObject(o) ? o : undefined
 }
 
@@ -52,23 +59,23 @@ function at(body: Json, path: string): Json | undefined {
  */
 export function coerceScalars(body: Json): Json {
   let out = body
-  for (const [path, fields] of Object.entries(SCALARS)) {
-    const o = at(out, path)
+  for (const { keys, fields } of TABLE) {
+    const o = at(out, keys)
     if (!o) continue
     let changed: Json | undefined
-    for (const [key, kind] of Object.entries(fields)) {
+    for (const [key, kind] of fields) {
       const v = coerce(o[key], kind)
       if (v !== o[key]) {
         changed ??= { ...o }
         changed[key] = v
       }
     }
-    if (changed) out = replaceAt(out, path.split('.'), changed)
+    if (changed) out = replaceAt(out, keys, changed)
   }
   return out
 }
 
-function replaceAt(o: Json, keys: string[], value: Json): Json {
+function replaceAt(o: Json, keys: readonly string[], value: Json): Json {
   const [head, ...rest] = keys as [string, ...string[]]
   return { ...o, [head]: rest.length === 0 ? value : replaceAt(o[head] as Json, rest, value) }
 }

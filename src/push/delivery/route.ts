@@ -78,9 +78,7 @@ export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Rout
   // (read only, never written: route.ts and fan-out.ts read them).
   const classification = options.classification
   const plain = channels === undefined && (classification === undefined || classification === null)
-  const parts = plain
-    ? (PLAIN_PARTS ??= frozen(routingParts({}, undefined)))
-    : routingParts(channels ?? {}, classification)
+  const parts = plain ? PLAIN_PARTS : routingParts(channels ?? {}, classification)
   return {
     // Absent: production (the server's default); the official SDKs send false unless told.
     apnsEnvironment: production === false || production === 0 ? 'development' : 'production',
@@ -90,13 +88,6 @@ export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Rout
 }
 
 type RoutingParts = Pick<Routing, 'distributions' | 'ospush' | 'quotaKinds'>
-let PLAIN_PARTS: RoutingParts | undefined
-const frozen = (p: RoutingParts): RoutingParts => {
-  Object.freeze(p.distributions)
-  Object.freeze(p.ospush)
-  Object.freeze(p.quotaKinds)
-  return p
-}
 
 function routingParts(channels: Record<string, unknown>, classification: unknown): RoutingParts {
   const distributions = {} as Record<VendorChannel, Distribution>
@@ -118,6 +109,14 @@ function routingParts(channels: Record<string, unknown>, classification: unknown
   }
   return { distributions, ospush, quotaKinds }
 }
+
+const frozen = (p: RoutingParts): RoutingParts => {
+  Object.freeze(p.distributions)
+  Object.freeze(p.ospush)
+  Object.freeze(p.quotaKinds)
+  return p
+}
+const PLAIN_PARTS = frozen(routingParts({}, undefined))
 
 /** Whether a notification to `device` goes through its maker's channel, quota permitting. */
 function wantsVendor(routing: Routing, channel: VendorChannel, online: boolean): boolean {

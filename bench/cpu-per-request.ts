@@ -1,6 +1,7 @@
 // `npx tsx bench/cpu-per-request.ts`: rounds of one scenario with the CPU time each server spent
 // per request (from /proc), a figure far less noisy than req/s on a shared machine. The servers
-// run side by side and take turns, round after round, so they see the same machine load:
+// run side by side and take turns, round after round (in reverse order every other round), so they
+// see the same machine load:
 // - the product (dist/server.js, or BENCH_SERVER);
 // - with BASE=/tmp/old/dist/server.js, an older build too (a worktree of an older commit, built);
 // - with CEILING=1, ceiling (b) (bare Fastify POST + Basic + JSON), for the ratios;
@@ -111,8 +112,11 @@ const show = (f: Figures) =>
 try {
   await startAll()
   for (const c of contenders) await loadRound({ ...c.options(), durationSeconds: 1 }) // warm-up
+  // Odd rounds take the contenders in reverse: on this 2-core machine the one that goes first in a
+  // round read several per cent cheaper, whichever build it was (docs/performance.md, "The push
+  // path after issues 29 and 30"), so a fixed order leaned every A/B one way.
   for (let r = 0; r < ROUNDS; r++)
-    for (const c of contenders) {
+    for (const c of r % 2 === 0 ? contenders : [...contenders].reverse()) {
       await waitIdle(c.server.child.pid!)
       const rss = sampleRss(c.server.child.pid!)
       const f = await loadRound(c.options())

@@ -36,6 +36,7 @@ import { duePushes } from './push/delivery/delivery.js'
 import { dueFanOuts } from './push/delivery/slices.js'
 import { aliasRoutes } from './push/device/aliases.js'
 import { deviceRoutes } from './push/device/devices.js'
+import { seedDeviceProblems } from './push/device/seed.js'
 import { tagRoutes } from './push/device/tags.js'
 import { testDeviceRoutes } from './push/device/test-devices.js'
 import {
@@ -154,7 +155,9 @@ export async function buildApp(
     journalMaxPerApp: config.journalMaxPerApp,
     appIdleMs: config.autoProvisionIdleMs,
   })
-  const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
+  const seed = config.seedFile
+    ? readSeedFile(config.seedFile, [seedTemplateProblems, seedDeviceProblems(config.maxDevicesPerApp)])
+    : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
 
   // Per-app state held in memory (faults, rate windows, callbacks on the wire…) forgets an app

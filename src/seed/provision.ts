@@ -126,7 +126,7 @@ export function provisionApp(
     store.sequences.skipPast('temp_id', Math.max(0, ...templates.map(t => t.tempId)))
     store.sequences.skipPast('sign_id', Math.max(0, ...signs.map(s => s.signId)))
     for (const mobile of seed?.unsubscribed ?? []) store.unsubscribed.add(app.appKey, asStored(mobile), now)
-    provisionDevices(store, app.appKey, now)
+    provisionDevices(store, app.appKey, now, seed?.devices)
     provisionPushResources(store, app.appKey, seed, now)
   })
 }

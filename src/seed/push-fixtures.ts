@@ -1,5 +1,6 @@
 import type { Store } from '../store/index.js'
-import type { PushPlatform } from '../store/push/devices.js'
+import { type PushPlatform, twinDefaults, type VendorChannel } from '../store/push/devices.js'
+import type { SeedDevice } from './seed-file.js'
 
 /**
  * Devices every new app starts with, so the vendor's curl examples (audience alias, tag,
@@ -42,7 +43,34 @@ const DEFAULT_DEVICES: Array<{
   },
 ]
 
-export function provisionDevices(store: Store, appKey: string, now: number): void {
+/**
+ * The app's first devices: the seed file's (`devices`, checked when the file was read:
+ * push/device/seed.ts), else the fixtures.
+ */
+export function provisionDevices(store: Store, appKey: string, now: number, seeded?: SeedDevice[]): void {
+  if (seeded) {
+    for (const d of seeded) {
+      // Unsaid twin fields take the platform's defaults, as a registration through the control plane does.
+      const twin = twinDefaults(d.platform)
+      if (d.channel !== undefined) twin.channel = d.channel as VendorChannel | null
+      if (d.apns_environment !== undefined) twin.apnsEnvironment = d.apns_environment
+      store.pushDevices.insert(
+        {
+          appKey,
+          registrationId: d.registration_id,
+          platform: d.platform,
+          alias: d.alias,
+          mobile: d.mobile,
+          online: d.online,
+          lastOnlineAt: d.online ? now : null,
+          createdAt: now,
+          ...twin,
+        },
+        [...new Set(d.tags)],
+      )
+    }
+    return
+  }
   for (const { tags, ...d } of DEFAULT_DEVICES) {
     // The fixtures' iOS phones take either APNs environment (apnsEnvironment null), so that the
     // SDKs' apns_production:false and the server's default both reach them; a device registered

@@ -3,6 +3,8 @@ import type * as Yaml from 'yaml'
 import { z } from 'zod'
 import { StartRefusal } from '../errors.js'
 import { lazy } from '../lazy.js'
+import type { PushPlatform } from '../store/push/devices.js'
+import { VENDOR_CHANNELS } from '../store/push/devices.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
 import {
   groupConflicts,
@@ -67,6 +69,37 @@ const settings = z
   .partial()
   .strict()
 
+const PLATFORMS = [
+  'android',
+  'ios',
+  'hmos',
+  'quickapp',
+  'winphone',
+] as const satisfies readonly PushPlatform[]
+
+/**
+ * A device of the app's registry, a twin of a phone (docs/push.md "How a push reaches a phone"):
+ * what POST /_sandbox/push/devices takes. The device API's own rules (a registration_id's letters,
+ * alias and tag values, 10 devices per alias, a channel that fits the platform) are the push
+ * surface's, checked when the file is read (seedDeviceProblems in push/device/seed.ts).
+ */
+const device = z
+  .object({
+    registration_id: z.string(),
+    platform: z.enum(PLATFORMS),
+    alias: z.string().nullable().default(null),
+    tags: z.array(z.string()).default([]),
+    mobile: z.string().nullable().default(null),
+    online: z.boolean().default(true),
+    /** The maker's channel; null: JPush only; absent: the platform's default. */
+    channel: z
+      .enum(VENDOR_CHANNELS as [string, ...string[]])
+      .nullable()
+      .optional(),
+    apns_environment: z.enum(['development', 'production']).optional(),
+  })
+  .strict()
+
 const app = z
   .object({
     app_key: key24,
@@ -85,6 +118,8 @@ const app = z
     /** JPush push templates (POST /v3/push/template) and push plans (options.business_operation_code). */
     push_templates: z.array(pushTemplateSchema).optional(),
     push_plans: z.array(pushPlanSchema).optional(),
+    /** Replace the four fixture devices (push-fixtures.ts); [] for none. */
+    devices: z.array(device).optional(),
   })
   .strict()
 
@@ -145,6 +180,7 @@ const seedFileSchema = z
 export type SeedFile = z.infer<typeof seedFileSchema>
 export type SeedApp = z.infer<typeof app>
 export type SeedDeveloper = z.infer<typeof developer>
+export type SeedDevice = z.infer<typeof device>
 
 // One schema, two uses: PATCH /_sandbox/app takes the keys of an `apps[]` entry (and its
 // developer's standing and balances) by these same rules, each optional and without the file's
@@ -172,6 +208,7 @@ export const appPatchSchema = patchOf(
     signs: true,
     push_templates: true,
     push_plans: true,
+    devices: true,
   }).shape,
 ).extend({ developer: patchOf(developer.pick({ frozen: true, balances: true }).shape).optional() })
 

@@ -13,6 +13,7 @@ import { addTags, bindAlias } from '../../push/device/fields.js'
 import type { Delivery } from '../../store/push/deliveries.js'
 import {
   type ApnsEnvironment,
+  channelFits,
   type PushPlatform,
   twinDefaults,
   type VendorChannel,
@@ -39,10 +40,8 @@ function twinOf(
 ) {
   const twin = twinDefaults(platform)
   if (channel !== undefined) {
-    const fits =
-      channel === null ||
-      (platform === 'hmos' ? channel === 'hmos' : platform === 'android' && channel !== 'hmos')
-    if (!fits) throw sandboxErrors.invalidField(`"channel": ${channel} is not a channel of ${platform}`)
+    if (!channelFits(platform, channel))
+      throw sandboxErrors.invalidField(`"channel": ${channel} is not a channel of ${platform}`)
     twin.channel = channel
   }
   if (apnsEnvironment !== undefined) {

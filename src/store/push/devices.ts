@@ -230,6 +230,14 @@ export function createPushDeviceStore({ db, caches }: Engine) {
  * without apns_production reaches: jpush-api.md §5.7), a HarmonyOS device on its Push Kit, any
  * other on the JPush connection only (docs/push.md "How a push reaches a phone").
  */
+/** Whether a phone of `platform` can have registered with `channel` (null: JPush only, any platform). */
+export function channelFits(platform: PushPlatform, channel: VendorChannel | null): boolean {
+  return (
+    channel === null ||
+    (platform === 'hmos' ? channel === 'hmos' : platform === 'android' && channel !== 'hmos')
+  )
+}
+
 export function twinDefaults(platform: PushPlatform): {
   channel: VendorChannel | null
   apnsEnvironment: ApnsEnvironment | null

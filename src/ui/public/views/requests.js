@@ -7,6 +7,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { Copyable, Time } from '../components/values.js'
+import { Warnings } from '../components/warnings.js'
 import { REQUESTS_LIMIT as LIMIT, requestsQuery } from '../lib/data.js'
 import { count, matches, pretty } from '../lib/format.js'
 import { html } from '../lib/html.js'
@@ -73,17 +74,7 @@ function Entry({ data, r, open, highlighted }) {
     </summary>
     <div class="request-detail">
       ${r.reason && html`<p class="reason"><strong>Why: </strong>${r.reason}</p>`}
-      ${
-        r.warnings?.length > 0 &&
-        html`<ul class="plain warnings">
-        ${r.warnings.map(
-          w => html`<li key=${w.rule} class="warning">
-            <strong>Production: </strong>${w.message} <code>${w.rule}</code>
-            <span class="muted"> · source: ${w.source}</span>
-          </li>`,
-        )}
-      </ul>`
-      }
+      <${Warnings} warnings=${r.warnings} />
       ${
         ids.length > 0 &&
         html`<ul class="plain">

@@ -108,7 +108,7 @@ function NotReceived({ s, device }) {
     <ul class="not-received">
       ${missed.map(
         d => html`<li key=${d.msg_id} data-msg-id=${d.msg_id}>
-          msg_id <${Copyable} value=${d.msg_id} what="msg_id" /> · ${d.status} · route
+          msg_id <${Copyable} value=${d.msg_id} what="msg_id" /> · ${d.status} · route${' '}
           <span class="route">${d.route ?? 'none'}</span> · why not <span class="reason">${d.reason ?? '—'}</span>
           <${Warnings} warnings=${(d.warnings ?? []).filter(w => concernsDevice(w, device))} />
         </li>`,

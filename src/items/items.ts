@@ -5,8 +5,8 @@ import { z } from 'zod'
 
 /**
  * The production advisor's warnings on the call that made a text or a push (items/warned.ts), each
- * with that call's journal seq. In the lists' answers (empty: none, or the call is no longer in the
- * journal); an event's item has none: the call is journaled once answered, after its events
+ * with that call's journal seq. In the lists' answers; absent: none, or the call is no longer in
+ * the journal. An event's item has none: the call is journaled once answered, after its events
  * (`request.completed` then carries them).
  */
 const warnedCalls = z

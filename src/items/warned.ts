@@ -25,8 +25,15 @@ const WARNED_READ = 1000
 type MadeId = 'msg_id' | 'schedule_id'
 
 /**
- * `of(key, id)`: the warnings of the calls that made (or named) that id, newest call first; none:
- * an empty list. The journal is read at the first lookup, once per list answered.
+ * `{ warnings }` when there are some, else nothing: an item without warnings is the same item its
+ * event carries (items.ts), and so are most.
+ */
+export const withWarnings = (warnings: WarnedCall[]): { warnings?: WarnedCall[] } =>
+  warnings.length > 0 ? { warnings } : {}
+
+/**
+ * `of(key, id)`: the warnings of the calls that made (or named) that id, newest call first. The
+ * journal is read at the first lookup, once per list answered.
  */
 export function warnedCalls(store: Pick<Store, 'requests'>, appKey: string) {
   let byId: Map<string, WarnedCall[]> | undefined

@@ -8,7 +8,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { pushItems } from '../../items/views.js'
-import { warnedCalls } from '../../items/warned.js'
+import { warnedCalls, withWarnings } from '../../items/warned.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
 import type { Delivery } from '../../store/push/deliveries.js'
@@ -170,7 +170,7 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
         const warned = warnedCalls(store, appKey)
         return store.pushDeliveries
           .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
-          .map(d => ({ ...item(d), warnings: warned('msg_id', d.msgId) }))
+          .map(d => ({ ...item(d), ...withWarnings(warned('msg_id', d.msgId)) }))
       },
     }),
     schemaRoute({
@@ -227,7 +227,7 @@ withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/pus
         return {
           deliveries: store.pushDeliveries
             .search(appKey, { rid })
-            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d), warnings: warned('msg_id', d.msgId) })),
+            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d), ...withWarnings(warned('msg_id', d.msgId)) })),
         }
       },
     }),

@@ -3,7 +3,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
-import { warnedCalls } from '../../items/warned.js'
+import { warnedCalls, withWarnings } from '../../items/warned.js'
 import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
@@ -33,7 +33,7 @@ export function smsInspectRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] 
         return store.messages.list(appKey, { ...q, msgId: q.msg_id }).map(m => ({
           ...messageItem(m),
           // A scheduled text: the schedule's call was warned (sms-marketing-hours at its send_time).
-          warnings: [...warned('msg_id', m.msgId), ...warned('schedule_id', m.scheduleId)],
+          ...withWarnings([...warned('msg_id', m.msgId), ...warned('schedule_id', m.scheduleId)]),
         }))
       },
     }),

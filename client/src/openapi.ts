@@ -543,7 +543,8 @@ export interface paths {
         /**
          * Every push to one device, and how it went: route, reason, status
          * @description The pushes that targeted the device, oldest first, whatever became of them (received, waiting, expired,
-         *     withdrawn), each with `msg_id`, `status`, `route` and `reason` (docs/push.md "How a push reaches a phone").
+         *     withdrawn), each with `msg_id`, `status`, `route` and `reason` (docs/push.md "How a push reaches a phone"), and
+         *     `warnings`: the production advisor's on the call that pushed it, each with that call's journal `request_seq` (docs/advisor.md).
          */
         get: operations["getSandboxPushDevicesRegistrationIdDeliveries"];
         put?: never;
@@ -3931,6 +3932,12 @@ export interface operations {
                             registration_id: string;
                             route: string | null;
                             status: string;
+                            warnings?: {
+                                message: string;
+                                request_seq: number;
+                                rule: string;
+                                source: string;
+                            }[];
                         }[];
                     };
                 };
@@ -4594,6 +4601,12 @@ export interface operations {
                             route: string | null;
                             seq: number;
                             sms_msg_id: string | null;
+                            warnings?: {
+                                message: string;
+                                request_seq: number;
+                                rule: string;
+                                source: string;
+                            }[];
                             withdrawn_at: string | null;
                         }[];
                         next_after: number;
@@ -6464,6 +6477,12 @@ export interface operations {
                                 [key: string]: string;
                             } | null;
                             units: number;
+                            warnings?: {
+                                message: string;
+                                request_seq: number;
+                                rule: string;
+                                source: string;
+                            }[];
                         }[];
                         next_after: number;
                     };

@@ -3,6 +3,16 @@ import { z } from 'zod'
 // The items of the control plane's lists, as their schemas (the answers' allow-list); views.ts
 // makes them from the store's rows. An event of the stream carries the same item as its data.
 
+/**
+ * The production advisor's warnings on the call that made a text or a push (items/warned.ts), each
+ * with that call's journal seq. In the lists' answers; absent: none, or the call is no longer in
+ * the journal. An event's item has none: the call is journaled once answered, after its events
+ * (`request.completed` then carries them).
+ */
+const warnedCalls = z
+  .array(z.object({ rule: z.string(), message: z.string(), source: z.string(), request_seq: z.number() }))
+  .optional()
+
 export const items = {
   message: z.object({
     seq: z.number(),
@@ -19,6 +29,8 @@ export const items = {
     /** The code it carried (codes and voice codes), else null. */
     code: z.string().nullable(),
     created_at: z.string(),
+    /** Warnings of the call that sent it, or of the SMS schedule it was sent for (its schedule_id). */
+    warnings: warnedCalls,
   }),
   code: z.object({
     seq: z.number(),
@@ -53,6 +65,8 @@ export const items = {
     route: z.string().nullable(),
     /** Why it had not arrived at once (it waited): null once arrived. */
     reason: z.string().nullable(),
+    /** Warnings of the call that pushed it, whichever device they concern (the UI sorts that out). */
+    warnings: warnedCalls,
   }),
   /**
    * One accepted push (`push.sent`), whoever it reached: what it was sent with, as the app sent it.

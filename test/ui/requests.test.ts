@@ -70,6 +70,10 @@ describe('the Requests view', { timeout: BROWSER_TEST_MS }, () => {
     expect(await warning.innerText()).toContain(
       'source: https://docs.jiguang.cn/jpush/client/Android/android_channel_id',
     )
+    // A broadcast reached several devices: the link to its first says there are others.
+    const reached = await ui.api(tenant, 'GET', `/_sandbox/push/messages?msg_id=${pushed.body.msg_id}`)
+    expect(reached.body.messages.length).toBeGreaterThan(1)
+    await row.getByText(`and ${reached.body.messages.length - 1} other device`).waitFor({ timeout: LIVE_MS })
   })
 
   it('shows the apns-environment warning of a push no targeted iOS build can take', async () => {
@@ -113,6 +117,26 @@ describe('the Requests view', { timeout: BROWSER_TEST_MS }, () => {
     expect(await row.locator('pre.body').first().innerText()).toContain('"mobile": "13800138051"')
     await row.getByRole('link', { name: 'the text to 13800138051' }).click()
     await page.locator(`.sms.highlight[data-msg-id="${sent.body.msg_id}"]`).waitFor({ timeout: LIVE_MS })
+  })
+
+  it('#/requests/<seq> shows that entry even when the list does not hold it, and says when it is gone', async () => {
+    const tenant = newTenant('uireqseq')
+    const refused = await ui.api(tenant, 'POST', '/v1/messages', { mobile: '13800138053', temp_id: 99 })
+    expect(refused.status).toBe(403)
+    const { body } = await ui.api(tenant, 'GET', '/_sandbox/requests?path=/v1/messages')
+    const seq = body.requests[0].seq
+    // A link to it with filters it does not match (as an entry older than the newest 300 is not read).
+    const { page } = await ui.open(tenant, `#/requests/${seq}?path=/v3`)
+    const entry = page.locator(`.alone details.request.highlight[open][data-seq="${seq}"]`)
+    await entry.getByText('Why: the app has no template 99').waitFor({ timeout: LIVE_MS })
+    expect(await page.locator('#request-alone').innerText()).toContain(
+      `Request ${seq} is older than the list`,
+    )
+    // A seq the journal does not hold: said, not a silent list.
+    await page.goto(`${page.url().split('#')[0]}#/requests/99999`)
+    await page
+      .locator('#request-alone', { hasText: 'Request 99999 is not in the journal' })
+      .waitFor({ timeout: LIVE_MS })
   })
 })
 

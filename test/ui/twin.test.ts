@@ -34,7 +34,7 @@ describe('the web UI shows how a push reached a phone', { timeout: BROWSER_TEST_
     await page.locator('dd.apns-environment', { hasText: 'development' }).waitFor({ timeout: LIVE_MS })
     const missed = page.locator(`.not-received li[data-msg-id="${pushed.body.msg_id}"]`)
     await missed.waitFor({ timeout: LIVE_MS })
-    expect(await missed.innerText()).toContain('expired')
+    expect(await missed.innerText()).toContain('expired · route none · why not wrong-apns-environment')
     expect(await missed.locator('.reason').innerText()).toBe('wrong-apns-environment')
     await ui.screenshot(page, 'devices-twin')
   })

@@ -8,6 +8,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { pushItems } from '../../items/views.js'
+import { warnedCalls, withWarnings } from '../../items/warned.js'
 import { setDeviceOnline } from '../../push/delivery/delivery.js'
 import { addTags, bindAlias } from '../../push/device/fields.js'
 import type { Delivery } from '../../store/push/deliveries.js'
@@ -163,10 +164,13 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
       filters: ['registration_id', 'alias', 'msg_id'],
       item: items.push,
       topic: 'push',
-      read: (appKey, q) =>
-        store.pushDeliveries
+      read: (appKey, q) => {
+        const item = pushItems(store, appKey)
+        const warned = warnedCalls(store, appKey)
+        return store.pushDeliveries
           .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
-          .map(pushItems(store, appKey)),
+          .map(d => ({ ...item(d), ...withWarnings(warned('msg_id', d.msgId)) }))
+      },
     }),
     schemaRoute({
       method: 'GET',
@@ -198,14 +202,17 @@ once). What the report host counts (docs/push.md "How a push reaches a phone").`
       docs: {
         summary: 'Every push to one device, and how it went: route, reason, status',
         description: `The pushes that targeted the device, oldest first, whatever became of them (received, waiting, expired,
-withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/push.md "How a push reaches a phone").`,
+withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/push.md "How a push reaches a phone"), and
+\`warnings\`: the production advisor's on the call that pushed it, each with that call's journal \`request_seq\` (docs/advisor.md).`,
         errors: [sandboxErrors.unknownRegistrationId()],
       },
       schema: {
         params: pushDeviceSchemas.rid,
         response: {
           200: z.object({
-            deliveries: z.array(pushDeviceSchemas.delivery.extend({ msg_id: z.string() })),
+            deliveries: z.array(
+              pushDeviceSchemas.delivery.extend({ msg_id: z.string(), warnings: items.push.shape.warnings }),
+            ),
           }),
         },
       },
@@ -213,10 +220,13 @@ withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/pus
         const { appKey } = req.tenant.app
         const { registration_id: rid } = req.params
         if (!store.pushDevices.get(appKey, rid)) throw sandboxErrors.unknownRegistrationId()
+        // The calls answered so far are in the journal: their warnings too.
+        await store.requests.settled()
+        const warned = warnedCalls(store, appKey)
         return {
           deliveries: store.pushDeliveries
             .search(appKey, { rid })
-            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d) })),
+            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d), ...withWarnings(warned('msg_id', d.msgId)) })),
         }
       },
     }),

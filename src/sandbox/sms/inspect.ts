@@ -3,6 +3,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
+import { warnedCalls, withWarnings } from '../../items/warned.js'
 import type { Store } from '../../store/index.js'
 import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
@@ -27,7 +28,14 @@ export function smsInspectRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] 
       values: { kind: MESSAGE_KINDS },
       item: items.message,
       topic: 'sms',
-      read: (appKey, q) => store.messages.list(appKey, { ...q, msgId: q.msg_id }).map(messageItem),
+      read: (appKey, q) => {
+        const warned = warnedCalls(store, appKey)
+        return store.messages.list(appKey, { ...q, msgId: q.msg_id }).map(m => ({
+          ...messageItem(m),
+          // A scheduled text: the schedule's call was warned (sms-marketing-hours at its send_time).
+          ...withWarnings([...warned('msg_id', m.msgId), ...warned('schedule_id', m.scheduleId)]),
+        }))
+      },
     }),
     schemaRoute({
       method: 'GET',

@@ -236,6 +236,10 @@ export function createData(api, io, opts) {
       if (type === 'clock.moved' && data && typeof data.now === 'number')
         io.write({ app: { ...io.read().app, clock: data }, clockReadAt: Date.now() })
       invalidate(EVENT_TOPICS[type] ?? ALL)
+      // A warned call is journaled once answered, after the events of what it made: the texts and
+      // pushes read since then are read again for its warnings (their `warnings`).
+      if (type === 'request.completed' && data?.warnings?.length > 0)
+        invalidate(data.surface === 'sms' ? ['sms'] : data.surface === 'push' ? ['push'] : ['sms', 'push'])
     },
   }
 }

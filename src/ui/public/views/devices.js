@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { act, toast } from '../components/toasts.js'
 import { Copyable, Field, Time } from '../components/values.js'
+import { concernsDevice, Warnings } from '../components/warnings.js'
 import { json, matches } from '../lib/format.js'
 import { html } from '../lib/html.js'
 import { PLATFORMS } from '../lib/labels.js'
@@ -75,6 +76,7 @@ function Received({ s, device, p }) {
       ${p.withdrawn_at && html` · withdrawn <${Time} at=${p.withdrawn_at} />`}
       ${p.sms_msg_id && html` · SMS fallback <a href=${`#/phones/${device.mobile}/${p.sms_msg_id}`}>${p.sms_msg_id}</a>`}
     </footer>
+    <${Warnings} warnings=${(p.warnings ?? []).filter(w => concernsDevice(w, device))} />
     ${
       click
         ? html`<p class="ok">Opened (clicked) at <${Time} at=${click.clicked_at} /></p>`
@@ -89,7 +91,8 @@ function Received({ s, device, p }) {
  */
 function NotReceived({ s, device }) {
   const [missed, setMissed] = useState(/** @type {any[]} */ ([]))
-  const received = s.data.pushes.filter(p => p.registration_id === device.registration_id).length
+  // Read again with each read of the pushes (a push that expired at once changes no count).
+  const pushes = s.data.pushes
   useEffect(() => {
     let live = true
     s.session.api
@@ -99,14 +102,15 @@ function NotReceived({ s, device }) {
     return () => {
       live = false
     }
-  }, [device.registration_id, device.online, received])
+  }, [device.registration_id, device.online, pushes])
   if (missed.length === 0) return null
   return html`<h3>Not received (${missed.length})</h3>
     <ul class="not-received">
       ${missed.map(
         d => html`<li key=${d.msg_id} data-msg-id=${d.msg_id}>
-          msg_id <${Copyable} value=${d.msg_id} what="msg_id" /> · ${d.status} · route
+          msg_id <${Copyable} value=${d.msg_id} what="msg_id" /> · ${d.status} · route${' '}
           <span class="route">${d.route ?? 'none'}</span> · why not <span class="reason">${d.reason ?? '—'}</span>
+          <${Warnings} warnings=${(d.warnings ?? []).filter(w => concernsDevice(w, device))} />
         </li>`,
       )}
     </ul>`

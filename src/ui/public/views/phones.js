@@ -5,6 +5,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { act, toast } from '../components/toasts.js'
 import { Copyable, Field, Time } from '../components/values.js'
+import { Warnings } from '../components/warnings.js'
 import { matches } from '../lib/format.js'
 import { html } from '../lib/html.js'
 import { messageKind, REPORT_STATUSES, reportText } from '../lib/labels.js'
@@ -83,6 +84,7 @@ function Sms({ s, m, highlighted }) {
       <${Time} at=${m.created_at} /> · msg_id <${Copyable} value=${m.msg_id} what="msg_id" /> · ${m.units} billed ·${' '}
       <a href=${callOf(m.msg_id)}>the call that sent it</a>
     </footer>
+    <${Warnings} warnings=${m.warnings} />
     <div class="report"><${Report} s=${s} m=${m} /></div>
   </article>`
 }

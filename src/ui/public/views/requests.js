@@ -7,6 +7,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { Copyable, Time } from '../components/values.js'
+import { Warnings } from '../components/warnings.js'
 import { REQUESTS_LIMIT as LIMIT, requestsQuery } from '../lib/data.js'
 import { count, matches, pretty } from '../lib/format.js'
 import { html } from '../lib/html.js'
@@ -26,9 +27,13 @@ const statusClass = status => (status < 300 ? 'ok' : status < 500 ? 'warn' : 'ba
 function IdLink({ data, surface, msgId }) {
   const message = data.messages.find(m => m.msg_id === msgId)
   if (message) return html`<a href=${`#/phones/${message.mobile}/${msgId}`}>the text to ${message.mobile}</a>`
-  const push = data.pushes.find(p => p.msg_id === msgId)
+  const reached = data.pushes.filter(p => p.msg_id === msgId)
+  const push = reached[0]
+  // A push to several devices (a broadcast, tags) links its first; the count says there are more.
   if (push)
-    return html`<a href=${`#/devices/${push.registration_id}`}>the push on ${push.registration_id}</a>`
+    return html`<a href=${`#/devices/${push.registration_id}`}>the push on ${push.registration_id}</a>${
+      reached.length > 1 && ` and ${count(reached.length - 1, 'other device')}`
+    }`
   return surface === 'push' ? 'a push' : null
 }
 
@@ -73,17 +78,7 @@ function Entry({ data, r, open, highlighted }) {
     </summary>
     <div class="request-detail">
       ${r.reason && html`<p class="reason"><strong>Why: </strong>${r.reason}</p>`}
-      ${
-        r.warnings?.length > 0 &&
-        html`<ul class="plain warnings">
-        ${r.warnings.map(
-          w => html`<li key=${w.rule} class="warning">
-            <strong>Production: </strong>${w.message} <code>${w.rule}</code>
-            <span class="muted"> · source: ${w.source}</span>
-          </li>`,
-        )}
-      </ul>`
-      }
+      <${Warnings} warnings=${r.warnings} />
       ${
         ids.length > 0 &&
         html`<ul class="plain">
@@ -153,11 +148,38 @@ function Filters({ route, counts }) {
     ${text('code', 'code', { inputmode: 'numeric', size: 6 })}
     ${text('path', 'path starts with', { size: 14, placeholder: '/v1/messages' })}
     ${text('msg_id', 'msg_id', { size: 14 })}
-    <span class="filter">
+    <span class="filter actions">
       <button type="submit">Filter</button>
       <a href="#/requests">Clear</a>
     </span>
   </form>`
+}
+
+/**
+ * The entry `#/requests/<seq>` names when the list read does not hold it (older than the newest
+ * LIMIT, or outside the filters): read alone, as the one entry after seq - 1 (the journal's seqs are
+ * the app's, shared with its other items: the next one after seq - 1 is that seq, when it is kept).
+ * @returns {any} the entry, 'missing', or undefined (none asked, or not read yet)
+ */
+function useAlone(s, seq) {
+  const [found, setFound] = useState(/** @type {any} */ (undefined))
+  useEffect(() => {
+    setFound(undefined)
+    if (seq === undefined) return
+    let live = true
+    s.session.api
+      .get(`/_sandbox/requests?after=${seq - 1}&limit=1`)
+      .then(answer => {
+        if (!live) return
+        const r = answer.requests[0]
+        setFound(r && r.seq === seq ? r : 'missing')
+      })
+      .catch(() => live && setFound('missing'))
+    return () => {
+      live = false
+    }
+  }, [seq])
+  return seq === undefined ? undefined : found
 }
 
 function RequestsView({ s }) {
@@ -180,6 +202,10 @@ function RequestsView({ s }) {
   const list = useRef(/** @type {HTMLDivElement | null} */ (null))
   const scrolled = useRef(/** @type {number | undefined} */ (undefined))
   const found = wanted !== undefined && shown.some(r => r.seq === wanted)
+  const alone = useAlone(
+    s,
+    current && wanted !== undefined && !read.some(r => r.seq === wanted) ? wanted : undefined,
+  )
   useEffect(() => {
     if (!found || scrolled.current === wanted) return
     scrolled.current = wanted
@@ -206,6 +232,19 @@ function RequestsView({ s }) {
       ${outcome || s.search ? `${shown.length} of ${count(read.length, 'request')}` : count(shown.length, 'request')}
       ${read.length === LIMIT && ` (the newest ${LIMIT} matching the journal's filters)`}
     </p>`
+    }
+    ${
+      alone &&
+      html`<div class="alone">
+        <p class="muted" id="request-alone">
+          ${
+            alone === 'missing'
+              ? `Request ${wanted} is not in the journal: it was never made by this app, or is no longer kept (the newest JOURNAL_MAX_PER_APP are).`
+              : `Request ${wanted} is older than the list below (the newest ${LIMIT} matching the filters), or does not match them:`
+          }
+        </p>
+        ${alone !== 'missing' && html`<div class="requests"><${Entry} key=${alone.seq} data=${data} r=${alone} open=${true} highlighted=${true} /></div>`}
+      </div>`
     }
     ${
       problem

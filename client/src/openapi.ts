@@ -1448,7 +1448,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    app_key?: unknown;
+                    /** @description Cannot be changed: use another appKey (a new one is provisioned at its first request). */
+                    app_key?: never;
                     balances?: {
                         balance?: number | null;
                         industry?: number | null;
@@ -1457,8 +1458,10 @@ export interface operations {
                     };
                     blacklisted?: boolean;
                     callback_url?: string | null;
-                    clock?: unknown;
-                    dev_key?: unknown;
+                    /** @description Cannot be changed: move it with POST /_sandbox/clock; POST /_sandbox/reset sets it back. */
+                    clock?: never;
+                    /** @description Cannot be changed: an app keeps its developer account. */
+                    dev_key?: never;
                     developer?: {
                         balances?: {
                             balance?: number | null;
@@ -1466,12 +1469,15 @@ export interface operations {
                             market?: number | null;
                             voice?: number | null;
                         };
-                        dev_key?: unknown;
-                        dev_secret?: unknown;
+                        /** @description Cannot be changed: it names the developer account. */
+                        dev_key?: never;
+                        /** @description Cannot be changed: it is set where the developer is defined. */
+                        dev_secret?: never;
                         frozen?: boolean;
                     };
                     ip_whitelist?: string[];
-                    master_secret?: unknown;
+                    /** @description Cannot be changed: DELETE /_sandbox/app, then call with the new secret. */
+                    master_secret?: never;
                     sensitive_words?: string[];
                     settings?: {
                         abtests?: {
@@ -1533,9 +1539,11 @@ export interface operations {
                             strict?: boolean;
                         };
                     };
-                    signs?: unknown;
+                    /** @description Cannot be changed: use /v1/sign and /_sandbox/sms/signs/{sign_id}/review. */
+                    signs?: never;
                     sms_enabled?: boolean;
-                    templates?: unknown;
+                    /** @description Cannot be changed: use /v1/templates and /_sandbox/sms/templates/{temp_id}/review. */
+                    templates?: never;
                     unsubscribed?: string[];
                 };
             };
@@ -2993,10 +3001,17 @@ export interface operations {
                     code?: number;
                     /** @description "delay_ms": must be an integer */
                     delay_ms?: number;
-                    match?: unknown;
-                    message?: unknown;
-                    method?: unknown;
-                    path?: unknown;
+                    /** @description Only requests naming this recipient. */
+                    match?: {
+                        mobile: string;
+                    } | {
+                        registration_id: string;
+                    };
+                    message?: string;
+                    /** @description GET, POST… (any case); any method the path answers, when left out. */
+                    method?: string;
+                    /** @description A path under /v1, /v3 or /admin/v1 (`/v1/codes/:msg_id/valid`), or `*` (the default). */
+                    path?: string;
                     /** @description "status": must be an integer */
                     status?: number;
                     /** @description "times": must be an integer */
@@ -3568,14 +3583,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    alias?: unknown;
-                    apns_environment?: unknown;
-                    channel?: unknown;
-                    mobile?: unknown;
-                    online?: unknown;
-                    platform?: unknown;
-                    registration_id?: unknown;
-                    tags?: unknown;
+                    alias?: string | null;
+                    /**
+                     * @description iOS: the APNs environment of the build (production unless said).
+                     * @enum {string}
+                     */
+                    apns_environment?: "development" | "production";
+                    /**
+                     * @description The maker's channel the phone registered with; none/null: JPush only.
+                     * @enum {string|null}
+                     */
+                    channel?: "huawei" | "honor" | "xiaomi" | "oppo" | "vivo" | "meizu" | "fcm" | "hmos" | "none" | null;
+                    /** @description The mobile an SMS fallback of a push goes to. */
+                    mobile?: string | null;
+                    /** @description Online unless `false`. */
+                    online?: boolean;
+                    /** @enum {string} */
+                    platform: "android" | "ios" | "hmos" | "quickapp" | "winphone";
+                    /** @description Made for the platform when left out. */
+                    registration_id?: string;
+                    tags?: string[];
                 };
             };
         };
@@ -3694,7 +3721,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    online?: unknown;
+                    online?: boolean;
                 };
             };
         };
@@ -3805,7 +3832,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    online?: unknown;
+                    online?: boolean;
                 };
             };
         };
@@ -7179,7 +7206,11 @@ export interface operations {
                 "application/json": {
                     /** @description "refuse_reason": must be a string */
                     refuse_reason?: string;
-                    status?: unknown;
+                    /**
+                     * @description 1 approves, 2 rejects.
+                     * @enum {integer}
+                     */
+                    status?: 1 | 2;
                 };
             };
         };
@@ -7375,7 +7406,11 @@ export interface operations {
                 "application/json": {
                     /** @description "refuse_reason": must be a string */
                     refuse_reason?: string;
-                    status?: unknown;
+                    /**
+                     * @description 1 approves, 2 rejects.
+                     * @enum {integer}
+                     */
+                    status?: 1 | 2;
                 };
             };
         };

@@ -32,3 +32,8 @@ export type WithTimes<Q, K extends keyof Q> = Omit<Q, K> & { [P in K]?: Time }
 
 /** A list's query: its `since` and `until` (app clock) as any Time. */
 export type ListQuery<O extends keyof operations> = WithTimes<Query<O>, ('since' | 'until') & keyof Query<O>>
+
+type EventItem = ItemOf<'getSandboxEvents', 'events'>
+
+/** An event type's `data`, as the document's GET /_sandbox/events answer says it by `type`. */
+export type EventData<T extends EventItem['type']> = Extract<EventItem, { type: T }>['data']

@@ -2748,10 +2748,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         events: ({
-                            data: unknown;
-                            seq: number;
-                            type: string;
-                        } & ({
                             data: {
                                 code: string | null;
                                 content: string;
@@ -2769,6 +2765,7 @@ export interface operations {
                                 } | null;
                                 units: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "sms.sent";
                         } | {
@@ -2779,6 +2776,7 @@ export interface operations {
                                 seq: number;
                                 status: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "sms.report";
                         } | {
@@ -2788,6 +2786,7 @@ export interface operations {
                                 reply_time: string;
                                 seq: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "sms.reply";
                         } | {
@@ -2807,6 +2806,7 @@ export interface operations {
                                 sms_msg_id: string | null;
                                 withdrawn_at: string | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "push.delivered";
                         } | {
@@ -2818,6 +2818,7 @@ export interface operations {
                                 platform: string;
                                 registration_id: string;
                             };
+                            seq: number;
                             /** @constant */
                             type: "push.clicked";
                         } | {
@@ -2840,6 +2841,7 @@ export interface operations {
                                 type: string;
                                 url: string | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "callback.attempt";
                         } | {
@@ -2852,6 +2854,7 @@ export interface operations {
                                 status: 1 | 2;
                                 temp_id?: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "review.decided";
                         } | {
@@ -2873,6 +2876,7 @@ export interface operations {
                                 msg_id: string | null;
                                 schedule_id: string;
                             };
+                            seq: number;
                             /** @constant */
                             type: "schedule.fired";
                         } | {
@@ -2880,6 +2884,7 @@ export interface operations {
                                 now: number;
                                 offset_ms: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "clock.moved";
                         } | {
@@ -2930,6 +2935,7 @@ export interface operations {
                                 sms_enabled: boolean;
                                 unsubscribed: string[];
                             };
+                            seq: number;
                             /** @constant */
                             type: "app.reset";
                         } | {
@@ -2980,6 +2986,7 @@ export interface operations {
                                 sms_enabled: boolean;
                                 unsubscribed: string[];
                             };
+                            seq: number;
                             /** @constant */
                             type: "app.changed";
                         } | {
@@ -3010,6 +3017,7 @@ export interface operations {
                                     source: string;
                                 }[];
                             };
+                            seq: number;
                             /** @constant */
                             type: "request.completed";
                         } | {
@@ -3030,6 +3038,7 @@ export interface operations {
                                 seq: number;
                                 withdrawn_at: string | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "push.sent";
                         } | {
@@ -3045,6 +3054,7 @@ export interface operations {
                                 msg_id: string;
                                 verified_at: string | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "code.verified";
                         } | {
@@ -3065,6 +3075,7 @@ export interface operations {
                                     updated_at: string;
                                 } | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "template.changed";
                         } | {
@@ -3086,6 +3097,7 @@ export interface operations {
                                 } | null;
                                 sign_id: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "sign.changed";
                         } | {
@@ -3154,6 +3166,7 @@ export interface operations {
                                 } | null;
                                 schedule_id: string;
                             };
+                            seq: number;
                             /** @constant */
                             type: "schedule.changed";
                         } | {
@@ -3174,6 +3187,7 @@ export interface operations {
                                 } | null;
                                 registration_id: string | null;
                             };
+                            seq: number;
                             /** @constant */
                             type: "device.changed";
                         } | {
@@ -3196,9 +3210,10 @@ export interface operations {
                                 } | null;
                                 faults: number;
                             };
+                            seq: number;
                             /** @constant */
                             type: "fault.changed";
-                        }))[];
+                        })[];
                         next_after: number;
                     };
                     "text/event-stream": string;

@@ -113,19 +113,21 @@ export const eventData = {
 } satisfies Record<EventType, z.ZodType>
 
 /**
- * One event as the list answers it, in JSON Schema: by its `type`, what its `data` is. Given as
- * the item's `oneOf` (documentation: the data goes out as stored, never filtered by it). A getter:
- * made when the document is, not at every start.
+ * The events as the list answers them, in JSON Schema: each by its `type`, what its `data` is
+ * (documentation: the data goes out as stored, never filtered by these, so objects are not closed:
+ * `io: 'input'`). A getter: made when the document is, not at every start.
  */
-export const eventItemDoc = {
-  get oneOf() {
-    return Object.entries(eventData).map(([type, data]) => {
-      const { $schema: _, ...schema } = z.toJSONSchema(data, { io: 'output', unrepresentable: 'any' })
-      return {
-        type: 'object',
-        required: ['type', 'data'],
-        properties: { type: { type: 'string', const: type }, data: schema },
-      }
-    })
+export const eventListDoc = {
+  get items() {
+    return {
+      oneOf: Object.entries(eventData).map(([type, data]) => {
+        const { $schema: _, ...schema } = z.toJSONSchema(data, { io: 'input', unrepresentable: 'any' })
+        return {
+          type: 'object',
+          required: ['seq', 'type', 'data'],
+          properties: { seq: { type: 'number' }, type: { type: 'string', const: type }, data: schema },
+        }
+      }),
+    }
   },
 }

@@ -12,19 +12,16 @@ import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
 import { sandboxErrors } from './errors.js'
-import { eventItemDoc } from './event-schemas.js'
+import { eventListDoc } from './event-schemas.js'
 import { listQuery, whole } from './lists/query.js'
 import { readOrWait, waitErrors } from './lists/route.js'
 
 export const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),
   events: z.object({
-    events: z.array(
-      z
-        .object({ seq: z.number(), type: z.string(), data: z.unknown() })
-        // What each type's data is (event-schemas.ts), for the document only.
-        .meta(eventItemDoc),
-    ),
+    // What each type's data is (event-schemas.ts), for the document only: the element stays the
+    // plain item (the MCP tools' shape of an event, mcp/shapes.ts).
+    events: z.array(z.object({ seq: z.number(), type: z.string(), data: z.unknown() })).meta(eventListDoc),
     next_after: z.number(),
   }),
   token: z.object({ token: z.string(), expires_at: z.string() }),

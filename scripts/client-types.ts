@@ -5,7 +5,7 @@
 // openapi-typescript does the JSON Schema → TypeScript walk (a well-kept generator, not ours).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import openapiTS, { astToString } from 'openapi-typescript'
+import openapiTS, { astToString, NEVER } from 'openapi-typescript'
 import { buildApp } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
 import { testConfig } from '../src/config.js'
@@ -27,7 +27,13 @@ export async function generateClientTypes(): Promise<string> {
     document.paths = Object.fromEntries(
       Object.entries(document.paths).filter(([path]) => path.startsWith('/_sandbox/')),
     )
-    const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true })
+    const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+      alphabetize: true,
+      // `not: {}` (no value is taken: PATCH /_sandbox/app's keys that cannot change) is `never`,
+      // which openapi-typescript would leave `unknown`.
+      transform: schema =>
+        'not' in schema && Object.keys(schema.not ?? { x: 1 }).length === 0 ? NEVER : undefined,
+    })
     return HEADER + astToString(ast)
   } finally {
     await app.close()

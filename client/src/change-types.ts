@@ -1,11 +1,9 @@
-import type { Fault } from './app-types.js'
-import type { Device } from './steer-types.js'
-import type { ItemOf } from './wire.js'
+import type { EventData, ItemOf } from './wire.js'
 
 // What the change events carry (issue 21: every view of the UI live): the items of the control
-// plane's lists of what an app configures (read out of the generated description, openapi.ts),
-// and each event's data (written out here: events are not operations; the server's src/changes/,
-// tied to them by test/client/wire-types.ts).
+// plane's lists of what an app configures, and each event's data, all read out of the generated
+// description (openapi.ts: the GET /_sandbox/events answer says each type's data, from the
+// server's src/sandbox/event-schemas.ts).
 
 /** A template as GET /_sandbox/sms/templates lists it: status 0 under review, 1 approved, 2 rejected. */
 export type Template = ItemOf<'getSandboxSmsTemplates', 'templates'>
@@ -20,82 +18,24 @@ export type SmsSchedule = ItemOf<'getSandboxSmsSchedules', 'schedules'>
 export type PushSchedule = ItemOf<'getSandboxPushSchedules', 'schedules'>
 
 /** An accepted push as the app sent it (`push.sent`), whether or not it reached a device. */
-export interface PushSent {
-  seq: number
-  msg_id: string
-  sendno: string
-  cid: string | null
-  /** "all" or the platforms, as sent. */
-  platform: unknown
-  /** "all" or the audience object, as sent. */
-  audience: unknown
-  notification: unknown
-  message: unknown
-  /** To every device of the app. */
-  broadcast: boolean
-  group_msgid: string | null
-  plan: string | null
-  created_at: string
-  withdrawn_at: string | null
-  /** An SM2-encrypted push: only its audience is in clear. */
-  encrypted?: 'SM2'
-}
+export type PushSent = EventData<'push.sent'>
 
 /** POST /v1/codes/{msg_id}/valid answered, right or not (`code.verified`). */
-export interface CodeVerified {
-  msg_id: string
-  mobile: string
-  is_valid: boolean
-  /** The refusal (50010 wrong code, 50011 expired, 50012 verified before); null when valid. */
-  error: { code: number; message: string } | null
-  /** When the code was verified (now, or before for 50012); null while it never was. */
-  verified_at: string | null
-  expires_at: string
-  checked_at: string
-}
+export type CodeVerified = EventData<'code.verified'>
 
-export interface TemplateChanged {
-  action: 'created' | 'modified' | 'deleted'
-  temp_id: number
-  /** null when deleted. */
-  template: Template | null
-}
+/** A template created, modified or deleted (then `template: null`). */
+export type TemplateChanged = EventData<'template.changed'>
 
-export interface SignChanged {
-  action: 'created' | 'modified' | 'deleted'
-  sign_id: number
-  sign: Sign | null
-}
+export type SignChanged = EventData<'sign.changed'>
 
-export type ScheduleChanged =
-  | {
-      api: 'sms'
-      action: 'created' | 'updated' | 'deleted'
-      schedule_id: string
-      schedule: SmsSchedule | null
-    }
-  | {
-      api: 'push'
-      action: 'created' | 'updated' | 'deleted'
-      schedule_id: string
-      schedule: PushSchedule | null
-    }
+/** An SMS task (`api: "sms"`) or a JPush one changed; its item as its list shows it. */
+export type ScheduleChanged = EventData<'schedule.changed'>
 
 /**
  * One device changed, or (`registration_id: null`, `count`) more than 100 in one request (a tag
  * or alias of many devices): the list is then to be read again.
  */
-export interface DeviceChanged {
-  action: 'registered' | 'updated' | 'online' | 'offline' | 'deleted'
-  registration_id: string | null
-  device: Device | null
-  count?: number
-}
+export type DeviceChanged = EventData<'device.changed'>
 
-export interface FaultChanged {
-  action: 'armed' | 'disarmed' | 'used'
-  /** null when every fault was disarmed. */
-  fault: Fault | null
-  /** How many are armed now. */
-  faults: number
-}
+/** A fault armed, disarmed (`fault: null`: all of them) or used; `faults`: how many are armed now. */
+export type FaultChanged = EventData<'fault.changed'>

@@ -1,16 +1,5 @@
-import type { App, Clock } from './app-types.js'
-import type {
-  CodeVerified,
-  DeviceChanged,
-  FaultChanged,
-  PushSent,
-  ScheduleChanged,
-  SignChanged,
-  TemplateChanged,
-} from './change-types.js'
 import type { Transport } from './http.js'
-import type { Callback, Message, Push, Reply, Report, RequestEntry } from './list-types.js'
-import type { Click } from './steer-types.js'
+import type { EventData } from './wire.js'
 
 // GET /_sandbox/events as Server-Sent Events, read through fetch (an EventSource cannot send Basic
 // credentials), as an async iterator. Each event's `id` is its seq.
@@ -39,51 +28,22 @@ export const EVENT_TYPES = [
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
-interface Typed<T extends EventType, D> {
+interface Typed<T extends EventType> {
   /** The event's seq: the same numbers as the lists' `seq` and `after`. */
   id: number
   type: T
-  data: D
+  /** Shaped like the matching list's item (or endpoint's answer): the document says which. */
+  data: EventData<T>
 }
 
 /** A template or signature approved (1) or rejected (2), by the clock or the reviewer. */
-export interface ReviewDecision {
-  kind: 'template' | 'sign'
-  temp_id?: number
-  sign_id?: number
-  status: 1 | 2
-  refuse_reason: string | null
-  decided_at: string
-}
+export type ReviewDecision = EventData<'review.decided'>
+
+/** An app event's app: the app as GET /_sandbox/app shows it, without its secret (issue 33). */
+export type AppEvent = EventData<'app.changed'>
 
 /** An event, its data shaped like the matching list's item (or endpoint's answer). */
-/** An app event's app: no secret travels on a stream (issue 33). */
-export type AppEvent = Omit<App, 'developer'> & { developer: Omit<App['developer'], 'dev_secret'> }
-
-export type SandboxEvent =
-  | Typed<'sms.sent', Message>
-  | Typed<'sms.report', Report>
-  | Typed<'sms.reply', Reply>
-  | Typed<'push.delivered', Push>
-  | Typed<'push.clicked', Click>
-  /** The callback as it stands after the attempt. */
-  | Typed<'callback.attempt', Callback>
-  | Typed<'review.decided', ReviewDecision>
-  /** An SMS schedule's (`sent`, `failed`) or a push schedule's (`api: "push"`, `msg_id`, `error`). */
-  | Typed<'schedule.fired', { schedule_id: string; fired_at: string; [key: string]: unknown }>
-  | Typed<'clock.moved', Clock>
-  /** The app as GET /_sandbox/app shows it, after the reset or the PATCH, without its developer's secret. */
-  | Typed<'app.reset' | 'app.changed', AppEvent>
-  /** A request answered, as the journal keeps it (GET /_sandbox/requests). */
-  | Typed<'request.completed', RequestEntry>
-  /** A push accepted, whoever it reached (each device that gets it: push.delivered). */
-  | Typed<'push.sent', PushSent>
-  | Typed<'code.verified', CodeVerified>
-  | Typed<'template.changed', TemplateChanged>
-  | Typed<'sign.changed', SignChanged>
-  | Typed<'schedule.changed', ScheduleChanged>
-  | Typed<'device.changed', DeviceChanged>
-  | Typed<'fault.changed', FaultChanged>
+export type SandboxEvent = { [T in EventType]: Typed<T> }[EventType]
 
 export interface EventOptions {
   /** Only events of this type. */

@@ -1,8 +1,10 @@
-import type { Answer, ItemOf } from './wire.js'
+import type { Answer, ItemOf, ListQuery } from './wire.js'
+
+export type { Time } from './wire.js'
 
 // The items of the control plane's lists, read out of the generated description (openapi.ts,
-// `npm run client:types`), and what each list takes, written out here (the server's
-// list-query.ts). Every item carries a `seq`, increasing per app across every list and the event
+// `npm run client:types`), and what each list takes (its query, the server's lists/query.ts), read
+// out of it too. Every item carries a `seq`, increasing per app across every list and the event
 // stream.
 
 /** An SMS that went out (GET /_sandbox/sms/messages; the `sms.sent` event). */
@@ -29,81 +31,26 @@ export type Reply = ItemOf<'getSandboxSmsReplies', 'replies'>
  */
 export type RequestEntry = ItemOf<'getSandboxRequests', 'requests'>
 
-/** An app-clock time: ISO-8601 text, epoch milliseconds or a Date. */
-export type Time = string | number | Date
-
 /** What every list takes: a window of seqs and of app-clock time, how many, how long to wait. */
-export interface Window {
-  /** Only items with a larger seq (the `limit` right after it, still newest first). */
-  after?: number
-  since?: Time
-  until?: Time
-  /** 1–1000, 100 by default. */
-  limit?: number
-  /** When nothing matches yet, hold the request until something does, at most this many ms. */
-  wait?: number
-}
+export type Window = Pick<ListQuery<'getSandboxSmsReports'>, 'after' | 'since' | 'until' | 'limit' | 'wait'>
 
-export interface MessageFilter extends Window {
-  mobile?: string
-  msg_id?: string
-  kind?: 'code' | 'voice_code' | 'template'
-}
+export type MessageFilter = ListQuery<'getSandboxSmsMessages'>
 
-export interface CodeFilter extends Omit<Window, 'limit'> {
-  msg_id?: string
-  kind?: 'code' | 'voice_code'
-}
+/** The mobile is latestCode's own argument. */
+export type CodeFilter = Omit<ListQuery<'getSandboxSmsCodesLatest'>, 'mobile'>
 
-export interface PushFilter extends Window {
-  registration_id?: string
-  /** The alias the device had when the push reached it. */
-  alias?: string
-  msg_id?: string
-}
+export type PushFilter = ListQuery<'getSandboxPushMessages'>
+
+export type CallbackFilter = ListQuery<'getSandboxCallbacks'>
 
 /** The JSMS callbacks (jsms-api.md §6), and those a push's `callback` asks for. */
-export type CallbackType =
-  | 'SMS_REPORT'
-  | 'SMS_REPLY'
-  | 'SMS_TEMPLATE'
-  | 'SMS_SIGN'
-  | 'JPUSH_DELIVERED'
-  | 'JPUSH_CLICKED'
-  | 'JPUSH_NOT_DELIVERED'
-  | 'JPUSH_PUSH_SUCCEEDED'
+export type CallbackType = NonNullable<CallbackFilter['kind']>
 
-export interface CallbackFilter extends Window {
-  kind?: CallbackType
-  state?: 'pending' | 'sending' | 'delivered' | 'failed'
-  mobile?: string
-  /** An SMS's or a push's. */
-  msg_id?: string
-  /** A push callback's device. */
-  registration_id?: string
-}
+export type ReportFilter = ListQuery<'getSandboxSmsReports'>
 
-export interface ReportFilter extends Window {
-  mobile?: string
-  msg_id?: string
-}
+export type ReplyFilter = ListQuery<'getSandboxSmsReplies'>
 
-export interface ReplyFilter extends Window {
-  mobile?: string
-}
-
-export interface RequestFilter extends Window {
-  method?: string
-  /** Paths starting with this (`/v1/messages`). */
-  path?: string
-  status?: number
-  /** The refusal's code (the vendor's, or the control plane's 900xx). */
-  code?: number
-  /** Requests that created this id, or named it in their path. */
-  msg_id?: string
-  /** Requests that got the production advisor's warning of this rule; `any`: of any rule. */
-  warning?: string
-}
+export type RequestFilter = ListQuery<'getSandboxRequests'>
 
 /**
  * One answer of a list: its items newest first, and `next_after`, the largest seq it covers: ask

@@ -301,11 +301,12 @@ export interface paths {
         /**
          * Events of the app: a list, or Server-Sent Events
          * @description The app's events, newest first, as every list (`after`, `wait`, `kind`…): sms.sent, sms.report, sms.reply, push.delivered, push.clicked, callback.attempt, review.decided, schedule.fired, clock.moved, app.reset, app.changed, request.completed, push.sent, code.verified, template.changed, sign.changed, schedule.changed, device.changed, fault.changed.
-         *     Each has a `seq` and `data` shaped like the matching inspection item (README "Waiting and events").
+         *     Each has a `seq` and `data` shaped like the matching inspection item (README "Waiting and events"):
+         *     the answer's `events` items say, by `type`, what its `data` is (`oneOf`).
          *
          *     With `Accept: text/event-stream`: Server-Sent Events instead, from after `Last-Event-ID` (or `after=`,
          *     else from now), each with `id: <seq>`, `event: <type>` and the item as `data`; a `: heartbeat` comment every
-         *     15 s. A client that stops reading while the app moves 1000 events ahead gets `event: dropped` and the
+         *     15 s; each event's `data` is what the list's item of its type holds as `data`. A client that stops reading while the app moves 1000 events ahead gets `event: dropped` and the
          *     end of the stream; every stream ends after EVENT_STREAM_MAX_LIFE_MS (30 minutes by default). Either
          *     way the client resumes with Last-Event-ID (an EventSource does so by itself). A browser's EventSource, which cannot send
          *     credentials, passes `?token=` from POST /_sandbox/events/token instead.
@@ -1449,7 +1450,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    app_key?: unknown;
+                    /** @description Cannot be changed: use another appKey (a new one is provisioned at its first request). */
+                    app_key?: never;
                     balances?: {
                         balance?: number | null;
                         industry?: number | null;
@@ -1458,8 +1460,10 @@ export interface operations {
                     };
                     blacklisted?: boolean;
                     callback_url?: string | null;
-                    clock?: unknown;
-                    dev_key?: unknown;
+                    /** @description Cannot be changed: move it with POST /_sandbox/clock; POST /_sandbox/reset sets it back. */
+                    clock?: never;
+                    /** @description Cannot be changed: an app keeps its developer account. */
+                    dev_key?: never;
                     developer?: {
                         balances?: {
                             balance?: number | null;
@@ -1467,12 +1471,15 @@ export interface operations {
                             market?: number | null;
                             voice?: number | null;
                         };
-                        dev_key?: unknown;
-                        dev_secret?: unknown;
+                        /** @description Cannot be changed: it names the developer account. */
+                        dev_key?: never;
+                        /** @description Cannot be changed: it is set where the developer is defined. */
+                        dev_secret?: never;
                         frozen?: boolean;
                     };
                     ip_whitelist?: string[];
-                    master_secret?: unknown;
+                    /** @description Cannot be changed: DELETE /_sandbox/app, then call with the new secret. */
+                    master_secret?: never;
                     sensitive_words?: string[];
                     settings?: {
                         abtests?: {
@@ -1534,9 +1541,11 @@ export interface operations {
                             strict?: boolean;
                         };
                     };
-                    signs?: unknown;
+                    /** @description Cannot be changed: use /v1/sign and /_sandbox/sms/signs/{sign_id}/review. */
+                    signs?: never;
                     sms_enabled?: boolean;
-                    templates?: unknown;
+                    /** @description Cannot be changed: use /v1/templates and /_sandbox/sms/templates/{temp_id}/review. */
+                    templates?: never;
                     unsubscribed?: string[];
                 };
             };
@@ -2739,11 +2748,473 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        events: {
-                            data: unknown;
+                        events: ({
+                            data: {
+                                code: string | null;
+                                content: string;
+                                created_at: string;
+                                kind: string;
+                                mobile: string;
+                                msg_id: string;
+                                schedule_id: string | null;
+                                seq: number;
+                                sign_id: number | null;
+                                tag: string | null;
+                                temp_id: number | null;
+                                temp_para: {
+                                    [key: string]: string;
+                                } | null;
+                                units: number;
+                            };
                             seq: number;
-                            type: string;
-                        }[];
+                            /** @constant */
+                            type: "sms.sent";
+                        } | {
+                            data: {
+                                mobile: string;
+                                msg_id: string;
+                                receive_time: string;
+                                seq: number;
+                                status: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "sms.report";
+                        } | {
+                            data: {
+                                content: string;
+                                mobile: string;
+                                reply_time: string;
+                                seq: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "sms.reply";
+                        } | {
+                            data: {
+                                alias: string | null;
+                                /** @constant */
+                                encrypted?: "SM2";
+                                message: unknown;
+                                msg_id: string;
+                                notification: unknown;
+                                platform: string;
+                                reason: string | null;
+                                received_at: string;
+                                registration_id: string;
+                                route: string | null;
+                                seq: number;
+                                sms_msg_id: string | null;
+                                withdrawn_at: string | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "push.delivered";
+                        } | {
+                            data: {
+                                clicked_at: string;
+                                /** @enum {string} */
+                                kind: "notification" | "message";
+                                msg_id: string;
+                                platform: string;
+                                registration_id: string;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "push.clicked";
+                        } | {
+                            data: {
+                                attempts: {
+                                    at: string;
+                                    attempt: number;
+                                    error: string | null;
+                                    status_code: number | null;
+                                    url: string;
+                                }[];
+                                created_at: string;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                next_attempt_at: string | null;
+                                seq: number;
+                                state: string;
+                                type: string;
+                                url: string | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "callback.attempt";
+                        } | {
+                            data: {
+                                decided_at: string;
+                                /** @enum {string} */
+                                kind: "template" | "sign";
+                                refuse_reason: string | null;
+                                sign_id?: number;
+                                status: 1 | 2;
+                                temp_id?: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "review.decided";
+                        } | {
+                            data: {
+                                /** @constant */
+                                api: "sms";
+                                failed: number;
+                                fired_at: string;
+                                schedule_id: string;
+                                sent: number;
+                            } | {
+                                /** @constant */
+                                api: "push";
+                                error: {
+                                    code: number;
+                                    message: string;
+                                } | null;
+                                fired_at: string;
+                                msg_id: string | null;
+                                schedule_id: string;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "schedule.fired";
+                        } | {
+                            data: {
+                                now: number;
+                                offset_ms: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "clock.moved";
+                        } | {
+                            data: {
+                                app_key: string;
+                                balances: {
+                                    balance: number | null;
+                                    industry: number | null;
+                                    market: number | null;
+                                    voice: number | null;
+                                };
+                                blacklisted: boolean;
+                                callback_url: string | null;
+                                clock: {
+                                    now: number;
+                                    offset_ms: number;
+                                };
+                                developer: {
+                                    balances: {
+                                        balance: number | null;
+                                        industry: number | null;
+                                        market: number | null;
+                                        voice: number | null;
+                                    };
+                                    dev_key: string;
+                                    frozen: boolean;
+                                };
+                                ip_whitelist: string[];
+                                sensitive_words: string[];
+                                settings: {
+                                    abtests: {
+                                        [key: string]: string[];
+                                    };
+                                    broadcasts_per_day: number;
+                                    push: {
+                                        /** @description Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them. */
+                                        strict_types: boolean;
+                                    };
+                                    rate_limits: {
+                                        device: number;
+                                        push: number;
+                                        report: number;
+                                    };
+                                    segments: {
+                                        [key: string]: string[];
+                                    };
+                                };
+                                sms_enabled: boolean;
+                                unsubscribed: string[];
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "app.reset";
+                        } | {
+                            data: {
+                                app_key: string;
+                                balances: {
+                                    balance: number | null;
+                                    industry: number | null;
+                                    market: number | null;
+                                    voice: number | null;
+                                };
+                                blacklisted: boolean;
+                                callback_url: string | null;
+                                clock: {
+                                    now: number;
+                                    offset_ms: number;
+                                };
+                                developer: {
+                                    balances: {
+                                        balance: number | null;
+                                        industry: number | null;
+                                        market: number | null;
+                                        voice: number | null;
+                                    };
+                                    dev_key: string;
+                                    frozen: boolean;
+                                };
+                                ip_whitelist: string[];
+                                sensitive_words: string[];
+                                settings: {
+                                    abtests: {
+                                        [key: string]: string[];
+                                    };
+                                    broadcasts_per_day: number;
+                                    push: {
+                                        /** @description Numbers and booleans sent as strings are refused (1003) instead of read as Jackson reads them. */
+                                        strict_types: boolean;
+                                    };
+                                    rate_limits: {
+                                        device: number;
+                                        push: number;
+                                        report: number;
+                                    };
+                                    segments: {
+                                        [key: string]: string[];
+                                    };
+                                };
+                                sms_enabled: boolean;
+                                unsubscribed: string[];
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "app.changed";
+                        } | {
+                            data: {
+                                answer_body: string | null;
+                                at: string;
+                                client: string;
+                                code: number | null;
+                                duration_ms: number;
+                                ids: {
+                                    [key: string]: string[];
+                                };
+                                message: string | null;
+                                method: string;
+                                operator: boolean;
+                                path: string;
+                                query: string | null;
+                                real_at: string;
+                                reason: string | null;
+                                request_body: string | null;
+                                seq: number;
+                                status: number;
+                                surface: string;
+                                user_agent: string | null;
+                                warnings: {
+                                    message: string;
+                                    rule: string;
+                                    source: string;
+                                }[];
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "request.completed";
+                        } | {
+                            data: {
+                                audience: unknown;
+                                broadcast: boolean;
+                                cid: string | null;
+                                created_at: string;
+                                /** @constant */
+                                encrypted?: "SM2";
+                                group_msgid: string | null;
+                                message: unknown;
+                                msg_id: string;
+                                notification: unknown;
+                                plan: string | null;
+                                platform: unknown;
+                                sendno: string;
+                                seq: number;
+                                withdrawn_at: string | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "push.sent";
+                        } | {
+                            data: {
+                                checked_at: string;
+                                error: {
+                                    code: number;
+                                    message: string;
+                                } | null;
+                                expires_at: string;
+                                is_valid: boolean;
+                                mobile: string;
+                                msg_id: string;
+                                verified_at: string | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "code.verified";
+                        } | {
+                            data: {
+                                /** @enum {string} */
+                                action: "created" | "modified" | "deleted";
+                                temp_id: number;
+                                template: {
+                                    created_at: string;
+                                    refuse_reason: string | null;
+                                    remark: string;
+                                    review_at: string | null;
+                                    status: number;
+                                    temp_id: number;
+                                    template: string;
+                                    ttl: number;
+                                    type: number;
+                                    updated_at: string;
+                                } | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "template.changed";
+                        } | {
+                            data: {
+                                /** @enum {string} */
+                                action: "created" | "modified" | "deleted";
+                                sign: {
+                                    created_at: string;
+                                    is_default: number;
+                                    refuse_reason: string | null;
+                                    remark: string;
+                                    review_at: string | null;
+                                    sign: string;
+                                    sign_id: number;
+                                    status: number;
+                                    type: number | null;
+                                    updated_at: string;
+                                    use_status: number;
+                                } | null;
+                                sign_id: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "sign.changed";
+                        } | {
+                            data: {
+                                /** @enum {string} */
+                                action: "created" | "updated" | "deleted";
+                                /** @constant */
+                                api: "sms";
+                                schedule: {
+                                    batch: boolean;
+                                    created_at: string;
+                                    recipients: {
+                                        error: {
+                                            code: number;
+                                            message: string;
+                                        } | null;
+                                        mobile: string;
+                                        msg_id: string;
+                                        temp_para: {
+                                            [key: string]: string;
+                                        };
+                                    }[];
+                                    schedule_id: string;
+                                    send_at: string;
+                                    send_time: string;
+                                    sent_at: string | null;
+                                    sign_id: number | null;
+                                    /** @enum {string} */
+                                    state: "pending" | "sent" | "deleted";
+                                    tag: string | null;
+                                    temp_id: number;
+                                    updated_at: string;
+                                } | null;
+                                schedule_id: string;
+                            } | {
+                                /** @enum {string} */
+                                action: "created" | "updated" | "deleted";
+                                /** @constant */
+                                api: "push";
+                                schedule: {
+                                    created_at: string;
+                                    deleted_at: string | null;
+                                    enabled: boolean;
+                                    firings: {
+                                        error: {
+                                            code: number;
+                                            message: string;
+                                        } | null;
+                                        fire_time: string;
+                                        msg_id: string | null;
+                                    }[];
+                                    /** @enum {string} */
+                                    kind: "single" | "periodical";
+                                    name: string;
+                                    next_fire_time: string | null;
+                                    push: {
+                                        [key: string]: unknown;
+                                    };
+                                    schedule_id: string;
+                                    /** @enum {string} */
+                                    state: "active" | "disabled" | "expired" | "deleted";
+                                    trigger: {
+                                        [key: string]: unknown;
+                                    };
+                                    updated_at: string;
+                                } | null;
+                                schedule_id: string;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "schedule.changed";
+                        } | {
+                            data: {
+                                /** @enum {string} */
+                                action: "registered" | "updated" | "online" | "offline" | "deleted";
+                                count?: number;
+                                device: {
+                                    alias: string | null;
+                                    apns_environment: string | null;
+                                    channel: string | null;
+                                    last_online_time: string | null;
+                                    mobile: string | null;
+                                    online: boolean;
+                                    platform: string;
+                                    registration_id: string;
+                                    tags: string[];
+                                } | null;
+                                registration_id: string | null;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "device.changed";
+                        } | {
+                            data: {
+                                /** @enum {string} */
+                                action: "armed" | "disarmed" | "used";
+                                fault: {
+                                    code: number | null;
+                                    delay_ms: number;
+                                    id: number;
+                                    match: {
+                                        mobile?: string;
+                                        registration_id?: string;
+                                    } | null;
+                                    message: string | null;
+                                    method: string | null;
+                                    path: string;
+                                    remaining: number;
+                                    status: number | null;
+                                } | null;
+                                faults: number;
+                            };
+                            seq: number;
+                            /** @constant */
+                            type: "fault.changed";
+                        })[];
                         next_after: number;
                     };
                     "text/event-stream": string;
@@ -2994,10 +3465,17 @@ export interface operations {
                     code?: number;
                     /** @description "delay_ms": must be an integer */
                     delay_ms?: number;
-                    match?: unknown;
-                    message?: unknown;
-                    method?: unknown;
-                    path?: unknown;
+                    /** @description Only requests naming this recipient. */
+                    match?: {
+                        mobile: string;
+                    } | {
+                        registration_id: string;
+                    };
+                    message?: string;
+                    /** @description GET, POST… (any case); any method the path answers, when left out. */
+                    method?: string;
+                    /** @description A path under /v1, /v3 or /admin/v1 (`/v1/codes/:msg_id/valid`), or `*` (the default). */
+                    path?: string;
                     /** @description "status": must be an integer */
                     status?: number;
                     /** @description "times": must be an integer */
@@ -3569,14 +4047,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    alias?: unknown;
-                    apns_environment?: unknown;
-                    channel?: unknown;
-                    mobile?: unknown;
-                    online?: unknown;
-                    platform?: unknown;
-                    registration_id?: unknown;
-                    tags?: unknown;
+                    alias?: string | null;
+                    /**
+                     * @description iOS: the APNs environment of the build (production unless said).
+                     * @enum {string}
+                     */
+                    apns_environment?: "development" | "production";
+                    /**
+                     * @description The maker's channel the phone registered with; none/null: JPush only.
+                     * @enum {string|null}
+                     */
+                    channel?: "huawei" | "honor" | "xiaomi" | "oppo" | "vivo" | "meizu" | "fcm" | "hmos" | "none" | null;
+                    /** @description The mobile an SMS fallback of a push goes to. */
+                    mobile?: string | null;
+                    /** @description Online unless `false`. */
+                    online?: boolean;
+                    /** @enum {string} */
+                    platform: "android" | "ios" | "hmos" | "quickapp" | "winphone";
+                    /** @description Made for the platform when left out. */
+                    registration_id?: string;
+                    tags?: string[];
                 };
             };
         };
@@ -3695,7 +4185,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    online?: unknown;
+                    online?: boolean;
                 };
             };
         };
@@ -3806,7 +4296,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    online?: unknown;
+                    online?: boolean;
                 };
             };
         };
@@ -7198,7 +7688,11 @@ export interface operations {
                 "application/json": {
                     /** @description "refuse_reason": must be a string */
                     refuse_reason?: string;
-                    status?: unknown;
+                    /**
+                     * @description 1 approves, 2 rejects.
+                     * @enum {integer}
+                     */
+                    status?: 1 | 2;
                 };
             };
         };
@@ -7394,7 +7888,11 @@ export interface operations {
                 "application/json": {
                     /** @description "refuse_reason": must be a string */
                     refuse_reason?: string;
-                    status?: unknown;
+                    /**
+                     * @description 1 approves, 2 rejects.
+                     * @enum {integer}
+                     */
+                    status?: 1 | 2;
                 };
             };
         };

@@ -1,26 +1,11 @@
-import type { Answer, ItemOf } from './wire.js'
+import type { Answer, Body, ItemOf } from './wire.js'
 
 // What the steering endpoints take and answer: the devices a test plays, the carrier's reports,
 // the handset's replies, the reviewer's decisions. The answers are read out of the generated
-// description (openapi.ts); what a test sends is written out here, tied to the server's schemas by
-// test/client/wire-types.ts.
+// description (openapi.ts), and so is what a test sends (the routes' schemas say both).
 
 /** A push device as POST /_sandbox/push/devices creates it. */
-export interface NewDevice {
-  platform: 'android' | 'ios' | 'hmos' | 'quickapp' | 'winphone'
-  /** Made for the platform when left out. */
-  registration_id?: string
-  alias?: string | null
-  tags?: string[]
-  /** The mobile an SMS fallback of a push goes to. */
-  mobile?: string | null
-  /** true unless false. */
-  online?: boolean
-  /** The maker's channel: huawei, honor, xiaomi, oppo, vivo, meizu, fcm (android), hmos; none/null: JPush only. */
-  channel?: string | null
-  /** iOS: the APNs environment of the build (production unless said). */
-  apns_environment?: 'development' | 'production'
-}
+export type NewDevice = Body<'postSandboxPushDevices'>
 
 export type Device = ItemOf<'getSandboxPushDevices', 'devices'>
 
@@ -37,7 +22,7 @@ export type SteeredReport = Answer<'postSandboxSmsReports'>
 export type Replied = Answer<'postSandboxSmsReplies'>
 
 /** 1 approves, 2 rejects (with a reason). */
-export type Decision = 1 | 2
+export type Decision = NonNullable<Body<'postSandboxSmsTemplatesTempIdReview'>['status']>
 
 export type DecidedTemplate = Answer<'postSandboxSmsTemplatesTempIdReview'>
 
@@ -50,11 +35,6 @@ export type PushImage = ItemOf<'getSandboxPushImages', 'images'>
 export type TestDevice = ItemOf<'getSandboxPushTestDevices', 'test_devices'>
 
 /** What a push template is made of: a push without audience, its variables `{{name}}`. */
-export interface PushTemplateInput {
-  name: string
-  push: Record<string, unknown>
-  /** Optional: the variables, which must be the push's. */
-  params?: string[]
-}
+export type PushTemplateInput = Body<'postSandboxPushTemplates'>
 
 export type PushTemplate = ItemOf<'getSandboxPushTemplates', 'templates'>

@@ -20,3 +20,20 @@ export type Body<O extends keyof operations> = operations[O] extends {
 /** One item of a list an operation answers (`{ messages: Message[] }` → Message). */
 export type ItemOf<O extends keyof operations, K extends keyof Answer<O>> =
   Answer<O>[K] extends Array<infer T> ? T : never
+
+/** The query an operation takes (its filters). */
+export type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>
+
+/** An app-clock or real time as the client takes it: ISO-8601 text, epoch milliseconds or a Date. */
+export type Time = string | number | Date
+
+/** A query whose time fields (text on the wire) the client also takes as epoch ms or a Date. */
+export type WithTimes<Q, K extends keyof Q> = Omit<Q, K> & { [P in K]?: Time }
+
+/** A list's query: its `since` and `until` (app clock) as any Time. */
+export type ListQuery<O extends keyof operations> = WithTimes<Query<O>, ('since' | 'until') & keyof Query<O>>
+
+type EventItem = ItemOf<'getSandboxEvents', 'events'>
+
+/** An event type's `data`, as the document's GET /_sandbox/events answer says it by `type`. */
+export type EventData<T extends EventItem['type']> = Extract<EventItem, { type: T }>['data']

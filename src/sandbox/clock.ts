@@ -24,7 +24,7 @@ function readSet(value: unknown): number | undefined {
   return ms
 }
 
-const schemas = {
+export const schemas = {
   /** Exactly one of the two. */
   move: z.object({
     advance_ms: readBy(v => optionalInt(v, invalidMove), {

@@ -12,24 +12,28 @@ import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
 import { sandboxErrors } from './errors.js'
+import { eventListDoc } from './event-schemas.js'
 import { listQuery, whole } from './lists/query.js'
 import { readOrWait, waitErrors } from './lists/route.js'
 
 export const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),
   events: z.object({
-    events: z.array(z.object({ seq: z.number(), type: z.string(), data: z.unknown() })),
+    // What each type's data is (event-schemas.ts), for the document only: the element stays the
+    // plain item (the MCP tools' shape of an event, mcp/shapes.ts).
+    events: z.array(z.object({ seq: z.number(), type: z.string(), data: z.unknown() })).meta(eventListDoc),
     next_after: z.number(),
   }),
   token: z.object({ token: z.string(), expires_at: z.string() }),
 }
 
 const STREAM_DOC = `The app's events, newest first, as every list (\`after\`, \`wait\`, \`kind\`…): ${EVENT_TYPES.join(', ')}.
-Each has a \`seq\` and \`data\` shaped like the matching inspection item (README "Waiting and events").
+Each has a \`seq\` and \`data\` shaped like the matching inspection item (README "Waiting and events"):
+the answer's \`events\` items say, by \`type\`, what its \`data\` is (\`oneOf\`).
 
 With \`Accept: text/event-stream\`: Server-Sent Events instead, from after \`Last-Event-ID\` (or \`after=\`,
 else from now), each with \`id: <seq>\`, \`event: <type>\` and the item as \`data\`; a \`: heartbeat\` comment every
-15 s. A client that stops reading while the app moves 1000 events ahead gets \`event: dropped\` and the
+15 s; each event's \`data\` is what the list's item of its type holds as \`data\`. A client that stops reading while the app moves 1000 events ahead gets \`event: dropped\` and the
 end of the stream; every stream ends after EVENT_STREAM_MAX_LIFE_MS (30 minutes by default). Either
 way the client resumes with Last-Event-ID (an EventSource does so by itself). A browser's EventSource, which cannot send
 credentials, passes \`?token=\` from POST /_sandbox/events/token instead.`

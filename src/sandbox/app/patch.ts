@@ -11,11 +11,15 @@ import { appEventData } from './view.js'
 // PATCH /_sandbox/app: the seed file's rules for an `apps[]` entry (seed-file.ts, one schema for
 // both), plus a plain refusal for the keys that exist there but cannot change at runtime.
 
+// `not: {}`: no value is taken, as the document says (a generated client types the key `never`).
 const readOnly = (key: string, how: string) =>
-  readBy(v => {
-    if (v !== undefined) throw invalidField(key, `cannot be changed: ${how}`)
-    return undefined
-  })
+  readBy(
+    v => {
+      if (v !== undefined) throw invalidField(key, `cannot be changed: ${how}`)
+      return undefined
+    },
+    { not: {}, description: `Cannot be changed: ${how}.` },
+  )
 
 const developerPatch = appPatchSchema.shape.developer.unwrap().extend({
   dev_key: readOnly('developer.dev_key', 'it names the developer account'),

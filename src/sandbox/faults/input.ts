@@ -62,14 +62,36 @@ function readMatch(value: unknown): FaultMatch | null {
 
 export const faultSchema = z
   .object({
-    path: readBy(readPath),
-    method: readBy(readMethod),
+    path: readBy(readPath, {
+      type: 'string',
+      description: 'A path under /v1, /v3 or /admin/v1 (`/v1/codes/:msg_id/valid`), or `*` (the default).',
+    }),
+    method: readBy(readMethod, {
+      type: 'string',
+      description: 'GET, POST… (any case); any method the path answers, when left out.',
+    }),
     code: intField('"code": must be an integer'),
     status: intField('"status": must be an integer'),
-    message: readBy(readMessage),
+    message: readBy(readMessage, { type: 'string', maxLength: FAULT_LIMITS.messageLength }),
     delay_ms: intField('"delay_ms": must be an integer'),
     times: intField('"times": must be an integer'),
-    match: readBy(readMatch),
+    match: readBy(readMatch, {
+      description: 'Only requests naming this recipient.',
+      oneOf: [
+        {
+          type: 'object',
+          properties: { mobile: { type: 'string' } },
+          required: ['mobile'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: { registration_id: { type: 'string' } },
+          required: ['registration_id'],
+          additionalProperties: false,
+        },
+      ],
+    }),
   })
   .strict()
 

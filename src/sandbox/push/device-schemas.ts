@@ -75,22 +75,39 @@ const fields = {
 const objectOrEmpty = (v: unknown) => (isObject(v) ? v : {})
 
 export const pushDeviceSchemas = {
+  // The docs say what each reader takes (the readers themselves cannot be shown).
   newDevice: z.preprocess(
     objectOrEmpty,
-    z.object({
-      platform: readBy(fields.platform),
-      registration_id: readBy(fields.registrationId),
-      alias: readBy(fields.alias),
-      tags: readBy(fields.tags),
-      mobile: readBy(fields.mobile),
-      channel: readBy(fields.channel),
-      apns_environment: readBy(fields.apnsEnvironment),
-      /** Online unless `false`. */
-      online: readBy(v => v !== false),
-    }),
+    z
+      .object({
+        platform: readBy(fields.platform, { type: 'string', enum: [...NOTIFICATION_PLATFORMS] }),
+        registration_id: readBy(fields.registrationId, {
+          type: 'string',
+          description: 'Made for the platform when left out.',
+        }),
+        alias: readBy(fields.alias, { type: ['string', 'null'] }),
+        tags: readBy(fields.tags, { type: 'array', items: { type: 'string' } }),
+        mobile: readBy(fields.mobile, {
+          type: ['string', 'null'],
+          description: 'The mobile an SMS fallback of a push goes to.',
+        }),
+        channel: readBy(fields.channel, {
+          type: ['string', 'null'],
+          enum: [...VENDOR_CHANNELS, 'none', null],
+          description: "The maker's channel the phone registered with; none/null: JPush only.",
+        }),
+        apns_environment: readBy(fields.apnsEnvironment, {
+          type: 'string',
+          enum: ['development', 'production'],
+          description: 'iOS: the APNs environment of the build (production unless said).',
+        }),
+        online: readBy(v => v !== false, { type: 'boolean', description: 'Online unless `false`.' }),
+      })
+      // Every field is read by its reader (so optional to zod); platform is refused when absent.
+      .meta({ required: ['platform'] }),
   ),
   rid: z.object({ registration_id: z.string() }),
-  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online) })),
+  change: z.preprocess(objectOrEmpty, z.object({ online: readBy(fields.online, { type: 'boolean' }) })),
   device: z.object({
     registration_id: z.string(),
     platform: z.string(),

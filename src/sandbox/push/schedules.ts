@@ -13,7 +13,7 @@ import { type ListQuery, listQuery } from '../lists/query.js'
 const filters = ['schedule_id', 'kind', 'state', 'msg_id'] as const
 const KINDS = ['single', 'periodical'] as const
 
-const schemas = {
+export const schemas = {
   // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (each firing
   // is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
   query: listQuery(filters, { kind: KINDS, state: SCHEDULE_STATES }, { seq: false }),

@@ -29,7 +29,7 @@ export const schemas = {
   template: z.object({ temp_id: readBy(v => readPathId(v, unknownTemplate)) }),
   sign: z.object({ sign_id: readBy(v => readPathId(v, unknownSign)) }),
   decision: z.object({
-    status: readBy(readStatus),
+    status: readBy(readStatus, { type: 'integer', enum: [1, 2], description: '1 approves, 2 rejects.' }),
     /** Kept only with a rejection. */
     refuse_reason: textField('"refuse_reason": must be a string'),
   }),

@@ -15,7 +15,7 @@ const reviewed = {
   updated_at: z.string(),
 }
 
-const schemas = {
+export const schemas = {
   templates: z.object({
     templates: z.array(
       z.object({

@@ -14,7 +14,7 @@ import { type ListQuery, listQuery } from '../lists/query.js'
 const filters = ['schedule_id', 'state', 'mobile', 'msg_id'] as const
 const STATES = ['pending', 'sent', 'deleted'] as const
 
-const schemas = {
+export const schemas = {
   // The lists' filters (list-query.ts) that make sense for tasks: they have no seq (a task that
   // fires is a schedule.fired event, which GET /_sandbox/events?kind=schedule.fired can wait for).
   query: listQuery(filters, { state: STATES }, { seq: false }),

@@ -6,9 +6,9 @@
  * - Durable before the answer: a write job (`write(job)`) resolves only once its transaction is
  *   committed and the WAL fsynced; whatever was answered survives a crash, SIGKILL included.
  * - Group commit: the jobs queued in one turn of the event loop, or while the last fsync ran,
- *   share one transaction and one fsync, which runs off the event loop. Each job runs in its own
- *   savepoint, so one that throws rolls back alone (`checksFirst` jobs skip the savepoint and are
- *   rerun with one if they throw after writing: writer.ts). A job nobody waits for may `ride`
+ *   share one transaction and one fsync, which runs off the event loop. A job that throws rolls
+ *   back alone: it runs without a savepoint, and if it threw after writing, the batch runs again
+ *   with a savepoint per job (writer.ts decides; no caller says). A job nobody waits for may `ride`
  *   (the request journal's entries): it joins a commit the others make (the next on a quiet
  *   writer, the first after RIDE_MS on a busy one), or commits on its own when the writer is idle
  *   after RIDE_MS, or when `hurry()` says a read needs it.

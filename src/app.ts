@@ -174,7 +174,6 @@ export async function buildApp(
   const held = createHeld(config, app.log.child({ component: 'bounds' }))
   const hub = createHub(
     store,
-    appResets,
     (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
     held,
     {

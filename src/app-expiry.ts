@@ -70,9 +70,9 @@ export function createIdleApps(
   const work: DueWork<SchedulerDeps> = {
     name: 'idle apps',
     nextDue: store.activity.idleDue ? [store.activity.idleDue] : [],
+    // The journal's entries answered before (their apps' last requests) are in SQLite first.
+    readsJournal: true,
     async run({ log }, now) {
-      // The journal's entries answered before (their apps' last requests) are in SQLite first.
-      await store.requests.settled()
       for (let more = true; more; ) {
         const removed: string[] = []
         more = await store.write(() => batch(now, removed))

@@ -14,7 +14,7 @@ import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
-import { journalRequests } from './http/journal.js'
+import { journalFirst, journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
 import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
@@ -177,7 +177,6 @@ export async function buildApp(
   const held = createHeld(config, app.log.child({ component: 'bounds' }))
   const hub = createHub(
     store,
-    appResets,
     (reason, status) => sandboxErrors.tooManyListeners(reason).withStatus(status),
     held,
     {
@@ -377,7 +376,12 @@ export async function buildApp(
       mcpRoutes,
     ],
     // The operator (SANDBOX_OPERATOR) lists every app, and acts on the one X-Sandbox-App names.
-    { standing: false, operator: operatorRefusals },
+    // Each request sees every request answered before it, journal included (http/journal.ts).
+    {
+      standing: false,
+      operator: operatorRefusals,
+      beforeHandler: scope => scope.addHook('preHandler', journalFirst(deps)),
+    },
   )
   // The web UI, a client of the control plane: its page and files are public, it signs in itself.
   await mount('/_sandbox/ui', sandboxDialect, [uiRoutes], { standing: false })

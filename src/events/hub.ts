@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http'
-import type { AppResets } from '../app-resets.js'
 import { type Held, type HeldBound, type Holding, OverBound } from '../limits/held.js'
 import type { Marks, SeqTopic } from '../store/engine/item-seqs.js'
 import type { Store } from '../store/index.js'
@@ -78,7 +77,6 @@ export type HubBounds = Pick<Held, 'eventStreams' | 'waiting' | 'refusals'>
  */
 export function createHub(
   store: Pick<Store, 'seqs'>,
-  appResets: AppResets,
   refuse: Refuse,
   bounds: HubBounds,
   options: HubOptions = {},
@@ -143,9 +141,6 @@ export function createHub(
     })
   }
   store.seqs.watch({ listened: appKey => apps.has(appKey), committed })
-  // A reset or removal deletes every row the app's counter would be read from again: it is read
-  // before (inside the same write), so seqs go on from where they were and are never repeated.
-  appResets.onAppReset(appKey => void store.seqs.current(appKey))
 
   return {
     /** The bounds of each event stream (subscriber.ts). */

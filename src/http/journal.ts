@@ -51,6 +51,21 @@ export function journalRequests(deps: { store: Store; clock: Clock }) {
   }
 }
 
+/**
+ * A preHandler hook of the control plane (app.ts): each of its authenticated requests sees every
+ * request answered before it, the journal's entries included, so that a list, a read, an export,
+ * a reset or an import never depends on when the next group commit takes the entries
+ * (store/events/requests.ts: `settled`, which commits them now). Its public routes (health,
+ * readiness, docs) wait for nothing.
+ */
+export function journalFirst(deps: { store: Store }) {
+  const { requests } = deps.store
+  return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (routeConfig(req)?.public === true) done()
+    else requests.settled().then(() => done(), done)
+  }
+}
+
 /** Whether the journal keeps this request: every vendor call, and every write of the control plane. */
 function journaled(req: FastifyRequest): 'sms' | 'push' | 'sandbox' | undefined {
   const surface = surfaceOf(req.url)

@@ -99,8 +99,8 @@ export function eventRoutes(deps: {
         const { token: _token, wait, limit, after, ...filter } = req.query
         const kind = filter.kind as EventType | undefined
         if (wantsStream(req)) {
-          // "From now": after the journal's entries of the requests answered before this one.
-          await store.requests.settled()
+          // "From now": after the journal's entries of the requests answered before this one
+          // (committed before any control-plane handler runs: http/journal.ts).
           const from = lastEventId(req) ?? after ?? store.seqs.current(appKey)
           streamEvents({ store, hub }, appKey, reply, from, { ...filter, kind })
           return reply

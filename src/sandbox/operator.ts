@@ -143,8 +143,6 @@ export function operatorRoutes(deps: { store: Store; hub: Hub; clock: Clock }): 
       handler: async (req, reply) => {
         const { prefix, active_since, active_until, after, before, limit, wait } = req.query
         const filter = { prefix, activeSince: active_since, activeUntil: active_until, after, before, limit }
-        // Requests answered before this one count as activity: their journal's entries first.
-        await store.requests.settled()
         const read = () => {
           const found = store.activity.list(filter)
           return found.length > 0 ? found : undefined

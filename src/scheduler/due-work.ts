@@ -29,6 +29,11 @@ export interface DueWork<D> {
   /** The scheduler's tick: every app's due items at process time `now`, each app on its own clock. */
   run(deps: D, now: number): Promise<void>
   /**
+   * It reads the request journal (the apps' last requests): the scheduler has the journal's
+   * entries of every request answered before the tick committed first (store/events/requests.ts).
+   */
+  readsJournal?: boolean
+  /**
    * One app's due items at its time `now`, inside the write job of a request's catch-up
    * (catch-up.ts): the state a request reads that time alone changes (a review's outcome, a
    * push's expiry or SMS fallback). What goes out as messages or callbacks (tasks, reports, review

@@ -54,6 +54,7 @@ export function createScheduler<D extends SchedulerDeps>(deps: D, work: readonly
       try {
         const due = store.due.earliest(w.nextDue)
         if (due === undefined || due > now) continue
+        if (w.readsJournal) await store.requests.settled()
         try {
           await w.run(deps, now)
         } finally {

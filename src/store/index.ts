@@ -120,7 +120,8 @@ export function createStore(
     events,
     /**
      * The request journal (events/requests.ts): `record` an answered request's entries
-     * (http/journal.ts), written with the next group commit; reads wait for `settled()`.
+     * (http/journal.ts), written with the next group commit; the control plane sees them committed
+     * (http/journal.ts: `journalFirst`).
      */
     requests,
     /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */

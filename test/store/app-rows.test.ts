@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { appTables } from '../../src/store/apps/app-rows.js'
-import { openDatabase } from '../../src/store/engine/db.js'
+import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
+import { createStore, type Store } from '../../src/store/index.js'
 import { basic, call, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 import { startReceiver } from '../scheduler/receiver.js'
@@ -82,5 +86,51 @@ describe('a callback on the wire when its app is reset', () => {
         attempts: [expect.objectContaining({ attempt: 1, url: after.url, status_code: 200 })],
       }),
     ])
+  })
+})
+
+describe("an app's seqs when its rows go", () => {
+  // The counter behind every seq is read from the app's rows at its first use in a process
+  // (item-seqs.ts). A reset, a removal or an import deletes those rows: the deletes carry the counter
+  // over first, so the app's seqs go on from where they were even when nothing read them before.
+  function storeWithReplies(): { store: Store; close: () => void } {
+    const path = join(mkdtempSync(join(tmpdir(), 'seqs-')), 'sandbox.db')
+    const first = openDatabase(path)
+    first.exec(`
+      INSERT INTO developers (dev_key, dev_secret) VALUES ('dev', 'secret');
+      INSERT INTO apps (app_key, master_secret, dev_key, created_at) VALUES ('a', 's', 'dev', 0);
+      INSERT INTO replies (app_key, mobile, content, reply_at, seq) VALUES ('a', '13800138000', 'hi', 20, 7);
+    `)
+    closeDatabase(first)
+    // A new process: nothing in memory of the app's seqs.
+    const db = openDatabase(path)
+    const store = createStore(db)
+    return {
+      store,
+      close: () => {
+        store.close()
+        closeDatabase(db)
+      },
+    }
+  }
+
+  it('go on after every row was removed at once (a reset, a removal)', () => {
+    const { store, close } = storeWithReplies()
+    store.transaction(() => store.appRows.remove('a'))
+    expect(store.transaction(() => store.seqs.next('a', 'sms'))).toBe(8)
+    close()
+  })
+
+  it('go on after the rows were removed a chunk at a time (an import)', () => {
+    const { store, close } = storeWithReplies()
+    const { removal } = store.appDocument
+    for (let from = 0, more = true; more; ) {
+      const step = store.transaction(() => removal.step('a', 100, from))
+      from = step.table
+      more = step.more
+    }
+    expect(store.db.prepare("SELECT count(*) AS n FROM replies WHERE app_key = 'a'").get()).toEqual({ n: 0 })
+    expect(store.transaction(() => store.seqs.next('a', 'sms'))).toBe(8)
+    close()
   })
 })

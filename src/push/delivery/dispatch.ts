@@ -49,10 +49,7 @@ export async function sendPush(
   const shape: FanOutShape = isWide(store, tenant.app, req)
     ? await wideShapeInTurns(store, tenant.app, req)
     : { wide: false }
-  // dispatchPush refuses (cid, override, broadcast limit) before it writes: no savepoint (writer.ts).
-  const outcome = await store.write(() => dispatchPush(deps, tenant, req, validateOnly, origin, shape), {
-    checksFirst: true,
-  })
+  const outcome = await store.write(() => dispatchPush(deps, tenant, req, validateOnly, origin, shape))
   return outcome
 }
 

@@ -410,9 +410,8 @@ async function writeStaged(
   let idleSince: number | null = null
   await store.write(() => {
     if (!store.apps.get(appKey)) throw sandboxErrors.authFailed()
-    // Read before the rows go: seqs go on from where they were (events/hub.ts), and the app
-    // expires when idle as it did (app-expiry.ts).
-    store.seqs.current(appKey)
+    // Read before the rows go: the app expires when idle as it did (app-expiry.ts). Its seqs go
+    // on from where they were: the removal carries its counter over (store/engine/item-seqs.ts).
     idleSince = store.activity.idleSince(appKey)
     store.seqs.skipPast(appKey, largestSeq)
     store.apps.setClockOffset(appKey, CLOSED_OFFSET)

@@ -112,9 +112,6 @@ another app shares it. Seqs go on from where they were. Answers the app as GET s
       schema: { response: { 200: appView } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        // The journal's entries of the requests answered before it are written (and streamed)
-        // before the reset clears them, not in its commit.
-        await store.requests.settled()
         await store.write(() => {
           reprovision(deps, current(appKey), clock.now())
           resetEvent(appKey)
@@ -134,7 +131,6 @@ an auto-provisioned one is gone, its held requests answered and its event stream
       schema: { response: { 200: removed } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        await store.requests.settled()
         const recreated = await store.write(() => {
           const again = reprovision(deps, current(appKey), clock.now(), { remove: true })
           if (again) resetEvent(appKey)

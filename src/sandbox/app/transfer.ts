@@ -181,8 +181,6 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
         // Let go once the document is written out, or at once if refused (a second call is a no-op).
         const give = deps.held.transfers.take(client)
         try {
-          // The journal's entries of the requests answered before this one are in it.
-          await store.requests.settled()
           const app = store.apps.get(appKey)
           if (!app) throw sandboxErrors.authFailed()
           const dev = store.apps.developer(app.devKey)
@@ -239,8 +237,6 @@ export function transferRoutes(deps: Deps): RouteSpec[] {
         // The app's other requests wait until it is done (import.ts).
         const open = deps.appGate.close(appKey)
         try {
-          // Entries of the requests answered before it are written before it replaces them.
-          await store.requests.settled()
           const imported = await importDocument(
             {
               ...deps,

@@ -99,9 +99,6 @@ export async function readOrWait<T>(
   wait: number | undefined,
   read: () => T | undefined,
 ): Promise<T | undefined> {
-  // The journal's entries of the requests answered before this one are in SQLite first, so that
-  // what a read answers (its items, its next_after) never depends on a group commit's timing.
-  await deps.store.requests.settled()
   const now = read()
   if (now !== undefined || !wait) return now
   const who = { appKey: req.tenant.app.appKey, client: req.ip }

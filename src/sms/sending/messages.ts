@@ -167,16 +167,13 @@ export function messageRoutes(deps: PipelineDeps): RouteSpec[] {
           at: req.tenant.now(),
           timeZone: deps.config.timeZone,
         })
-        // deliver refuses before it writes anything: no savepoint needed (writer.ts).
-        const msgId = await store.write(
-          () =>
-            deliver(
-              deps,
-              req.tenant,
-              { mobile, kind: 'template', template, sign, para, content, tag },
-              req.tenant.now(),
-            ),
-          { checksFirst: true },
+        const msgId = await store.write(() =>
+          deliver(
+            deps,
+            req.tenant,
+            { mobile, kind: 'template', template, sign, para, content, tag },
+            req.tenant.now(),
+          ),
         )
         return { msg_id: msgId }
       },

@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from '../engine/db.js'
 import type { SequenceName } from '../engine/id-blocks.js'
 import type { Engine } from '../engine/index.js'
+import type { Seqs } from '../engine/item-seqs.js'
 import { appTables } from './app-rows.js'
 
 // Every row of one app, as its tables hold them: what GET /_sandbox/app/export writes into the
@@ -418,7 +419,7 @@ export function createAppDocument(engine: Engine) {
     /** An import's staging database (see the header), at `path`: a file of its own, removed after. */
     stage: (path: string) => createStaging(engine, tables, path),
     /** The app's rows removed a chunk at a time (an import replaces them). */
-    removal: createChunkedRemoval(db),
+    removal: createChunkedRemoval(db, engine.seqs),
     /** Apps whose import a stopped process left half-written (CLOSED_OFFSET). */
     closedApps(): string[] {
       return db
@@ -635,7 +636,7 @@ export type Staging = ReturnType<typeof createStaging>
  * at most `limit` rows of one table, children first, and says whether any are left. The `apps`
  * row stays. Inside write jobs.
  */
-export function createChunkedRemoval(db: Db) {
+export function createChunkedRemoval(db: Db, seqs: Pick<Seqs, 'carryOver'>) {
   const owned = appTables(db).filter(t => t !== 'apps')
   const keyOfTable = (t: string) =>
     db
@@ -664,6 +665,8 @@ export function createChunkedRemoval(db: Db) {
   return {
     /** Deletes at most `limit` of the app's rows (cascades aside); false once none is left. */
     step(appKey: string, limit: number, from = 0): { table: number; more: boolean } {
+      // Its seqs go on from where they were (item-seqs.ts): read before the first row goes.
+      seqs.carryOver(appKey)
       for (let i = from; i < deletes.length; i++) {
         const n = deletes[i]!.run({ app: appKey, n: limit }).changes
         if (n > 0) return { table: i, more: true }
@@ -672,6 +675,7 @@ export function createChunkedRemoval(db: Db) {
     },
     /** One table's rows of the app, at most `limit` (before writing that table anew). */
     table(appKey: string, table: string, limit: number): number {
+      seqs.carryOver(appKey)
       const i = owned.indexOf(table)
       return i < 0 ? 0 : deletes[i]!.run({ app: appKey, n: limit }).changes
     },

@@ -42,7 +42,8 @@ export function appTables(db: Db): string[] {
 
 /**
  * Removes every row of one app, in one statement per table (inside the caller's write job, so in
- * one transaction), then forgets whatever the engine holds of it (cached rows, due bounds).
+ * one transaction), its seq counter carried over first (item-seqs.ts), then forgets whatever the
+ * engine holds of it (cached rows, due bounds).
  */
 export function createAppRows(engine: Engine) {
   const tables = appTables(engine.db)
@@ -69,6 +70,7 @@ export function createAppRows(engine: Engine) {
     tables,
     /** Deletes the app's rows everywhere, its `apps` row last; returns how many (cascades not counted). */
     remove(appKey: string): number {
+      engine.seqs.carryOver(appKey)
       let rows = 0
       for (const statement of deletes) rows += statement.run({ appKey }).changes
       engine.forgetApp(appKey)

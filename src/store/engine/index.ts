@@ -6,9 +6,9 @@
  * - Durable before the answer: a write job (`write(job)`) resolves only once its transaction is
  *   committed and the WAL fsynced; whatever was answered survives a crash, SIGKILL included.
  * - Group commit: the jobs queued in one turn of the event loop, or while the last fsync ran,
- *   share one transaction and one fsync, which runs off the event loop. Each job runs in its own
- *   savepoint, so one that throws rolls back alone (`checksFirst` jobs skip the savepoint and are
- *   rerun with one if they throw after writing: writer.ts). A job nobody waits for may `ride`
+ *   share one transaction and one fsync, which runs off the event loop. A job that throws rolls
+ *   back alone: it runs without a savepoint, and if it threw after writing, the batch runs again
+ *   with a savepoint per job (writer.ts decides; no caller says). A job nobody waits for may `ride`
  *   (the request journal's entries): it joins a commit the others make (the next on a quiet
  *   writer, the first after RIDE_MS on a busy one), or commits on its own when the writer is idle
  *   after RIDE_MS, or when `hurry()` says a read needs it.
@@ -16,11 +16,11 @@
  *   (a claim, a quota, a once-only code) never interleaves with another job.
  * - Memory follows rollback: what a job changes in memory (balances, id blocks) is recorded in the
  *   undo journal and taken back with its savepoint or its batch.
- * - Caches never stale: a cache keeps only committed values (or journaled ones), and every table
- *   method that writes a cached row forgets it right after its statement.
+ * - Caches never stale: a cache keeps only committed values (or journaled ones), and every
+ *   statement that writes a cached row forgets it right after it runs (declared: `writes`).
  * - Due bounds never late: the due index keeps a lower bound of each due query's next time; every
- *   table method that creates due work or brings it forward notes it, so the scheduler never sleeps
- *   past work (a bound may be early: SQLite is then asked again).
+ *   statement that creates due work or brings it forward notes it (declared: `writes`), so the
+ *   scheduler never sleeps past work (a bound may be early: SQLite is then asked again).
  * - Ids never repeat: a block of ids is reserved in its row, in the job that hands out its first.
  * - Seqs in commit order, and their listeners told only once the commit is durable.
  * - One process per file: SQLite's exclusive lock, which the kernel drops with the process.
@@ -33,24 +33,27 @@
  *    cascading foreign key to one that has it: an app's reset finds its rows that way (app-rows.ts).
  * 2. A module src/store/<area>/<table>.ts, `createXStore(engine)`: statements prepared once with
  *    `db.prepare`, and methods that run them. No SQL outside src/store.
- * 3. In every method that writes, right after its statement, what else it changes, by name:
- *    `cache.forget(key)` for a cached row it changes, `due.note(QUERY, appKey, at)` for due work it
- *    creates or brings forward, `seqs.next(appKey, topic)` for a listed item's seq.
- * 4. Wire it in src/store/index.ts. Callers write inside `store.write(() => …)`; work that falls
- *    due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its query.
+ * 3. Statements that write are made with `writes(sql, touches)` (statements.ts), which declares
+ *    beside the SQL what else they change: the caches of the app's rows they make stale
+ *    (`forgets`), the due work they create or bring forward (`due`: its query and time). The
+ *    engine applies both right after the statement runs: the table method does not. (Modules not
+ *    yet moved to it still call `cache.forget(key)` and `due.note(QUERY, appKey, at)` by hand, right
+ *    after their statement; `seqs.next(appKey, topic)` gives a listed item its seq.)
+ * 4. Wire it in src/store/index.ts. Callers write inside `store.write(() => …)`, and never say how
+ *    (the writer decides savepoints: writer.ts); work that falls due is an entry of the due-work
+ *    list (src/scheduler/due-work.ts) that lists its query.
  *
  *   export const WIDGETS_DUE = dueQuery('x.fires_at', 'widgets x', 'x.fired_at IS NULL')
- *   export function createWidgetStore({ db, caches, due }: Engine) {
+ *   export function createWidgetStore({ db, caches, writes }: Engine) {
  *     const widgets = caches.perApp()
  *     const get = db.prepare<[string, number], Row>('SELECT * FROM widgets WHERE app_key = ? AND id = ?')
- *     const insert = db.prepare('INSERT INTO widgets (app_key, id, fires_at) VALUES (?, ?, ?)')
+ *     const insert = writes<{ appKey: string; id: number; firesAt: number }>(
+ *       'INSERT INTO widgets (app_key, id, fires_at) VALUES (@appKey, @id, @firesAt)',
+ *       { forgets: [widgets], due: { query: WIDGETS_DUE, at: w => w.firesAt } },
+ *     )
  *     return {
  *       get: (appKey: string, id: number) => widgets.read(appKey, id, () => get.get(appKey, id) ?? null),
- *       add(appKey: string, id: number, firesAt: number): void {
- *         insert.run(appKey, id, firesAt)
- *         widgets.forget(appKey)
- *         due.note(WIDGETS_DUE, appKey, firesAt)
- *       },
+ *       add: (appKey: string, id: number, firesAt: number): void => void insert.run({ appKey, id, firesAt }),
  *     }
  *   }
  *
@@ -61,6 +64,7 @@
  * - health.ts: whether writes can survive (file or -wal replaced, damaged, disk full, file-size
  *   limit), the -wal repaired when it can be; readiness.
  * - caches.ts: row caches and per-app memos, and forgetting an app in all of them.
+ * - statements.ts: `writes`, a statement that writes with what it touches declared beside it.
  * - due.ts: due queries and the due index (lower bounds of the next due time, per query and app).
  * - id-blocks.ts: vendor ids (msg_id, temp_id…), reserved a block at a time.
  * - item-seqs.ts: the per-app seq of everything listed and streamed, and who hears of new ones.
@@ -72,6 +76,7 @@ import { createDueIndex } from './due.js'
 import { createHealth, type HealthLog } from './health.js'
 import { createIdBlocks } from './id-blocks.js'
 import { createSeqs } from './item-seqs.js'
+import { createStatements } from './statements.js'
 import { createUndoJournal } from './undo.js'
 import { createWriter } from './writer.js'
 
@@ -101,6 +106,8 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     caches,
     /** When due work next falls due: told by the writes that create it. */
     due,
+    /** A statement that writes, with the caches and due work it touches declared beside its SQL. */
+    writes: createStatements(db, due).writes,
     /** Vendor ids from SQLite's `sequences` rows. */
     ids: createIdBlocks(db, journal),
     /** Group-committed write, durable before it resolves. */

@@ -66,6 +66,15 @@ export function createSeqs(db: Db) {
     },
     /** The app's largest seq handed out so far (0: none). */
     current,
+    /**
+     * The app's rows are about to be deleted (a reset, a removal, an import): its counter is read
+     * from them now, unless memory holds it already, so that its seqs go on from where they were and
+     * are never repeated. The statements that delete an app's rows call it themselves (apps/app-rows.ts,
+     * apps/app-document.ts: the chunked removal); no caller reads a seq for this effect.
+     */
+    carryOver(appKey: string): void {
+      current(appKey)
+    },
     /** The app's seqs go on above `seq` (rows written with seqs of their own: an import). In a write. */
     skipPast(appKey: string, seq: number): void {
       if (seq > current(appKey)) counters.set(appKey, seq)

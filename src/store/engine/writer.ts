@@ -22,17 +22,21 @@ import { createUndoJournal, type UndoJournal } from './undo.js'
  * Once a commit is durable, and only then, the apps it gave new seqs to are told to whoever waits
  * for them (item-seqs.ts): a waiter or an event stream never sees what a crash could still undo.
  *
- * A job that refuses only before its first write (`checksFirst`: a send, whose checks all come
- * before it stores anything) runs without a savepoint: a savepoint made SQLite copy every page
- * the job touched into its sub-journal, a few µs per send (docs/performance.md). Should such a
- * job throw after it wrote after all (SQLite failing half-way), the whole batch is rolled back and
- * run again, each job in its savepoint. Whether it wrote is SQLite's own count of the rows
- * changed on the connection (`total_changes()`), read before the job and again if it throws (a
- * statement that fails is rolled back by SQLite and counts nothing), or SQLite having ended the
- * transaction itself (SQLITE_FULL and I/O errors may).
+ * No job has a savepoint of its own unless it needs one. A savepoint makes SQLite copy every page
+ * the job touches into its sub-journal, a few µs per send (docs/performance.md), and almost every
+ * job refuses, if it refuses, before its first write (a send's checks all come before it stores
+ * anything): so each job runs bare, and one that throws before it wrote fails alone, with nothing
+ * to roll back. Should a job throw after it wrote (SQLite failing half-way, a control-plane write
+ * that checks a cap after its statement), the whole batch is rolled back and run again, each job
+ * in its savepoint: every outcome is the one a savepoint per job gives, and the jobs before it run
+ * twice (their first run rolled back, memory included: undo.ts). Whether a job wrote is SQLite's
+ * own count of the rows changed on the connection (`total_changes()`), read before the job and
+ * again if it throws (a statement that fails is rolled back by SQLite and counts nothing), or
+ * SQLite having ended the transaction itself (SQLITE_FULL and I/O errors may). The writer decides
+ * this alone: a feature never says whether its job needs a savepoint.
  */
 export interface Writer {
-  write<T>(job: () => T, options?: WriteOptions): Promise<T>
+  write<T>(job: () => T): Promise<T>
   /**
    * A job nobody waits for (the request journal's entries, written after their answers): it rides
    * with a commit the other jobs make, running first in that batch: the next one on a quiet writer
@@ -53,16 +57,10 @@ export interface Writer {
   close(): void
 }
 
-export interface WriteOptions {
-  /** The job throws only before its first write: it needs no savepoint of its own. */
-  checksFirst?: boolean
-}
-
 interface Pending {
   job: () => unknown
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
-  checksFirst: boolean
 }
 
 /**
@@ -84,7 +82,7 @@ export const RIDE_MS = 50
  */
 export const RIDE_ALONG_BELOW = 8
 
-/** A checks-first job threw after it wrote: the batch runs again, a savepoint per job. */
+/** A job threw after it wrote: the batch runs again, a savepoint per job. */
 class WroteThenThrew extends Error {}
 
 const call = (job: () => unknown) => job()
@@ -133,13 +131,13 @@ export function createWriter(
   const inTransaction = db.transaction((fn: () => unknown) => fn())
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck()
 
-  /** Runs the jobs in one transaction and commits it; `safe`: a savepoint for every job. */
+  /** Runs the jobs in one transaction and commits it; `safe`: a savepoint for every job (a rerun). */
   function runBatch(batch: Pending[], safe: boolean): Array<{ ok: boolean; value: unknown }> {
     const outcomes: Array<{ ok: boolean; value: unknown }> = []
     // Memory changed by a job (balances) follows its savepoint, and the batch's COMMIT (undo.ts).
     journal.scope(inTransaction, () => {
       for (const p of batch) {
-        if (p.checksFirst && !safe) {
+        if (!safe) {
           const before = totalChanges.get()
           try {
             outcomes.push({ ok: true, value: journal.scope(call, p.job) })
@@ -239,17 +237,15 @@ export function createWriter(
   }
 
   return {
-    write<T>(job: () => T, options?: WriteOptions): Promise<T> {
+    write<T>(job: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const checksFirst = options?.checksFirst === true
-        queue.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst })
+        queue.push({ job, resolve: resolve as (v: unknown) => void, reject })
         schedule()
       })
     },
     ride<T>(job: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        // A rider only writes: no savepoint of its own (a failure half-way reruns the batch).
-        riders.push({ job, resolve: resolve as (v: unknown) => void, reject, checksFirst: true })
+        riders.push({ job, resolve: resolve as (v: unknown) => void, reject })
         rideTimer ??= setTimeout(rideDue, RIDE_MS).unref()
       })
     },

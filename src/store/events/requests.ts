@@ -207,8 +207,9 @@ const toEntry = (r: Row): JournaledRequest => ({
  * deleted cost ≈ 1 µs more per request: docs/performance.md); a reset or a removal deletes the
  * rows with every other row of the app.
  *
- * Reads of the control plane first wait for `settled()`: whatever was answered before them is then
- * in SQLite, journal included (sandbox/lists/route.ts). The journal never fails a request: a write
+ * The control plane's handlers, and due work that `readsJournal`, run after `settled()` (http/
+ * journal.ts: `journalFirst`; scheduler/index.ts): whatever was answered before them is then in
+ * SQLite, journal included; no feature calls it. The journal never fails a request: a write
  * the store refuses (its file damaged: health.ts, which reports it) only loses the entries.
  */
 export function createRequestJournal(

@@ -49,25 +49,28 @@ const toTemplate = (r: Row): Template => ({
 export type TemplateInput = Pick<Template, 'template' | 'type' | 'ttl' | 'remark'>
 
 export function createTemplateStore(engine: Engine) {
-  const { db, due } = engine
-  // Every send reads its template: answered from memory (reviews.ts) until a method below
-  // changes the app's templates and forgets them.
+  const { db, writes } = engine
+  // Every send reads its template: answered from memory (reviews.ts) until a statement below
+  // changes the app's templates and forgets them (declared with it: engine/statements.ts).
   const review = createReviewable<Row>(engine, { table: 'templates', id: 'temp_id', kind: 'template' })
   const { memo } = review
   const get = db.prepare<[string, number], Row>('SELECT * FROM templates WHERE app_key = ? AND temp_id = ?')
-  const insert = db.prepare<Omit<Template, 'createdAt' | 'updatedAt'> & { now: number }>(
+  const insert = writes<Omit<Template, 'createdAt' | 'updatedAt'> & { now: number }>(
     `INSERT INTO templates (app_key, temp_id, template, type, ttl, remark, status, refuse_reason, review_at,
        created_at, updated_at)
      VALUES (@appKey, @tempId, @template, @type, @ttl, @remark, @status, @refuseReason, @reviewAt, @now, @now)`,
+    { forgets: [memo], due: { query: REVIEWS_DUE.templates, at: t => t.reviewAt } },
   )
-  const update = db.prepare<
-    TemplateInput & { appKey: string; tempId: number; reviewAt: number; now: number }
-  >(
+  const update = writes<TemplateInput & { appKey: string; tempId: number; reviewAt: number; now: number }>(
     `UPDATE templates SET template = @template, type = @type, ttl = @ttl, remark = @remark, status = 0,
        refuse_reason = NULL, review_at = @reviewAt, updated_at = @now
      WHERE app_key = @appKey AND temp_id = @tempId`,
+    { forgets: [memo], due: { query: REVIEWS_DUE.templates, at: t => t.reviewAt } },
   )
-  const remove = db.prepare<[string, number]>('DELETE FROM templates WHERE app_key = ? AND temp_id = ?')
+  const remove = writes<[appKey: string, tempId: number]>(
+    'DELETE FROM templates WHERE app_key = ? AND temp_id = ?',
+    { appKey: ([appKey]) => appKey, forgets: [memo] },
+  )
   const loadTemplate = (appKey: string, tempId: number): Template | null => {
     const row = get.get(appKey, tempId)
     return row ? toTemplate(row) : null
@@ -80,19 +83,13 @@ export function createTemplateStore(engine: Engine) {
     },
     insert(t: Omit<Template, 'createdAt' | 'updatedAt'>, now: number): void {
       insert.run({ ...t, now })
-      memo.forget(t.appKey)
-      if (t.reviewAt !== null) due.note(REVIEWS_DUE.templates, t.appKey, t.reviewAt)
     },
     /** A modification sends the template back to review. */
     update(appKey: string, tempId: number, input: TemplateInput, reviewAt: number, now: number): void {
       update.run({ appKey, tempId, ...input, reviewAt, now })
-      memo.forget(appKey)
-      due.note(REVIEWS_DUE.templates, appKey, reviewAt)
     },
     remove(appKey: string, tempId: number): boolean {
-      const removed = remove.run(appKey, tempId).changes === 1
-      memo.forget(appKey)
-      return removed
+      return remove.run([appKey, tempId]).changes === 1
     },
     decide: review.decide,
     /** Approves every review of the app whose time has come; returns what it approved. */

@@ -220,8 +220,7 @@ withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/pus
         const { appKey } = req.tenant.app
         const { registration_id: rid } = req.params
         if (!store.pushDevices.get(appKey, rid)) throw sandboxErrors.unknownRegistrationId()
-        // The calls answered so far are in the journal: their warnings too.
-        await store.requests.settled()
+        // The calls answered so far are in the journal, their warnings too (http/journal.ts: journalFirst).
         const warned = warnedCalls(store, appKey)
         return {
           deliveries: store.pushDeliveries

@@ -10,10 +10,14 @@ import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { appNow, type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { operatorRefusals, sandboxDialect } from './control/dialect.js'
+import { sandboxErrors } from './control/errors.js'
+import type { JobDeps } from './deps.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
+import { type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
 import { journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
@@ -49,7 +53,7 @@ import {
 import { fileRoutes } from './push/files/files.js'
 import { refusePlainHttp } from './push/https-only.js'
 import { imageRoutes } from './push/images/images.js'
-import { planRoutes } from './push/plans/plans.js'
+import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { groupReportRoutes } from './push/report/group.js'
 import { pushReportRoutes } from './push/report/report.js'
@@ -65,9 +69,7 @@ import { appRoutes } from './sandbox/app/routes.js'
 import { transferRoutes } from './sandbox/app/transfer.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
-import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
-import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
 import { createFaults, type Faults, useAdminFaults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
@@ -78,7 +80,6 @@ import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
 import { pushImageRoutes } from './sandbox/push/images.js'
-import { pushPlanRoutes } from './sandbox/push/plans.js'
 import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
 import { pushTemplateRoutes } from './sandbox/push/templates.js'
 import { pushTestDeviceRoutes } from './sandbox/push/test-devices.js'
@@ -107,6 +108,13 @@ import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
 import { uiRoutes } from './ui/routes.js'
+
+/**
+ * The features, one folder each (src/http/feature.ts): their vendor and control-plane routes, their
+ * tables and their due work, mounted below in this order. The rest of each list is still spread
+ * over src/sms, src/push, src/sandbox and src/store (docs/architecture.md "Features").
+ */
+export const features: readonly Feature<AppDeps, JobDeps>[] = [pushPlans]
 
 export interface AppOptions {
   clock?: Clock
@@ -153,6 +161,7 @@ export async function buildApp(
     log: app.log.child({ component: 'store' }),
     journalMaxPerApp: config.journalMaxPerApp,
     appIdleMs: config.autoProvisionIdleMs,
+    tables: tablesOf(features),
   })
   const seed = config.seedFile ? readSeedFile(config.seedFile, [seedTemplateProblems]) : emptySeed
   const { sensitiveWords } = applySeed(store, seed, clock.now())
@@ -310,7 +319,7 @@ export async function buildApp(
   await mount(
     '/v3',
     pushDialect,
-    [pushRoutes, batchRoutes, fileRoutes, imageRoutes, templatePushRoutes, planRoutes],
+    [pushRoutes, batchRoutes, fileRoutes, imageRoutes, templatePushRoutes, ...vendorRoutes(features, 'push')],
     {
       groups: [
         {
@@ -361,7 +370,7 @@ export async function buildApp(
       pushImageRoutes,
       pushTemplateRoutes,
       pushTestDeviceRoutes,
-      pushPlanRoutes,
+      ...sandboxRoutes(features),
       certificateRoutes,
       opsRoutes,
       instanceRoutes,

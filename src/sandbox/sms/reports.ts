@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
@@ -7,7 +8,6 @@ import { reportItem } from '../../items/views.js'
 import { REPORT_STATUSES } from '../../sms/reports/status.js'
 import type { Store } from '../../store/index.js'
 import { iso } from '../../time.js'
-import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { smsScheduleItem } from '../../changes/items.js'
 import type { Config } from '../../config.js'
+import { sandboxErrors } from '../../control/errors.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import { sandboxErrors } from '../errors.js'
 import { type ListQuery, listQuery } from '../lists/query.js'
 
 // What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones

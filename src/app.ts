@@ -87,22 +87,17 @@ import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
-import { reviewRoutes } from './sandbox/sms/review.js'
-import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
-import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { reprovision } from './seed/reprovision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
-import { accountRoutes } from './sms/accounts.js'
+import { smsAccounts } from './sms/accounts/index.js'
 import { smsDialect } from './sms/dialect.js'
-import { dueReports, dueReviewResults, dueReviews, dueSchedules } from './sms/due-work.js'
-import { smsReportRoutes } from './sms/reports/reports.js'
-import { scheduleRoutes } from './sms/schedules/schedules.js'
-import { codeRoutes } from './sms/sending/codes.js'
-import { messageRoutes } from './sms/sending/messages.js'
-import { signRoutes } from './sms/signs/signs.js'
-import { templateRoutes } from './sms/templates/templates.js'
+import { dueReports, smsReports } from './sms/reports/index.js'
+import { dueSchedules, smsSchedules } from './sms/schedules/index.js'
+import { smsSending } from './sms/sending/index.js'
+import { smsSigns } from './sms/signs/index.js'
+import { dueReviewResults, dueReviews, smsTemplates } from './sms/templates/index.js'
 import { closeDatabase, openDatabase } from './store/engine/db.js'
 import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
@@ -114,7 +109,15 @@ import { uiRoutes } from './ui/routes.js'
  * tables and their due work, mounted below in this order. The rest of each list is still spread
  * over src/sms, src/push, src/sandbox and src/store (docs/architecture.md "Features").
  */
-export const features: readonly Feature<AppDeps, JobDeps>[] = [pushPlans]
+export const features: readonly Feature<AppDeps, JobDeps>[] = [
+  smsSending,
+  smsAccounts,
+  smsTemplates,
+  smsSigns,
+  smsSchedules,
+  smsReports,
+  pushPlans,
+]
 
 export interface AppOptions {
   clock?: Clock
@@ -308,12 +311,7 @@ export async function buildApp(
   const mount = mounter(app, deps, envelopes)
   // The vendor surfaces answer what a test armed through /_sandbox/faults, after auth.
   const faults = (scope: FastifyInstance) => useFaults(scope, deps.faults)
-  await mount(
-    '/v1',
-    smsDialect,
-    [codeRoutes, messageRoutes, accountRoutes, templateRoutes, signRoutes, scheduleRoutes, smsReportRoutes],
-    { beforeHandler: faults },
-  )
+  await mount('/v1', smsDialect, vendorRoutes(features, 'sms'), { beforeHandler: faults })
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
   await mount(
@@ -357,9 +355,6 @@ export async function buildApp(
       smsInspectRoutes,
       smsReportListRoutes,
       smsReportSteeringRoutes,
-      reviewRoutes,
-      smsReviewableRoutes,
-      smsScheduleInspectRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,

@@ -14,7 +14,7 @@ export type VendorHost = 'sms' | 'push' | 'device' | 'report' | 'schedule' | 'ad
 /**
  * What a feature's entry file (`index.ts`) exports for app.ts to mount. `D` is what its route
  * tables use of the app's dependencies, `J` what its due work runs with (src/deps.ts: JobDeps);
- * declare a feature with `satisfies Feature` and app.ts checks both against what it builds.
+ * declare a feature with `satisfies Feature` (its own types kept) and app.ts checks them against what it builds.
  */
 export interface Feature<D = never, J = never> {
   /** Its folder under src/, e.g. `push/plans`. */

@@ -15,4 +15,4 @@ export const pushPlans = {
   vendor: { push: [planRoutes] },
   sandbox: [pushPlanRoutes],
   tables: engine => ({ pushPlans: createPushPlanStore(engine) }),
-} satisfies Feature<Parameters<typeof planRoutes>[0] & Parameters<typeof pushPlanRoutes>[0]>
+} satisfies Feature

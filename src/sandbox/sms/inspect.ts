@@ -1,11 +1,11 @@
 import { sandboxErrors } from '../../control/errors.js'
+import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
-import { type ListQuery, listQuery } from '../lists/query.js'
 import { listRoute, readOrWait, waitErrors } from '../lists/route.js'
 
 const noCode = sandboxErrors.noCode

@@ -38,10 +38,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
 import { dueFanOuts } from './push/delivery/slices.js'
-import { aliasRoutes } from './push/device/aliases.js'
-import { deviceRoutes } from './push/device/devices.js'
-import { tagRoutes } from './push/device/tags.js'
-import { testDeviceRoutes } from './push/device/test-devices.js'
+import { pushDevice } from './push/device/index.js'
 import {
   BEIJING_PATHS,
   deviceDialect,
@@ -50,20 +47,16 @@ import {
   reportDialect,
   scheduleDialect,
 } from './push/dialect.js'
-import { fileRoutes } from './push/files/files.js'
+import { pushFiles } from './push/files/index.js'
 import { refusePlainHttp } from './push/https-only.js'
-import { imageRoutes } from './push/images/images.js'
+import { pushImages } from './push/images/index.js'
 import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
-import { groupReportRoutes } from './push/report/group.js'
-import { pushReportRoutes } from './push/report/report.js'
-import { pushUserRoutes } from './push/report/users.js'
-import { duePushSchedules } from './push/schedules/due.js'
-import { pushScheduleRoutes } from './push/schedules/schedules.js'
+import { pushReport } from './push/report/index.js'
+import { duePushSchedules, pushSchedules } from './push/schedules/index.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
-import { seedTemplateProblems } from './push/templates/render.js'
-import { templatePushRoutes } from './push/templates/templates.js'
+import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
 import { certificateRoutes } from './sandbox/app/certificates.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { transferRoutes } from './sandbox/app/transfer.js'
@@ -79,10 +72,6 @@ import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
-import { pushImageRoutes } from './sandbox/push/images.js'
-import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
-import { pushTemplateRoutes } from './sandbox/push/templates.js'
-import { pushTestDeviceRoutes } from './sandbox/push/test-devices.js'
 import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
@@ -116,6 +105,12 @@ export const features: readonly Feature<AppDeps, JobDeps>[] = [
   smsSigns,
   smsSchedules,
   smsReports,
+  pushDevice,
+  pushReport,
+  pushSchedules,
+  pushFiles,
+  pushImages,
+  pushTemplates,
   pushPlans,
 ]
 
@@ -314,30 +309,25 @@ export async function buildApp(
   await mount('/v1', smsDialect, vendorRoutes(features, 'sms'), { beforeHandler: faults })
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount(
-    '/v3',
-    pushDialect,
-    [pushRoutes, batchRoutes, fileRoutes, imageRoutes, templatePushRoutes, ...vendorRoutes(features, 'push')],
-    {
-      groups: [
-        {
-          dialect: deviceDialect,
-          paths: HOST_PATHS.device,
-          aliases: BEIJING_PATHS.device,
-          routes: [deviceRoutes, tagRoutes, aliasRoutes, testDeviceRoutes],
-        },
-        {
-          dialect: reportDialect,
-          paths: HOST_PATHS.report,
-          aliases: BEIJING_PATHS.report,
-          routes: [pushReportRoutes, pushUserRoutes, groupReportRoutes],
-        },
-        { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
-      ],
-      hooks: usePushRateLimit,
-      beforeHandler: faults,
-    },
-  )
+  await mount('/v3', pushDialect, [pushRoutes, batchRoutes, ...vendorRoutes(features, 'push')], {
+    groups: [
+      {
+        dialect: deviceDialect,
+        paths: HOST_PATHS.device,
+        aliases: BEIJING_PATHS.device,
+        routes: vendorRoutes(features, 'device'),
+      },
+      {
+        dialect: reportDialect,
+        paths: HOST_PATHS.report,
+        aliases: BEIJING_PATHS.report,
+        routes: vendorRoutes(features, 'report'),
+      },
+      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: vendorRoutes(features, 'schedule') },
+    ],
+    hooks: usePushRateLimit,
+    beforeHandler: faults,
+  })
   // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
   // Faults armed by an app on /admin/v1… answer its developer's Admin API requests.
   await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], {
@@ -360,11 +350,7 @@ export async function buildApp(
       callbackRoutes,
       pushDeviceRoutes,
       pushClickRoutes,
-      pushScheduleInspectRoutes,
       pushGroupRoutes,
-      pushImageRoutes,
-      pushTemplateRoutes,
-      pushTestDeviceRoutes,
       ...sandboxRoutes(features),
       certificateRoutes,
       opsRoutes,

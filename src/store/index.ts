@@ -17,13 +17,9 @@ import { createPushClickStore } from './push/clicks.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
-import { createPushFileStore } from './push/files.js'
 import { createPushGroupStore } from './push/groups.js'
-import { createPushImageStore } from './push/images.js'
 import { createPushStore } from './push/pushes.js'
 import { createPushScheduleStore } from './push/schedules.js'
-import { createPushTemplateStore } from './push/templates.js'
-import { createPushTestDeviceStore } from './push/test-devices.js'
 import { createVendorQuotaStore } from './push/vendor-quota.js'
 import { createPushWithdrawalStore } from './push/withdrawals.js'
 import { createCodeStore } from './sms/codes.js'
@@ -113,13 +109,8 @@ export function createStore(
     pushActivity: createPushActivityStore(engine),
     pushSchedules: createPushScheduleStore(engine),
     // The push variants of jpush-api.md §5.14.
-    pushFiles: createPushFileStore(engine),
     pushGroups: createPushGroupStore(engine),
     pushWithdrawals: createPushWithdrawalStore(engine),
-    // What the current SDKs call beyond the push itself (issue 22, docs/jpush-wire.md).
-    pushImages: createPushImageStore(engine),
-    pushTestDevices: createPushTestDeviceStore(engine),
-    pushTemplates: createPushTemplateStore(engine),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     schedules: createScheduleStore(engine),

@@ -31,13 +31,16 @@
  * How to add a table
  * 1. A migration, migrations/NNN_name.sql (forward-only). Give the table an `app_key`, or a
  *    cascading foreign key to one that has it: an app's reset finds its rows that way (app-rows.ts).
- * 2. A module src/store/<area>/<table>.ts, `createXStore(engine)`: statements prepared once with
- *    `db.prepare`, and methods that run them. No SQL outside src/store.
+ * 2. A module `createXStore(engine)`: statements prepared once with `db.prepare`, and methods
+ *    that run them; in its feature's folder (`table.ts`, e.g. src/push/plans/table.ts), or
+ *    src/store/<area>/<table>.ts for what no feature owns. No SQL elsewhere.
  * 3. In every method that writes, right after its statement, what else it changes, by name:
  *    `cache.forget(key)` for a cached row it changes, `due.note(QUERY, appKey, at)` for due work it
  *    creates or brings forward, `seqs.next(appKey, topic)` for a listed item's seq.
- * 4. Wire it in src/store/index.ts. Callers write inside `store.write(() => …)`; work that falls
- *    due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its query.
+ * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
+ *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write
+ *    inside `store.write(() => …)`; work that falls due is an entry of the due-work list
+ *    (src/scheduler/due-work.ts) that lists its query.
  *
  *   export const WIDGETS_DUE = dueQuery('x.fires_at', 'widgets x', 'x.fired_at IS NULL')
  *   export function createWidgetStore({ db, caches, due }: Engine) {

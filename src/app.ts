@@ -1,9 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino from 'pino'
 import type { Dispatcher } from 'undici'
-import { adminRoutes } from './admin/apps.js'
-import { adminDialect } from './admin/dialect.js'
-import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
+import { ADMIN_PREFIX, admin, adminDialect, routeAdminHost } from './admin/index.js'
 import { warningHeaders } from './advisor/advice.js'
 import { createIdleApps } from './app-expiry.js'
 import { type AppResets, createAppResets } from './app-resets.js'
@@ -57,7 +55,6 @@ import { duePushSchedules, pushSchedules } from './push/schedules/index.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
-import { certificateRoutes } from './sandbox/app/certificates.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { transferRoutes } from './sandbox/app/transfer.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
@@ -112,6 +109,7 @@ export const features: readonly Feature<AppDeps, JobDeps>[] = [
   pushImages,
   pushTemplates,
   pushPlans,
+  admin,
 ]
 
 export interface AppOptions {
@@ -330,7 +328,7 @@ export async function buildApp(
   })
   // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
   // Faults armed by an app on /admin/v1… answer its developer's Admin API requests.
-  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], {
+  await mount(ADMIN_PREFIX, adminDialect, vendorRoutes(features, 'admin'), {
     standing: false,
     beforeHandler: scope => useAdminFaults(scope, deps.faults, appKey => store.apps.get(appKey)?.devKey),
   })
@@ -352,7 +350,6 @@ export async function buildApp(
       pushClickRoutes,
       pushGroupRoutes,
       ...sandboxRoutes(features),
-      certificateRoutes,
       opsRoutes,
       instanceRoutes,
       faultRoutes,

@@ -1,4 +1,4 @@
-import { CERTIFICATE_LIMITS } from '../../admin/certificates.js'
+import { CERTIFICATE_LIMITS } from '../../admin/index.js'
 import type { Config } from '../../config.js'
 import { JOURNAL_BODY_CAP } from '../../http/journal.js'
 import { TEST_DEVICE_LIMITS } from '../../push/device/index.js'

@@ -1,19 +1,21 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino from 'pino'
 import type { Dispatcher } from 'undici'
-import { adminRoutes } from './admin/apps.js'
-import { adminDialect } from './admin/dialect.js'
-import { ADMIN_PREFIX, routeAdminHost } from './admin/host.js'
+import { ADMIN_PREFIX, admin, adminDialect, routeAdminHost } from './admin/index.js'
 import { warningHeaders } from './advisor/advice.js'
 import { createIdleApps } from './app-expiry.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { appNow, type Clock, systemClock } from './clock.js'
 import type { Config } from './config.js'
+import { operatorRefusals, sandboxDialect } from './control/dialect.js'
+import { sandboxErrors } from './control/errors.js'
+import type { JobDeps } from './deps.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
+import { type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
 import { journalFirst, journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
@@ -34,11 +36,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
 import { duePushes } from './push/delivery/delivery.js'
 import { dueFanOuts } from './push/delivery/slices.js'
-import { aliasRoutes } from './push/device/aliases.js'
-import { deviceRoutes } from './push/device/devices.js'
-import { seedDeviceProblems } from './push/device/seed.js'
-import { tagRoutes } from './push/device/tags.js'
-import { testDeviceRoutes } from './push/device/test-devices.js'
+import { pushDevice, seedDeviceProblems } from './push/device/index.js'
 import {
   BEIJING_PATHS,
   deviceDialect,
@@ -47,28 +45,21 @@ import {
   reportDialect,
   scheduleDialect,
 } from './push/dialect.js'
-import { fileRoutes } from './push/files/files.js'
+import { pushFiles } from './push/files/index.js'
 import { refusePlainHttp } from './push/https-only.js'
-import { imageRoutes } from './push/images/images.js'
-import { planRoutes } from './push/plans/plans.js'
+import { pushImages } from './push/images/index.js'
+import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
-import { groupReportRoutes } from './push/report/group.js'
-import { pushReportRoutes } from './push/report/report.js'
-import { pushUserRoutes } from './push/report/users.js'
-import { duePushSchedules } from './push/schedules/due.js'
-import { pushScheduleRoutes } from './push/schedules/schedules.js'
+import { pushReport } from './push/report/index.js'
+import { duePushSchedules, pushSchedules } from './push/schedules/index.js'
 import { batchRoutes } from './push/send/batch.js'
 import { pushRoutes } from './push/send/push.js'
-import { seedTemplateProblems } from './push/templates/render.js'
-import { templatePushRoutes } from './push/templates/templates.js'
-import { certificateRoutes } from './sandbox/app/certificates.js'
+import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
 import { appRoutes } from './sandbox/app/routes.js'
 import { transferRoutes } from './sandbox/app/transfer.js'
 import { callbackRoutes } from './sandbox/callbacks.js'
 import { clockRoutes } from './sandbox/clock.js'
-import { operatorRefusals, sandboxDialect } from './sandbox/dialect.js'
 import { docsRoutes } from './sandbox/docs.js'
-import { sandboxErrors } from './sandbox/errors.js'
 import { eventRoutes } from './sandbox/events.js'
 import { createFaults, type Faults, useAdminFaults, useFaults } from './sandbox/faults/faults.js'
 import { faultRoutes } from './sandbox/faults/routes.js'
@@ -78,36 +69,48 @@ import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
-import { pushImageRoutes } from './sandbox/push/images.js'
-import { pushPlanRoutes } from './sandbox/push/plans.js'
-import { pushScheduleInspectRoutes } from './sandbox/push/schedules.js'
-import { pushTemplateRoutes } from './sandbox/push/templates.js'
-import { pushTestDeviceRoutes } from './sandbox/push/test-devices.js'
 import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
-import { reviewRoutes } from './sandbox/sms/review.js'
-import { smsReviewableRoutes } from './sandbox/sms/reviewables.js'
-import { smsScheduleInspectRoutes } from './sandbox/sms/schedules.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { reprovision } from './seed/reprovision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
-import { accountRoutes } from './sms/accounts.js'
+import { smsAccounts } from './sms/accounts/index.js'
 import { smsDialect } from './sms/dialect.js'
-import { dueReports, dueReviewResults, dueReviews, dueSchedules } from './sms/due-work.js'
-import { smsReportRoutes } from './sms/reports/reports.js'
-import { scheduleRoutes } from './sms/schedules/schedules.js'
-import { codeRoutes } from './sms/sending/codes.js'
-import { messageRoutes } from './sms/sending/messages.js'
-import { signRoutes } from './sms/signs/signs.js'
-import { templateRoutes } from './sms/templates/templates.js'
+import { dueReports, smsReports } from './sms/reports/index.js'
+import { dueSchedules, smsSchedules } from './sms/schedules/index.js'
+import { smsSending } from './sms/sending/index.js'
+import { smsSigns } from './sms/signs/index.js'
+import { dueReviewResults, dueReviews, smsTemplates } from './sms/templates/index.js'
 import { closeDatabase, openDatabase } from './store/engine/db.js'
 import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
 import { createTlsMaterial, type TlsMaterial } from './tls/index.js'
 import { uiRoutes } from './ui/routes.js'
+
+/**
+ * The features, one folder each (src/http/feature.ts): their vendor and control-plane routes, their
+ * tables and their due work, mounted below in this order. The rest of each list is still spread
+ * over src/sms, src/push, src/sandbox and src/store (docs/architecture.md "Features").
+ */
+export const features: readonly Feature<AppDeps, JobDeps>[] = [
+  smsSending,
+  smsAccounts,
+  smsTemplates,
+  smsSigns,
+  smsSchedules,
+  smsReports,
+  pushDevice,
+  pushReport,
+  pushSchedules,
+  pushFiles,
+  pushImages,
+  pushTemplates,
+  pushPlans,
+  admin,
+]
 
 export interface AppOptions {
   clock?: Clock
@@ -154,6 +157,7 @@ export async function buildApp(
     log: app.log.child({ component: 'store' }),
     journalMaxPerApp: config.journalMaxPerApp,
     appIdleMs: config.autoProvisionIdleMs,
+    tables: tablesOf(features),
   })
   const seed = config.seedFile
     ? readSeedFile(config.seedFile, [seedTemplateProblems, seedDeviceProblems(config.maxDevicesPerApp)])
@@ -301,41 +305,31 @@ export async function buildApp(
   const mount = mounter(app, deps, envelopes)
   // The vendor surfaces answer what a test armed through /_sandbox/faults, after auth.
   const faults = (scope: FastifyInstance) => useFaults(scope, deps.faults)
-  await mount(
-    '/v1',
-    smsDialect,
-    [codeRoutes, messageRoutes, accountRoutes, templateRoutes, signRoutes, scheduleRoutes, smsReportRoutes],
-    { beforeHandler: faults },
-  )
+  await mount('/v1', smsDialect, vendorRoutes(features, 'sms'), { beforeHandler: faults })
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount(
-    '/v3',
-    pushDialect,
-    [pushRoutes, batchRoutes, fileRoutes, imageRoutes, templatePushRoutes, planRoutes],
-    {
-      groups: [
-        {
-          dialect: deviceDialect,
-          paths: HOST_PATHS.device,
-          aliases: BEIJING_PATHS.device,
-          routes: [deviceRoutes, tagRoutes, aliasRoutes, testDeviceRoutes],
-        },
-        {
-          dialect: reportDialect,
-          paths: HOST_PATHS.report,
-          aliases: BEIJING_PATHS.report,
-          routes: [pushReportRoutes, pushUserRoutes, groupReportRoutes],
-        },
-        { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: [pushScheduleRoutes] },
-      ],
-      hooks: usePushRateLimit,
-      beforeHandler: faults,
-    },
-  )
+  await mount('/v3', pushDialect, [pushRoutes, batchRoutes, ...vendorRoutes(features, 'push')], {
+    groups: [
+      {
+        dialect: deviceDialect,
+        paths: HOST_PATHS.device,
+        aliases: BEIJING_PATHS.device,
+        routes: vendorRoutes(features, 'device'),
+      },
+      {
+        dialect: reportDialect,
+        paths: HOST_PATHS.report,
+        aliases: BEIJING_PATHS.report,
+        routes: vendorRoutes(features, 'report'),
+      },
+      { dialect: scheduleDialect, paths: HOST_PATHS.schedule, routes: vendorRoutes(features, 'schedule') },
+    ],
+    hooks: usePushRateLimit,
+    beforeHandler: faults,
+  })
   // The JPush Admin API (admin.jpush.cn/v1, devKey:devSecret): apps and their APNs certificates.
   // Faults armed by an app on /admin/v1… answer its developer's Admin API requests.
-  await mount(ADMIN_PREFIX, adminDialect, [adminRoutes], {
+  await mount(ADMIN_PREFIX, adminDialect, vendorRoutes(features, 'admin'), {
     standing: false,
     beforeHandler: scope => useAdminFaults(scope, deps.faults, appKey => store.apps.get(appKey)?.devKey),
   })
@@ -350,21 +344,13 @@ export async function buildApp(
       smsInspectRoutes,
       smsReportListRoutes,
       smsReportSteeringRoutes,
-      reviewRoutes,
-      smsReviewableRoutes,
-      smsScheduleInspectRoutes,
       clockRoutes,
       replyRoutes,
       callbackRoutes,
       pushDeviceRoutes,
       pushClickRoutes,
-      pushScheduleInspectRoutes,
       pushGroupRoutes,
-      pushImageRoutes,
-      pushTemplateRoutes,
-      pushTestDeviceRoutes,
-      pushPlanRoutes,
-      certificateRoutes,
+      ...sandboxRoutes(features),
       opsRoutes,
       instanceRoutes,
       faultRoutes,

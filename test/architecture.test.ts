@@ -28,6 +28,18 @@ const graph = new Map<string, string[]>(
 /** The top-level folder (or file) of a src-relative path: `sms/fields.ts` → `sms`. */
 const area = (f: string) => f.split('/')[0]!.replace(/\.ts$/, '')
 
+/**
+ * The features: each folder whose entry file (`index.ts`) declares a Feature (src/http/feature.ts),
+ * read from the imports, so a new feature is under the rules below as soon as it has its entry.
+ */
+const features = files
+  .filter(f => f.endsWith('/index.ts') && graph.get(f)!.includes('http/feature.ts'))
+  .map(f => f.slice(0, -'/index.ts'.length))
+const featureOf = (f: string) => features.find(x => f.startsWith(`${x}/`))
+
+/** The kernel every feature stands on; it hands to features and never imports one. */
+const KERNEL = ['http', 'store', 'scheduler', 'events', 'openapi', 'control']
+
 function cycles(edges: Map<string, Iterable<string>>): string[][] {
   const found: string[][] = []
   const state = new Map<string, 'open' | 'done'>()
@@ -73,6 +85,36 @@ describe('the architecture', () => {
         : [],
     )
     expect(upward).toEqual([])
+  })
+
+  it('finds the features by their entry files', () => {
+    expect(features).toEqual(expect.arrayContaining(['push/plans', 'sms/templates', 'sms/signs']))
+  })
+
+  it("lets a feature import another feature's entry file only (index.ts), never its inside", () => {
+    const inside = [...graph].flatMap(([f, targets]) => {
+      const own = featureOf(f)
+      if (!own) return []
+      return targets
+        .filter(t => {
+          const other = featureOf(t)
+          return other !== undefined && other !== own && t !== `${other}/index.ts`
+        })
+        .map(t => `${f} → ${t}`)
+    })
+    expect(inside).toEqual([])
+  })
+
+  it('keeps the kernel below the features: it imports none of them', () => {
+    const upward = [...graph].flatMap(([f, targets]) =>
+      KERNEL.includes(area(f)) ? targets.filter(t => featureOf(t)).map(t => `${f} → ${t}`) : [],
+    )
+    expect(upward).toEqual([])
+  })
+
+  it('has a row in docs/architecture.md for every feature', () => {
+    const doc = readFileSync(join(SRC, '..', 'docs', 'architecture.md'), 'utf8')
+    expect(features.filter(x => !doc.includes(`| \`src/${x}/\``))).toEqual([])
   })
 
   it('has no folder of more than 20 files', () => {

@@ -2765,6 +2765,12 @@ export interface operations {
                                     [key: string]: string;
                                 } | null;
                                 units: number;
+                                warnings?: {
+                                    message: string;
+                                    request_seq: number;
+                                    rule: string;
+                                    source: string;
+                                }[];
                             };
                             seq: number;
                             /** @constant */
@@ -2805,6 +2811,12 @@ export interface operations {
                                 route: string | null;
                                 seq: number;
                                 sms_msg_id: string | null;
+                                warnings?: {
+                                    message: string;
+                                    request_seq: number;
+                                    rule: string;
+                                    source: string;
+                                }[];
                                 withdrawn_at: string | null;
                             };
                             seq: number;

@@ -8,7 +8,7 @@ import { appsAnswer } from '../sandbox/operator.js'
 import { schemas as clickSchemas } from '../sandbox/push/clicks.js'
 import { pushDeviceSchemas } from '../sandbox/push/device-schemas.js'
 import { schemas as replySchemas } from '../sandbox/sms/replies.js'
-import { schemas as reviewSchemas } from '../sandbox/sms/review.js'
+import { reviewSchemas } from '../sms/templates/index.js'
 
 // What the tools answer, as the control plane's routes declare their answers: one shape per wire
 // item, so a tool's outputSchema is the route's answer schema (and what the route lets out is

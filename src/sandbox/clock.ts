@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
+import { invalidControlBody } from '../control/dialect.js'
+import { sandboxErrors } from '../control/errors.js'
 import { optionalInt } from '../http/body/fields.js'
 import type { RouteSpec } from '../http/routes.js'
 import { readBy, schemaRoute } from '../http/schema.js'
 import type { Scheduler } from '../scheduler/index.js'
 import type { Store } from '../store/index.js'
-import { invalidControlBody } from './dialect.js'
-import { sandboxErrors } from './errors.js'
 
 // Refusals of the clock endpoint: 400 for a move it cannot read, 409 for one backwards.
 const invalidMove = () =>

@@ -2,12 +2,12 @@ import { createReadStream, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import { sandboxDialect } from '../control/dialect.js'
 import { htmlPage } from '../http/html.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import type { OpenApiDocument } from '../openapi/document.js'
 import { PACKAGE_DIR } from '../package.js'
-import { sandboxDialect } from './dialect.js'
 
 // The API described (GET /openapi.json, openapi/document.ts) and rendered (GET /docs) by Swagger
 // UI: nothing from a CDN, no font or script from elsewhere (the page's Content-Security-Policy

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
+import { sandboxErrors } from '../control/errors.js'
+import { listQuery, whole } from '../control/list-query.js'
 import { renderEntries } from '../events/event-data.js'
 import type { Hub } from '../events/hub.js'
 import { streamEvents } from '../events/subscriber.js'
@@ -11,9 +13,7 @@ import { EVENT_TYPES, type EventType } from '../store/events/log.js'
 import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
-import { sandboxErrors } from './errors.js'
 import { eventListDoc } from './event-schemas.js'
-import { listQuery, whole } from './lists/query.js'
 import { readOrWait, waitErrors } from './lists/route.js'
 
 export const schemas = {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Config } from '../config.js'
 import { SETTINGS, type Setting, type SettingName } from '../config.js'
+import { sandboxErrors } from '../control/errors.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { EXPOSITION_TYPE } from '../metrics/exposition.js'
@@ -8,7 +9,6 @@ import type { Metrics } from '../metrics/metrics.js'
 import { databaseSize } from '../metrics/metrics.js'
 import { NAME, VERSION } from '../package.js'
 import type { Store } from '../store/index.js'
-import { sandboxErrors } from './errors.js'
 
 // The instance seen from outside, like Mailpit's /api/v1/info and a Prometheus endpoint: what runs
 // (GET /info, open) and how it is doing (GET /metrics, the operator's). Neither says anything of one app.

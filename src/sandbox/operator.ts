@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import type { Clock } from '../clock.js'
+import { invalidField, sandboxErrors } from '../control/errors.js'
+import { LIST_LIMITS, onlyKnown, time, whole } from '../control/list-query.js'
 import type { Hub } from '../events/hub.js'
 import { firstValue } from '../http/body/query.js'
 import type { RouteSpec } from '../http/routes.js'
@@ -8,8 +10,6 @@ import type { AppActivity } from '../store/apps/activity.js'
 import { ALL_APPS } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
 import { iso, isoOrNull } from '../time.js'
-import { invalidField, sandboxErrors } from './errors.js'
-import { LIST_LIMITS, onlyKnown, time, whole } from './lists/query.js'
 import { waitErrors } from './lists/route.js'
 
 // The operator's view of every app (SANDBOX_OPERATOR: http/auth/operator.ts): which apps the

@@ -46,5 +46,10 @@ export interface DueWork<D> {
   start?(deps: D): void
 }
 
+/** How many items an entry takes in one write job, by the entries that take them in batches. */
+export const DUE_BATCH = 200
+/** Rounds of batches per tick; whatever is left is picked up at once by the next tick. */
+export const DUE_MAX_ROUNDS = 20
+
 /** Every due query of the entries. */
 export const queriesOf = <D>(work: readonly DueWork<D>[]): DueQuery[] => work.flatMap(w => w.nextDue)

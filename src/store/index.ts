@@ -8,7 +8,7 @@ import { createDeveloperStore } from './apps/developers.js'
 import { createCallbackStore } from './callbacks/outbox.js'
 import type { Db } from './engine/db.js'
 import type { HealthLog } from './engine/health.js'
-import { createEngine } from './engine/index.js'
+import { createEngine, type Engine } from './engine/index.js'
 import { createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
 import { createStream } from './events/stream.js'
@@ -17,14 +17,9 @@ import { createPushClickStore } from './push/clicks.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
-import { createPushFileStore } from './push/files.js'
 import { createPushGroupStore } from './push/groups.js'
-import { createPushImageStore } from './push/images.js'
-import { createPushPlanStore } from './push/plans.js'
 import { createPushStore } from './push/pushes.js'
 import { createPushScheduleStore } from './push/schedules.js'
-import { createPushTemplateStore } from './push/templates.js'
-import { createPushTestDeviceStore } from './push/test-devices.js'
 import { createVendorQuotaStore } from './push/vendor-quota.js'
 import { createPushWithdrawalStore } from './push/withdrawals.js'
 import { createCodeStore } from './sms/codes.js'
@@ -39,8 +34,23 @@ import { createTemplateStore } from './sms/templates.js'
 import { createUnsubscribedStore } from './sms/unsubscribed.js'
 
 /**
+ * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
+ * table module adds its own by declaration merging, as Fastify's decorators do,
+ *
+ *   declare module '../../store/index.js' { interface Tables { pushPlans: PushPlanStore } }
+ *
+ * and its feature's `tables` makes it; createStore is handed the features' factories (app.ts), so
+ * the store never imports a feature.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the features' table modules (above)
+export interface Tables {}
+
+/** A feature's tables, made over the store engine. */
+export type TableFactory = (engine: Engine) => Partial<Tables>
+
+/**
  * Every table group behind one object, over the store engine (engine/index.ts: what it guarantees
- * and how to add a table); no SQL lives outside src/store.
+ * and how to add a table); SQL lives in src/store and in the features' table modules only.
  */
 export function createStore(
   db: Db,
@@ -48,11 +58,14 @@ export function createStore(
     log,
     journalMaxPerApp = 1000,
     appIdleMs = 0,
+    tables = [],
   }: {
     log?: HealthLog
     journalMaxPerApp?: number
     /** How long an auto-provisioned app may stay idle before it expires (0: never). */
     appIdleMs?: number
+    /** The features' tables (app.ts: every feature's, `tablesOf(features)`). */
+    tables?: readonly TableFactory[]
   } = {},
 ) {
   // Due times are on each app's clock: the due index maps them to process time with its offset.
@@ -76,7 +89,7 @@ export function createStore(
   const pushes = createPushStore(engine)
   const events = createEventLog(engine)
   const requests = createRequestJournal(engine, activity, journalMaxPerApp)
-  return {
+  const parts = {
     db,
     apps,
     templates: createTemplateStore(engine),
@@ -96,14 +109,8 @@ export function createStore(
     pushActivity: createPushActivityStore(engine),
     pushSchedules: createPushScheduleStore(engine),
     // The push variants of jpush-api.md §5.14.
-    pushFiles: createPushFileStore(engine),
     pushGroups: createPushGroupStore(engine),
     pushWithdrawals: createPushWithdrawalStore(engine),
-    // What the current SDKs call beyond the push itself (issue 22, docs/jpush-wire.md).
-    pushImages: createPushImageStore(engine),
-    pushTestDevices: createPushTestDeviceStore(engine),
-    pushPlans: createPushPlanStore(engine),
-    pushTemplates: createPushTemplateStore(engine),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     schedules: createScheduleStore(engine),
@@ -149,6 +156,7 @@ export function createStore(
     /** Closes what the store holds besides the connection. */
     close: engine.close,
   }
+  return Object.assign(parts, ...tables.map(make => make(engine))) as typeof parts & Tables
 }
 
 export type Store = ReturnType<typeof createStore>

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify'
 import { z } from 'zod'
+import { sandboxDialect } from '../control/dialect.js'
 import { htmlPage } from '../http/html.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
-import { sandboxDialect } from '../sandbox/dialect.js'
 import { type Asset, importMapHash, loadAssets } from './assets.js'
 
 // The web UI at /_sandbox/ui/ (docs/web-ui.md): one page and its modules, none of which holds

@@ -1,5 +1,5 @@
 import { IMAGE_LIMITS } from '../../src/push/images/rules.js'
-import { PLAN_LIMITS } from '../../src/push/plans/plans.js'
+import { PLAN_LIMITS } from '../../src/push/plans/index.js'
 import { DEFAULT_APP_KEY } from '../../src/seed/fixtures.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import { feignMultipart, png } from '../push/image-forms.js'

@@ -17,7 +17,7 @@ const JPUSH = [
 ]
 
 // The control plane's own codes: the table its manual documents (docs/control-plane.md "Errors of
-// the control plane"), whatever src/sandbox/errors.ts says.
+// the control plane"), whatever src/control/errors.ts says.
 const SANDBOX = [
   ...section(readPage('docs/control-plane.md'), 'Errors of the control plane').matchAll(
     /^\| `(9\d{4})` \|/gm,

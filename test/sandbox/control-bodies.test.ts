@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { call, createTestApp } from '../helpers.js'
 
 // The control plane refuses a body that is not a JSON object with 400 90010, whatever is wrong with
-// it, in its own table (src/sandbox/errors.ts): never a vendor's code or the seed's 403.
+// it, in its own table (src/control/errors.ts): never a vendor's code or the seed's 403.
 
 const ROUTES = [
   '/_sandbox/clock',

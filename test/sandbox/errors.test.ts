@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { sandboxErrors } from '../../src/control/errors.js'
 import type { ApiError } from '../../src/errors.js'
-import { sandboxErrors } from '../../src/sandbox/errors.js'
 import { basic, call, createTestApp, defaultAuth } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
 import { readPage, section } from '../readme/pages.js'
 
-// The control plane's own error table (src/sandbox/errors.ts): every code documented in
+// The control plane's own error table (src/control/errors.ts): every code documented in
 // docs/control-plane.md, every one provoked by a test, the generic ones here, one row each.
 
 const table = Object.values(sandboxErrors).map(make => (make as (why: string) => ApiError)('why'))

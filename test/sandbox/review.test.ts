@@ -68,7 +68,7 @@ describe('POST /_sandbox/sms/templates/:temp_id/review', () => {
   })
 
   it.each([
-    // The control plane's refusals are 400 with the field and the reason (src/sandbox/errors.ts).
+    // The control plane's refusals are 400 with the field and the reason (src/control/errors.ts).
     ['status 3', { status: 3 }, err(400, 90020, '"status": must be 1 (approve) or 2 (reject)')],
     ['no status', { refuse_reason: 'x' }, err(400, 90020, '"status": must be 1 (approve) or 2 (reject)')],
     ['a body that is not an object', [], err(400, 90010, 'the body must be a JSON object')],

@@ -16,7 +16,7 @@ import { routeConfig } from '../route-config.js'
 
 export type { OperatorCredentials }
 
-/** How a surface that takes the operator refuses (the control plane's codes: sandbox/dialect.ts). */
+/** How a surface that takes the operator refuses (the control plane's codes: control/dialect.ts). */
 export interface OperatorRefusals {
   /** An operator-only route called with an app's credentials, or X-Sandbox-App sent by an app. */
   operatorOnly(): ApiError

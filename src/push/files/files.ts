@@ -4,7 +4,6 @@ import { z } from 'zod'
 import type { PipelineDeps } from '../../deps.js'
 import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { PushFileInfo, PushFileType } from '../../store/push/files.js'
 import { tenantOf } from '../../tenancy.js'
 import { formatLocal } from '../../time.js'
 import { sendPush } from '../delivery/dispatch.js'
@@ -23,6 +22,7 @@ import {
   readFileAudience,
   tooManyFiles,
 } from './form.js'
+import type { PushFileInfo, PushFileType } from './table.js'
 
 // File push (jpush-api.md §5.14; fields as cav file/*.go and jsdk FileGetResult read them): upload
 // a list of aliases or registration_ids, list, read and delete them, per app, and POST

@@ -3,10 +3,10 @@ import { z } from 'zod'
 import { ApiError } from '../../errors.js'
 import { readForm } from '../../http/body/multipart.js'
 import { part } from '../../http/reads.js'
-import type { PushFileType } from '../../store/push/files.js'
 import { pushErrors } from '../errors.js'
 import type { Audience } from '../send/audience.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid } from '../values.js'
+import type { PushFileType } from './table.js'
 
 // What file push reads (jpush-api.md §5.14): the upload form of a file of aliases or
 // registration_ids, and the audience `{"file": {"file_id"}}` of POST /v3/push/file.

@@ -5,7 +5,6 @@ import type { PipelineDeps } from '../../deps.js'
 import { readForm } from '../../http/body/multipart.js'
 import { params, part, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { ChannelImage, ImageType, PushImage, PushImageFile } from '../../store/push/images.js'
 import { pushErrors as e } from '../errors.js'
 import { isObject } from '../values.js'
 import {
@@ -19,6 +18,7 @@ import {
   URL_CHANNELS,
   wrongForm,
 } from './rules.js'
+import type { ChannelImage, ImageType, PushImage, PushImageFile } from './table.js'
 
 // The image API (docs/jpush-wire.md "Images"; jsdk PushClient images, cav image/*.go, the old Java
 // ImageClient): an image given by address (byurls) or uploaded (byfiles) becomes a media_id that a

@@ -1,6 +1,6 @@
-import type { ImageType } from '../../store/push/images.js'
 import { pushErrors } from '../errors.js'
 import { isObject, type Json } from '../values.js'
+import type { ImageType } from './table.js'
 
 // Where a push names an image of the image API (docs/jpush-wire.md "Images"): the Android icons
 // and big picture ("支持网络图片 URL、本地图片的 Path、极光 MediaID": cav android.go), the HarmonyOS

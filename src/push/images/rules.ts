@@ -1,6 +1,6 @@
 import type { ApiError } from '../../errors.js'
-import type { ImageType } from '../../store/push/images.js'
 import { pushErrors } from '../errors.js'
+import type { ImageType } from './table.js'
 
 // What the image API accepts, per vendor channel and image type: the table of the vendor's page
 // (docs.jiguang.cn/jpush/server/push/rest_api_v3_image, "各通道支持及要求情况", 2024-08-13), in

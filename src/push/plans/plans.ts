@@ -3,11 +3,11 @@ import type { PipelineDeps } from '../../deps.js'
 import { firstValue } from '../../http/body/query.js'
 import { field, jsonBody, type ObjectReader, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { PushPlan, SendSource } from '../../store/push/plans.js'
 import { formatLocal } from '../../time.js'
 import { pushErrors as e } from '../errors.js'
 import { isPlanName } from '../send/options.js'
 import { isObject } from '../values.js'
+import type { PushPlan, SendSource } from './table.js'
 
 // Push plans (docs/jpush-wire.md "Push plans"; cav push/v3_*_plan*.go, the vendor's
 // rest_api_v3_push_plan): a name a push gives in `options.business_operation_code`, so that its

@@ -8,19 +8,25 @@ import { isApiError } from '../../errors.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
-import type { PushTemplate } from '../../store/push/templates.js'
 import type { Tenant } from '../../tenancy.js'
 import { dispatchPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
-import { readFileAudience } from '../files/form.js'
+import { readFileAudience } from '../files/index.js'
 import { PUSH_LIMITS } from '../limits.js'
-import { readName, readPush, readTrigger, type TriggerSection, taskSections } from '../schedules/input.js'
-import { scheduleSubject } from '../schedules/occurrences.js'
-import { createTask } from '../schedules/schedules.js'
+import {
+  createTask,
+  readName,
+  readPush,
+  readTrigger,
+  scheduleSubject,
+  type TriggerSection,
+  taskSections,
+} from '../schedules/index.js'
 import { type Audience, parseAudience } from '../send/audience.js'
 import { parsePush } from '../send/payload.js'
 import { isObject, type Json, scalarText } from '../values.js'
 import { render } from './render.js'
+import type { PushTemplate } from './table.js'
 
 // Template push (docs/jpush-wire.md "Push templates"; jsdk PushClient.templateSend, cav
 // push/v3_template_send.go and schedule/v3_template_send.go): `{"id", "params": [{audience, keys,

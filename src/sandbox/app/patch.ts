@@ -1,11 +1,11 @@
 import type { z } from 'zod'
 import type { Courier } from '../../callbacks/courier.js'
 import type { Clock } from '../../clock.js'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import { readBy } from '../../http/schema.js'
 import { nationalMobile } from '../../mobile.js'
 import { type AppPatch, appPatchSchema } from '../../seed/seed-file.js'
 import type { Store } from '../../store/index.js'
-import { invalidField, sandboxErrors } from '../errors.js'
 import { appEventData } from './view.js'
 
 // PATCH /_sandbox/app: the seed file's rules for an `apps[]` entry (seed-file.ts, one schema for

@@ -1,4 +1,4 @@
-import { adminErrors } from '../../admin/errors.js'
+import { adminErrors } from '../../admin/index.js'
 import { ApiError } from '../../errors.js'
 import { groupOf } from '../../push/dialect.js'
 import { deviceErrors, pushErrors, reportErrors } from '../../push/errors.js'

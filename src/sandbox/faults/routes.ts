@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import { sandboxErrors } from '../../control/errors.js'
 import type { RouteBook } from '../../http/route-book.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { sandboxErrors } from '../errors.js'
 import { type Faults, faultItem } from './faults.js'
 import { FAULT_LIMITS, faultSchema, toFault } from './input.js'
 

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { invalidControlBody } from '../../control/dialect.js'
+import { sandboxErrors } from '../../control/errors.js'
 import type { PipelineDeps } from '../../deps.js'
 import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
@@ -10,8 +12,6 @@ import type { App } from '../../store/apps/apps.js'
 import type { Click, ClickKind } from '../../store/push/clicks.js'
 import type { Push } from '../../store/push/pushes.js'
 import { iso } from '../../time.js'
-import { invalidControlBody } from '../dialect.js'
-import { sandboxErrors } from '../errors.js'
 
 // A device opens a push (issue 12 §5): what the real service learns from its SDK, steered here by
 // the control plane. Counted by the report host (push/report/counts.ts) and the user statistics.

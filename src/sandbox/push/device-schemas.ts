@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { invalidField } from '../../control/errors.js'
+import { asField } from '../../control/schemas.js'
 import { isAbsent } from '../../http/body/fields.js'
 import { readBy } from '../../http/schema.js'
 import { readTagChanges } from '../../push/device/fields.js'
@@ -10,8 +12,6 @@ import {
   VENDOR_CHANNELS,
   type VendorChannel,
 } from '../../store/push/devices.js'
-import { invalidField } from '../errors.js'
-import { asField } from '../schemas.js'
 
 // What the control plane's device routes (push-devices.ts) take and answer.
 

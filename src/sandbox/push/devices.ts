@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { devicesChanged } from '../../changes/announce.js'
 import { deviceItem } from '../../changes/items.js'
+import { sandboxErrors } from '../../control/errors.js'
+import { asField } from '../../control/schemas.js'
 import type { PipelineDeps } from '../../deps.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
@@ -20,9 +22,7 @@ import {
   type VendorChannel,
 } from '../../store/push/devices.js'
 import { iso, isoOrNull } from '../../time.js'
-import { sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
-import { asField } from '../schemas.js'
 import { clickErrors } from './clicks.js'
 import { pushDeviceSchemas } from './device-schemas.js'
 

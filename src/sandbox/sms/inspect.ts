@@ -1,3 +1,5 @@
+import { sandboxErrors } from '../../control/errors.js'
+import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
@@ -5,8 +7,6 @@ import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
 import { warnedCalls, withWarnings } from '../../items/warned.js'
 import type { Store } from '../../store/index.js'
-import { sandboxErrors } from '../errors.js'
-import { type ListQuery, listQuery } from '../lists/query.js'
 import { listRoute, readOrWait, waitErrors } from '../lists/route.js'
 
 const noCode = sandboxErrors.noCode

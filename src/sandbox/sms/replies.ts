@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
+import { mobileField } from '../../control/schemas.js'
 import type { Hub } from '../../events/hub.js'
 import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
@@ -6,9 +8,7 @@ import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { replyItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
-import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
-import { mobileField } from '../schemas.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']

@@ -1,13 +1,13 @@
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { reportItem } from '../../items/views.js'
-import { REPORT_STATUSES } from '../../sms/reports/status.js'
+import { REPORT_STATUSES } from '../../sms/reports/index.js'
 import type { Store } from '../../store/index.js'
 import { iso } from '../../time.js'
-import { invalidField, sandboxErrors } from '../errors.js'
 import { listRoute } from '../lists/route.js'
 
 /**

@@ -2,8 +2,8 @@ import { appNow } from '../../clock.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import type { Tenant } from '../../tenancy.js'
-import { recordReport, reportStatusForError } from '../reports/status.js'
-import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from '../sending/send.js'
+import { recordReport, reportStatusForError } from '../reports/index.js'
+import { deliver, renderTemplateMessage, resolveSign, resolveTemplate } from '../sending/index.js'
 
 /**
  * Sends one due task. Call it inside a write job: the claim (pending → sent) and every message it

@@ -19,8 +19,11 @@ import {
   type RecipientFailure,
   readRecipient,
   recipientFailure,
-} from '../sending/messages.js'
-import { refusals, renderTemplateMessage, resolveSign, resolveTemplate } from '../sending/send.js'
+  refusals,
+  renderTemplateMessage,
+  resolveSign,
+  resolveTemplate,
+} from '../sending/index.js'
 
 // Scheduled messages (jsms-api.md §2.6). A task is validated like an immediate send when it is
 // submitted: template, signature, parameters and recipients now; unsubscribes, frequency and

@@ -7,7 +7,7 @@ import type { Tenant } from '../../tenancy.js'
 import { localDayStart } from '../../time.js'
 import { smsErrors } from '../errors.js'
 import { billedUnits, charCount, ONE_DAY, SMS_LIMITS, TEN_MINUTES } from '../limits.js'
-import { recordReport, reportStatusFor } from '../reports/status.js'
+import { recordReport, reportStatusFor } from '../reports/index.js'
 
 // The send pipeline shared by immediate and scheduled sends: resolve and render outside the
 // write (whole-request errors), then `deliver` inside it (per-recipient errors: unsubscribed,

@@ -5,7 +5,7 @@ import type { TemplateInput, TemplateType } from '../../store/sms/templates.js'
 import { smsErrors } from '../errors.js'
 import { type Body, smsObject } from '../fields.js'
 import { charCount, SMS_LIMITS } from '../limits.js'
-import { SIGNATURE_MARKS, signed } from '../sending/send.js'
+import { SIGNATURE_MARKS, signed } from '../sending/index.js'
 
 // The template rules of jsms-api.md §2.9 and the seed's table (sms-service.md §7, §8: the seed's
 // 500-character limits win over the docs' 350 and 100). The fields depend on each other (the

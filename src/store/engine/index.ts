@@ -31,17 +31,19 @@
  * How to add a table
  * 1. A migration, migrations/NNN_name.sql (forward-only). Give the table an `app_key`, or a
  *    cascading foreign key to one that has it: an app's reset finds its rows that way (app-rows.ts).
- * 2. A module src/store/<area>/<table>.ts, `createXStore(engine)`: statements prepared once with
- *    `db.prepare`, and methods that run them. No SQL outside src/store.
+ * 2. A module `createXStore(engine)`: statements prepared once with `db.prepare`, and methods
+ *    that run them; in its feature's folder (`table.ts`, e.g. src/push/plans/table.ts), or
+ *    src/store/<area>/<table>.ts for what no feature owns. No SQL elsewhere.
  * 3. Statements that write are made with `writes(sql, touches)` (statements.ts), which declares
  *    beside the SQL what else they change: the caches of the app's rows they make stale
  *    (`forgets`), the due work they create or bring forward (`due`: its query and time). The
  *    engine applies both right after the statement runs: the table method does not. (Modules not
  *    yet moved to it still call `cache.forget(key)` and `due.note(QUERY, appKey, at)` by hand, right
  *    after their statement; `seqs.next(appKey, topic)` gives a listed item its seq.)
- * 4. Wire it in src/store/index.ts. Callers write inside `store.write(() => …)`, and never say how
- *    (the writer decides savepoints: writer.ts); work that falls due is an entry of the due-work
- *    list (src/scheduler/due-work.ts) that lists its query.
+ * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
+ *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write inside
+ *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); work
+ *    that falls due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its query.
  *
  *   export const WIDGETS_DUE = dueQuery('x.fires_at', 'widgets x', 'x.fired_at IS NULL')
  *   export function createWidgetStore({ db, caches, writes }: Engine) {

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js'
 import { isAbsent, optionalInt, optionalString } from '../http/body/fields.js'
 import { readBy } from '../http/schema.js'
-import { readMobile } from '../sms/fields.js'
+import { nationalMobile } from '../mobile.js'
 import { invalidControlBody } from './dialect.js'
 import { invalidField } from './errors.js'
 
@@ -34,11 +34,12 @@ export function asField<T>(field: string, read: () => T): T {
 /** A mobile as /v1 reads it (national form), required; refused in the control plane's words. */
 export function readControlMobile(field: string, value: unknown): string {
   if (isAbsent(value)) throw invalidField(field, 'required')
-  try {
-    return readMobile(value)
-  } catch {
+  // The same notations /v1 reads (sms/fields.ts readMobile): a text, or a number's digits.
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value
+  const national = typeof text === 'string' ? nationalMobile(text) : undefined
+  if (national === undefined)
     throw invalidField(field, 'must be a mainland China mobile number: 11 digits, perhaps after 86 or +86')
-  }
+  return national
 }
 
 export const mobileField = (field: string) => readBy(v => readControlMobile(field, v))

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { readTemplateDefinition } from '../../push/templates/render.js'
 import { TEMPLATE_ID, TEMPLATE_LIMITS } from '../../seed/push-settings.js'
 import type { Store } from '../../store/index.js'
-import type { PushTemplate } from '../../store/push/templates.js'
 import { iso } from '../../time.js'
-import { invalidField, sandboxErrors } from '../errors.js'
+import { readTemplateDefinition } from './render.js'
+import type { PushTemplate } from './table.js'
 
 // Push templates, which the vendor's console makes and POST /v3/push/template pushes
 // (docs/jpush-wire.md "Push templates"): here the control plane makes them, as the seed file does

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /** A device of the app marked as a test device (POST /v3/test/model/add). */
 export interface TestDevice {
@@ -88,5 +88,12 @@ export function createPushTestDeviceStore({ db }: Engine) {
     count(appKey: string): number {
       return count.get(appKey)?.n ?? 0
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The app's test devices, which a push with options.test_model reaches alone. */
+    pushTestDevices: ReturnType<typeof createPushTestDeviceStore>
   }
 }

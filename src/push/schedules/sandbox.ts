@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { pushScheduleItem } from '../../changes/items.js'
+import { sandboxErrors } from '../../control/errors.js'
+import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
 import { SCHEDULE_STATES } from '../../store/push/schedules.js'
-import { sandboxErrors } from '../errors.js'
-import { type ListQuery, listQuery } from '../lists/query.js'
 
 // What the Schedule API does not show: every task of the app (over and deleted ones too), its
 // state, when it fires next, and each occurrence it fired with the push's msg_id or error.

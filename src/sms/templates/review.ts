@@ -1,15 +1,15 @@
 import { z } from 'zod'
+import { invalidControlBody } from '../../control/dialect.js'
+import { sandboxErrors } from '../../control/errors.js'
+import { textField } from '../../control/schemas.js'
 import { optionalInt } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
-import { reviewDecision } from '../../sms/due-work.js'
-import { readPathId } from '../../sms/fields.js'
-import { signView } from '../../sms/signs/signs.js'
-import { templateView } from '../../sms/templates/templates.js'
 import type { Store } from '../../store/index.js'
-import { invalidControlBody } from '../dialect.js'
-import { sandboxErrors } from '../errors.js'
-import { textField } from '../schemas.js'
+import { readPathId } from '../fields.js'
+import { signView } from '../signs/index.js'
+import { reviewDecision } from './due.js'
+import { templateView } from './templates.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once (a review.decided
 // event), instead of waiting REVIEW_DELAY_MS of clock time. Any state may be decided again, so a

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /** 0: created through the API; 1: "web", the vendor's console (here the seed file or control plane). */
 export type SendSource = 0 | 1
@@ -109,5 +109,12 @@ export function createPushPlanStore({ db }: Engine) {
     count(appKey: string): number {
       return count.get(appKey)?.n ?? 0
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Push plans and the pushes counted under each (store.pushPlans). */
+    pushPlans: ReturnType<typeof createPushPlanStore>
   }
 }

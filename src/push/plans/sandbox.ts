@@ -1,12 +1,12 @@
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { insertPlan, PLAN_LIMITS } from '../../push/plans/plans.js'
-import { isPlanName } from '../../push/send/options.js'
 import type { Store } from '../../store/index.js'
-import type { PushPlan } from '../../store/push/plans.js'
 import { iso, isoOrNull } from '../../time.js'
-import { invalidField, sandboxErrors } from '../errors.js'
+import { isPlanName } from '../send/options.js'
+import { insertPlan, PLAN_LIMITS } from './plans.js'
+import type { PushPlan } from './table.js'
 
 // Push plans as the vendor's console makes them (send_source 1, "web"; docs/jpush-wire.md "Push
 // plans"), and every plan with the pushes counted under it.

@@ -1,10 +1,10 @@
 import { z } from 'zod'
+import { sandboxErrors } from '../../control/errors.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import type { PushImage } from '../../store/push/images.js'
 import { iso } from '../../time.js'
-import { sandboxErrors } from '../errors.js'
+import type { PushImage } from './table.js'
 
 // The images of the image API (POST /v3/images/…, docs/jpush-wire.md "Images") as the vendor never
 // shows them: what each channel adopted and from what, and the uploaded files' bytes.

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { PipelineDeps } from '../deps.js'
-import { type RouteSpec, vendorRoute } from '../http/routes.js'
-import { smsErrors } from './errors.js'
+import type { PipelineDeps } from '../../deps.js'
+import { type RouteSpec, vendorRoute } from '../../http/routes.js'
+import { smsErrors } from '../errors.js'
 
 // Balances (jsms-api.md §2.7): the app's with its own credentials, the developer's with
 // devKey:devSecret.

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import type { RouteSpec } from '../../http/routes.js'
-import { schemaRoute } from '../../http/schema.js'
-import type { Store } from '../../store/index.js'
-import { iso } from '../../time.js'
-import { sandboxErrors } from '../errors.js'
+import { sandboxErrors } from '../control/errors.js'
+import type { RouteSpec } from '../http/routes.js'
+import { schemaRoute } from '../http/schema.js'
+import type { Store } from '../store/index.js'
+import { iso } from '../time.js'
 
 // The APNs certificates the Admin API kept for the app (POST /v1/app/{appKey}/certificate on the
 // admin host, docs/jpush-wire.md "Admin API"): what was read from each, and the file as uploaded.

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { firstValue } from '../../http/body/query.js'
-import { readBy } from '../../http/schema.js'
-import { nationalMobile } from '../../mobile.js'
-import { invalidField } from '../errors.js'
+import { firstValue } from '../http/body/query.js'
+import { readBy } from '../http/schema.js'
+import { nationalMobile } from '../mobile.js'
+import { invalidField } from './errors.js'
 
 // The filters of every list of the control plane, declared once (issue 12 §6): each list picks
 // those that make sense for it, and anything else in its query string is refused, naming it.

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 export type PushFileType = 'alias' | 'registration_id'
 
@@ -91,5 +91,12 @@ export function createPushFileStore({ db }: Engine) {
     purge(appKey: string, now: number): void {
       purge.run({ appKey, now })
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The files of file pushes (jpush-api.md §5.14: POST /v3/files, push to a file). */
+    pushFiles: ReturnType<typeof createPushFileStore>
   }
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod'
+import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { TEST_DEVICE_LIMITS } from '../../push/device/test-devices.js'
 import type { Store } from '../../store/index.js'
-import type { TestDevice } from '../../store/push/test-devices.js'
 import { iso } from '../../time.js'
-import { invalidField, sandboxErrors } from '../errors.js'
+import { TEST_DEVICE_LIMITS } from './test-devices.js'
+import type { TestDevice } from './test-devices-table.js'
 
 // The app's test devices (POST /v3/test/model/add…, docs/jpush-wire.md "Test devices"), which a
 // push with options.test_model reaches alone: listed, and set, as a test steers them.

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { smsScheduleItem } from '../../changes/items.js'
 import type { Config } from '../../config.js'
+import { sandboxErrors } from '../../control/errors.js'
+import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import { sandboxErrors } from '../errors.js'
-import { type ListQuery, listQuery } from '../lists/query.js'
 
 // What GET /v1/schedule/{id} does not show: every SMS task of the app (sent and deleted ones
 // too), its state, and each recipient's msg_id (the message's, once the task has fired) or the

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /** 1 big picture, 2 large icon, 3 small icon (jpush-wire.md "Images"). */
 export type ImageType = 1 | 2 | 3
@@ -161,3 +161,10 @@ export function createPushImageStore({ db }: Engine) {
 }
 
 export type PushImageStore = ReturnType<typeof createPushImageStore>
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The images of the image API and what each channel adopted (docs/jpush-wire.md "Images"). */
+    pushImages: ReturnType<typeof createPushImageStore>
+  }
+}

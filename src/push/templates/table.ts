@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /** A push template of the app: a push body (no audience) whose strings hold `{{name}}` placeholders. */
 export interface PushTemplate {
@@ -71,5 +71,12 @@ export function createPushTemplateStore({ db }: Engine) {
     count(appKey: string): number {
       return count.get(appKey)?.n ?? 0
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Push templates, which POST /v3/push/template pushes (docs/jpush-wire.md "Push templates"). */
+    pushTemplates: ReturnType<typeof createPushTemplateStore>
   }
 }

@@ -1,0 +1,45 @@
+import type { DueWork } from '../scheduler/due-work.js'
+import type { Engine } from '../store/engine/index.js'
+import type { Tables } from '../store/index.js'
+import type { RouteTable } from './routes.js'
+
+// One feature, one folder (docs/architecture.md "Features"): its vendor routes, its control-plane
+// routes, its tables and its due work, behind this one contract, which src/app.ts mounts. The
+// kernel (http/, store/engine, scheduler/, events/, openapi/) never imports a feature: a feature
+// hands it what it brings, here.
+
+/** The vendor hosts a feature's routes answer on: each is one surface of app.ts, with its dialect. */
+export type VendorHost = 'sms' | 'push' | 'device' | 'report' | 'schedule' | 'admin'
+
+/**
+ * What a feature's entry file (`index.ts`) exports for app.ts to mount. `D` is what its route
+ * tables use of the app's dependencies, `J` what its due work runs with (src/deps.ts: JobDeps);
+ * declare a feature with `satisfies Feature` (its own types kept) and app.ts checks them against what it builds.
+ */
+export interface Feature<D = never, J = never> {
+  /** Its folder under src/, e.g. `push/plans`. */
+  name: string
+  /** Its routes on the vendor surfaces, by host (jpush-api.md §1.1: push, device, report, schedule share /v3). */
+  vendor?: Partial<Record<VendorHost, readonly RouteTable<D>[]>>
+  /** Its routes on the control plane (/_sandbox). */
+  sandbox?: readonly RouteTable<D>[]
+  /** What falls due as time passes, in the order the scheduler's tick runs it (scheduler/due-work.ts). */
+  due?: readonly DueWork<J>[]
+  /**
+   * Its tables on the store: each table module declares its property of `Tables` (store/index.ts),
+   * and this makes it over the store engine.
+   */
+  tables?: (engine: Engine) => Partial<Tables>
+}
+
+/** Every feature's route tables on one vendor host, in the features' order. */
+export const vendorRoutes = <D>(features: readonly Feature<D, never>[], host: VendorHost): RouteTable<D>[] =>
+  features.flatMap(f => f.vendor?.[host] ?? [])
+
+/** Every feature's control-plane route tables, in the features' order. */
+export const sandboxRoutes = <D>(features: readonly Feature<D, never>[]): RouteTable<D>[] =>
+  features.flatMap(f => f.sandbox ?? [])
+
+/** Every feature's table factories, for createStore. */
+export const tablesOf = (features: readonly Feature<never, never>[]) =>
+  features.flatMap(f => (f.tables ? [f.tables] : []))

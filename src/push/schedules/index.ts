@@ -1,0 +1,20 @@
+import type { Feature } from '../../http/feature.js'
+import { pushScheduleInspectRoutes } from './sandbox.js'
+import { pushScheduleRoutes } from './schedules.js'
+
+// Push schedules, the Schedule API (jpush-api.md §8): its routes on the schedule host
+// (schedules.ts, input.ts, rules.ts), their occurrences (occurrences.ts), their firing (fire.ts,
+// due.ts), and GET /_sandbox/push/schedules (sandbox.ts). Their rows are still in src/store/push.
+
+export { duePushSchedules } from './due.js'
+export { readName, readPush, readTrigger, type TriggerSection, taskSections } from './input.js'
+export { scheduleSubject } from './occurrences.js'
+export { SCHEDULE_LIMITS } from './rules.js'
+export { schemas as pushScheduleSchemas } from './sandbox.js'
+export { createTask } from './schedules.js'
+
+export const pushSchedules = {
+  name: 'push/schedules',
+  vendor: { schedule: [pushScheduleRoutes] },
+  sandbox: [pushScheduleInspectRoutes],
+} satisfies Feature

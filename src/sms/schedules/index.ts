@@ -1,0 +1,17 @@
+import type { Feature } from '../../http/feature.js'
+import { smsScheduleInspectRoutes } from './sandbox.js'
+import { scheduleRoutes } from './schedules.js'
+
+// SMS tasks (jsms-api.md §2.6): the vendor's /v1/schedule routes (schedules.ts), GET
+// /_sandbox/sms/schedules (sandbox.ts), and their firing at send_time (fire.ts, due.ts). Their
+// rows are still in src/store/sms.
+
+export { dueSchedules } from './due.js'
+export { fireSchedule } from './fire.js'
+export { schemas as smsScheduleSchemas } from './sandbox.js'
+
+export const smsSchedules = {
+  name: 'sms/schedules',
+  vendor: { sms: [scheduleRoutes] },
+  sandbox: [smsScheduleInspectRoutes],
+} satisfies Feature

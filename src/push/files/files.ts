@@ -11,7 +11,7 @@ import { sendPush } from '../delivery/dispatch.js'
 import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent, strictness } from '../send/payload.js'
-import { accepted, NOBODY } from '../send/push.js'
+import { accepted, NOBODY } from '../sending/push.js'
 import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 import {
   FILE_LIMITS,

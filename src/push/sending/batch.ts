@@ -12,9 +12,9 @@ import { pushErrors as e } from '../errors.js'
 import { fileAudience, readFileAudience } from '../files/form.js'
 import { BATCH_LIMITS } from '../limits.js'
 import { isObject, type Json, scalarText } from '../values.js'
-import type { Audience } from './audience.js'
-import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
-import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
+import type { Audience } from '../send/audience.js'
+import { type PushRequest, parsePush, payload, sent, strictness } from '../send/payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
 // their cid, each to one device or alias; group push, one body pushed by every app of a group.

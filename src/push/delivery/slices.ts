@@ -324,6 +324,9 @@ export const dueFanOuts: DueWork<JobDeps> = {
       if (store.apps.get(appKey)?.clockOffsetMs === CLOSED_OFFSET) continue
       while (budget > 0) {
         budget--
+        // A turn of the event loop between slices: requests that arrived meanwhile (other apps')
+        // are read and their jobs queued before the next slice's, so they commit with it or first.
+        await new Promise(resolve => setImmediate(resolve))
         try {
           if (await store.write(() => writePlannedSlice(deps, appKey, msgId))) break
         } catch (err) {

@@ -85,10 +85,13 @@ export function warningHeaders(
   done: (err: null, p: unknown) => void,
 ): void {
   const warnings = req.warnings
-  if (warnings !== undefined && req.tenant !== undefined) {
+  if (warnings !== undefined) {
     const asked = req.headers['x-sandbox-warnings']
+    // A group push's request (no tenant: its members') answers them when it asks.
     const wanted =
-      asked === undefined ? appWarnings(req.tenant.app).header === true : String(asked).toLowerCase() === 'on'
+      asked === undefined
+        ? req.tenant !== undefined && appWarnings(req.tenant.app).header === true
+        : String(asked).toLowerCase() === 'on'
     // One header line per warning (a list is repeated lines, as HTTP allows for this header).
     if (wanted)
       reply.header(

@@ -3,8 +3,13 @@ import type { QuotaKind, QuotaVendor } from '../store/push/vendor-quota.js'
 import type { Rule } from './advice.js'
 
 // The JPush rules over whom a push reached (push/delivery/fan-out.ts counts it while it resolves
-// the audience, from what it has already read: no rule here reads the database). Production
+// the audience, from what it has already read: no rule here reads the database; a push written in
+// slices after its answer is read from a sample of its first targets, slices.ts). Production
 // accepts each of these pushes, so each is a warning, never a refusal: they run after the write.
+
+/** How a sampled push's message says what it read. */
+const sampled = (s: AudienceSubject) =>
+  s.sample === undefined ? '' : ` (of its first ${s.sample} targets: the push is written in slices)`
 
 /** What a push's fan-out saw of its devices, as far as the rules below need it. */
 export interface AudienceSubject {
@@ -14,6 +19,12 @@ export interface AudienceSubject {
   ios: { targets: number; otherEnvironment: number }
   /** Each vendor quota a delivery of the push took or found used up (only vendors with a total set). */
   quotas: VendorQuotaSeen[]
+  /**
+   * A push written in slices after its answer (push/delivery/slices.ts) is read from a sample: its
+   * first `sample` targets in registry order (at most the first 1000 devices of the registry from its
+   * first target on). Absent: every target was read.
+   */
+  sample?: number
 }
 
 export interface VendorQuotaSeen {
@@ -40,13 +51,14 @@ export const audienceRules: readonly Rule<AudienceSubject>[] = [
     // jpush/jpush-api-ruby-client#35, jpush/jpush-api-nodejs-client#21. APNs refuses a token of the
     // other environment; JPush accepts the push.
     source: `${CAV_OPTIONS}:41-47 (apns_production: absent is production); jpush/jpush-api-php-client#57, jpush/jpush-api-ruby-client#35 (the SDKs send false)`,
-    check({ apnsEnvironment, ios }) {
+    check(subject) {
+      const { apnsEnvironment, ios } = subject
       if (ios.targets === 0 || ios.otherEnvironment < ios.targets) return undefined
       const other = apnsEnvironment === 'production' ? 'development' : 'production'
       const asked = apnsEnvironment === 'production' ? 'true or absent' : 'false'
       return (
         `options.apns_production is ${asked} (APNs ${apnsEnvironment}) but the push's ${ios.targets} ` +
-        `iOS device(s) are ${other} builds: APNs refuses their tokens, none gets the notification`
+        `iOS device(s)${sampled(subject)} are ${other} builds: APNs refuses their tokens, none gets the notification`
       )
     },
   },
@@ -56,13 +68,13 @@ export const audienceRules: readonly Rule<AudienceSubject>[] = [
     // first_ospush fall back to the JPush connection (an offline phone waits), ospush is refused
     // with 1012 (cav options.go:181-189; GET /v3/push/quota, cav v3_get_quota.go).
     source: `${CAV_OPTIONS}:181-189 (distribution; ospush over quota: 1012); cavlabs/jiguang-sdk-go api/jpush/push/v3_get_quota.go`,
-    check({ quotas }) {
-      const out = quotas.filter(q => q.exhausted > 0)
+    check(subject) {
+      const out = subject.quotas.filter(q => q.exhausted > 0)
       if (out.length === 0) return undefined
       return out
         .map(
           q =>
-            `${quotaName(q)} (${q.total} a day) is used up: ${q.exhausted} device(s) went over JPush instead of the maker's channel`,
+            `${quotaName(q)} (${q.total} a day) is used up: ${q.exhausted} device(s)${sampled(subject)} went over JPush instead of the maker's channel`,
         )
         .join('; ')
     },
@@ -70,13 +82,13 @@ export const audienceRules: readonly Rule<AudienceSubject>[] = [
   {
     rule: 'vendor-quota-low',
     source: `cavlabs/jiguang-sdk-go api/jpush/push/v3_get_quota.go (GET /v3/push/quota: total and used per vendor and kind); ${CAV_OPTIONS}:184-186 (ospush over quota: 1012)`,
-    check({ quotas }) {
-      const low = quotas.filter(q => q.exhausted === 0 && q.left <= q.total * QUOTA_LOW_SHARE)
+    check(subject) {
+      const low = subject.quotas.filter(q => q.exhausted === 0 && q.left <= q.total * QUOTA_LOW_SHARE)
       if (low.length === 0) return undefined
       return low
         .map(
           q =>
-            `${quotaName(q)} has ${q.left} of ${q.total} left today (≥ ${100 - QUOTA_LOW_SHARE * 100}% used): ` +
+            `${quotaName(q)} has ${q.left} of ${q.total} left today${sampled(subject)} (≥ ${100 - QUOTA_LOW_SHARE * 100}% used): ` +
             'once used up, its devices go over JPush and an ospush push is refused with 1012',
         )
         .join('; ')

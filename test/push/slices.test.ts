@@ -222,6 +222,42 @@ describe('a large push, answered before its slices (issue 32, point 4)', () => {
     expect(received.jpush_received).toBe(androidDelivered)
   })
 
+  it('its report counts in SQL what every delivery says, clicks included (issue 32)', async () => {
+    const { app } = await createTestApp(small)
+    await registry(app)
+    const res = await call(app, 'POST', '/v3/push', pushBody({ audience: { tag: ['all'] } }))
+    expect(res.status).toBe(200)
+    const msgId: string = res.body.msg_id
+    await fannedOut(app, msgId)
+    // Three devices open it (delivered ones: every even device is online).
+    for (const i of [0, 2, 6])
+      expect(
+        (await call(app, 'POST', `/_sandbox/push/messages/${msgId}/clicks`, { registration_id: rid(i) }))
+          .status,
+      ).toBe(200)
+    // What the report used to count in JavaScript, from every delivery.
+    const all = app.store.pushDeliveries.ofPush(APP_KEY, msgId)
+    const of = (p: string) => all.filter(d => d.platform === p)
+    const delivered = (p: string) => of(p).filter(d => d.status === 'delivered').length
+    expect(of('android').length + of('ios').length).toBe(N)
+    const received = (await call(app, 'GET', `/v3/report/received/detail?msg_ids=${msgId}`)).body[0]
+    expect(received).toMatchObject({
+      android_received: delivered('android'),
+      ios_apns_sent: of('ios').filter(d => d.route !== null || d.reason === null).length,
+      ios_apns_received: delivered('ios'),
+      jpush_received: delivered('android'),
+    })
+    const detail = (await call(app, 'GET', `/v3/messages/detail?msg_ids=${msgId}`)).body[0]
+    expect(detail.details.notification).toMatchObject({
+      target: N,
+      received: delivered('android') + delivered('ios'),
+    })
+    const clicks = (await call(app, 'GET', `/v3/messages?msg_ids=${msgId}`)).body[0]
+    // rid(0), rid(6): iOS (every third); rid(2): Android.
+    expect(clicks.android).toMatchObject({ click: 1 })
+    expect(clicks.ios).toMatchObject({ click: 2 })
+  })
+
   it('a restart in the middle of its fan-out writes the rest, each device once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'slices-'))
     try {

@@ -134,7 +134,7 @@ const cases: Array<{ name: string; setup?: Run; run: Run }> = [
       ),
   },
   {
-    name: 'pushFanOut.insert (a broadcast)',
+    name: 'pushFanOut.insertSlice (a broadcast)',
     setup: async app => addDevice(app, { platform: 'android', online: false }),
     run: app => call(app, 'POST', '/v3/push', pushBody({ audience: 'all' })),
   },

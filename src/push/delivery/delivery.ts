@@ -4,8 +4,9 @@ import type { DueWork } from '../../scheduler/due-work.js'
 import type { App } from '../../store/apps/apps.js'
 import { PUSH_DUE } from '../../store/push/deliveries.js'
 import { tenantOf } from '../../tenancy.js'
+import { CALLBACK_BITS } from '../send/callback.js'
 import { parseSmsMessage } from '../send/options.js'
-import { CALLBACK_BITS, deliveriesSettled } from './callbacks.js'
+import { deliveriesSettled } from './callbacks.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
 // What happens to a push after it is accepted, as time passes on the app's clock: offline

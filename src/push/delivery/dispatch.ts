@@ -8,9 +8,15 @@ import { pushErrors } from '../errors.js'
 import { checkMedia } from '../images/media.js'
 import { broadcastLimitOf, PUSH_LIMITS } from '../limits.js'
 import type { PushRequest } from '../send/payload.js'
-import { pushAccepted } from './callbacks.js'
-import { keepDeliveries, planFanOut } from './fan-out.js'
-import { type FanOutShape, isWide, planSlices, wideShape, wideShapeInTurns } from './slices.js'
+import { findTargets, quotasOf, routingOfPush, seenOf } from './fan-out.js'
+import {
+  type FanOutShape,
+  isWide,
+  startFanOut,
+  type WideShape,
+  wideShape,
+  wideShapeInTurns,
+} from './slices.js'
 
 export type PushOutcome = {
   sendno: string
@@ -19,7 +25,10 @@ export type PushOutcome = {
   noTarget?: ApiError
   /** Its deliveries are written in slices (slices.ts) by the due-work loop, after the job that accepted it. */
   sliced?: boolean
-  /** What the production advisor reads of its devices (advisor/audience.ts); absent: a sliced push. */
+  /**
+   * What the production advisor reads of its devices (advisor/audience.ts): all of them, or for a
+   * sliced push a sample of its first targets (`sample` says how many). Absent: a cid's first result.
+   */
   seen?: AudienceSubject
 }
 
@@ -103,13 +112,15 @@ export function dispatchPush(
   }
   const slicing: FanOutShape =
     shape ?? (isWide(store, app, req) ? wideShape(store, app, req) : { wide: false })
-  const fanOut = slicing.wide ? undefined : planFanOut(deps, tenant, req)
+  // Who it reaches: a wide audience's first target (and the advisor's sample), or a narrow one's devices.
+  const targets = slicing.wide ? undefined : findTargets(deps, tenant, req)
   const msgId = newPushMsgId(store)
   const sendno = req.options.sendno
-  const targets = slicing.wide ? Number(slicing.found) : (fanOut?.targets ?? 0)
-  if (targets === 0 && !req.liveActivity)
+  const reached = slicing.wide ? Number(slicing.found) : targets!.count
+  if (reached === 0 && !req.liveActivity)
     return { sendno, msgId, noTarget: pushErrors.noTarget(msgId).because(noTargetReason(req)) }
-  if (validateOnly) return { sendno, msgId, seen: fanOut?.seen }
+  const seen = slicing.wide ? sampleSeen(deps, tenant, req, slicing) : targets!.seen
+  if (validateOnly) return { sendno, msgId, seen }
 
   const ttl = req.options.timeToLive
   store.pushes.insert({
@@ -125,15 +136,9 @@ export function dispatchPush(
     groupMsgId: origin.groupMsgId ?? null,
     plan: req.options.plan ?? null,
   })
-  if (slicing.wide || !fanOut) {
-    // Its deliveries, and its callbacks, come with its slices (slices.ts).
-    if (slicing.wide) planSlices(store, { appKey: app.appKey, msgId, createdAt: now }, req, slicing)
-    return { sendno, msgId, sliced: true }
-  }
-  const made = fanOut.deliver(msgId, now)
-  pushAccepted(deps, app, { msgId, sendno, callback: req.callback }, made, now)
-  keepDeliveries(deps, app.appKey, msgId, fanOut.targets)
-  return { sendno, msgId, seen: fanOut.seen }
+  // Its deliveries: one path whatever its size (slices.ts), its first slice in this job when narrow.
+  startFanOut(deps, app, { msgId, sendno, createdAt: now }, req, slicing.wide ? slicing : targets!)
+  return { sendno, msgId, sliced: slicing.wide, seen }
 }
 
 /** Why a push reached nobody: its audience, on its platforms, among the app's devices. */
@@ -145,4 +150,17 @@ function noTargetReason(req: PushRequest): string {
     .map(([key, values]) => `${key} ${JSON.stringify(values)}`)
     .join(' and ')
   return `no device of the app matches audience ${named}${reached}`
+}
+
+/**
+ * What the advisor reads of a sliced push, answered before its slices: its first targets (up to
+ * SAMPLE_DEVICES of the registry from the first one, slices.ts), their APNs environments and the
+ * vendor quotas they would take (read, not taken). A scheduled push's firing has no sample: no
+ * request to warn.
+ */
+function sampleSeen(deps: PipelineDeps, tenant: Tenant, req: PushRequest, shape: WideShape): AudienceSubject {
+  const routing = routingOfPush(req)
+  const seen: AudienceSubject = { ...seenOf(routing, shape.sample), sample: shape.sample.length }
+  quotasOf(deps, tenant.app, req, shape.sample, tenant.now(), seen)
+  return seen
 }

@@ -1,5 +1,6 @@
 import type { AudienceSubject } from '../../advisor/audience.js'
 import type { PipelineDeps } from '../../deps.js'
+import type { App } from '../../store/apps/apps.js'
 import type { Delivery, NewDelivery } from '../../store/push/deliveries.js'
 import {
   type Device,
@@ -12,38 +13,56 @@ import type { Tenant } from '../../tenancy.js'
 import { dayKey } from '../../time.js'
 import { groupsOf, type Registry, resolveAudience } from '../send/audience.js'
 import type { PushRequest } from '../send/payload.js'
-import { checkOspush, hasFiniteQuota, quotaLedger, type Routing, routeOf, routingOf } from './route.js'
+import {
+  checkOspush,
+  hasFiniteQuota,
+  type QuotaLedger,
+  quotaLedger,
+  type Routing,
+  routeOf,
+  routingOf,
+} from './route.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
-// Who a push reaches and the delivery row each device gets (push_deliveries), in two ways with the
-// same outcome:
-// - set-based (store/push/fan-out.ts), for audience "all" without an SMS fallback: one count and
-//   one INSERT … SELECT over the registry, nothing per device in JavaScript. A broadcast is the one
-//   audience that is the whole registry, 100 000 devices and more (issue 11: ≤ 1 s).
-// - row by row, for every other audience (they name devices through indexes: an alias is a few
-//   rows of 100 000), and for a push with `sms_message`: its fallback needs each device's mobile,
-//   and with delay_time 0 sends each text at once (sendSmsFallback), which SQL cannot do; and for a
-//   test-mode push (options.test_model), whose test devices filter the audience as resolved.
+// Who a push reaches, and the delivery row each device gets (push_deliveries). Every push's
+// deliveries are written by one path, slices.ts's writeSlice, a slice at a time; what differs is
+// where a slice's devices come from:
+// - a narrow audience (an alias, a few registration_ids, a small tag: candidates through indexes,
+//   at most SLICED_ABOVE) is resolved here, row by row, in the job that accepts the push: its devices
+//   are its one slice, written in that job (a one-device push is one write job, its deliveries,
+//   callbacks and events visible once answered). So is a push with `sms_message` (its fallback needs
+//   each device's mobile, and with delay_time 0 sends each text at once), a test-mode push (the test
+//   devices filter the audience as resolved: never sliced), and "all" of a small registry whose
+//   app set a vendor quota or whose push has an SMS fallback;
+// - "all" of a small registry otherwise is counted here in one statement (store/push/fan-out.ts)
+//   and written as slices of the registry: one INSERT … SELECT per page, in the accepting job;
+// - a wide audience (slices.ts, isWide) is slices of the registry written by the due-work loop.
 
-/** The devices a push reaches, known before its msg_id is stored; their deliveries written after. */
-export interface FanOut {
+/** Who a push reaches, found inside the job that accepts it (the count and the rows see one registry). */
+export interface Targets {
   /** How many devices it reaches (none: the 1011 of no target, unless a live activity). */
-  targets: number
-  /** Writes the deliveries; returns them when the push has a callback (what it reports on), else none. */
-  deliver(msgId: string, now: number): Delivery[]
-  /** What the production advisor reads of its devices (advisor/audience.ts): filled as they are read and written. */
+  count: number
+  /** A narrow audience's devices, in registry order: its one slice. Absent: the registry's slices. */
+  devices?: Device[]
+  /** What the production advisor reads of its devices (advisor/audience.ts): filled as they are written. */
   seen: AudienceSubject
 }
 
-/** Call inside the write job that stores the push: the count and the rows must see the same registry. */
-export function planFanOut(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut {
-  // A vendor quota the app set is counted device by device (route.ts): no set-based path then.
-  return req.audience === 'all' &&
-    req.sms === undefined &&
-    !req.options.testModel &&
-    !hasFiniteQuota(tenant.app)
-    ? setBased(deps, tenant, req)
-    : rowByRow(deps, tenant, req)
+/**
+ * Who a push to a narrow audience reaches (slices.ts, isWide, says which are wide). Call inside the
+ * write job that stores the push; refuses an ospush over its vendor's quota (1012) before anything
+ * is written.
+ */
+export function findTargets(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targets {
+  return inRegistrySlices(tenant.app, req) ? countAll(deps, tenant, req) : resolveEach(deps, tenant, req)
+}
+
+/**
+ * Whether the push's slices are INSERT … SELECTs over the registry (store/push/fan-out.ts): "all",
+ * no SMS fallback, no vendor quota the app set (counted device by device, route.ts), not test mode.
+ */
+export function inRegistrySlices(app: App, req: PushRequest): boolean {
+  return req.audience === 'all' && req.sms === undefined && !req.options.testModel && !hasFiniteQuota(app)
 }
 
 /** The push's routing (route.ts), read once per push however many slices it is written in. */
@@ -65,29 +84,21 @@ export function reaches(req: PushRequest, platform: PushPlatform): boolean {
   return req.message !== undefined || req.notification?.[platform] !== undefined
 }
 
-function setBased(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut {
-  const { store } = deps
-  const appKey = tenant.app.appKey
+function countAll(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targets {
   const platforms = req.platforms.filter(p => reaches(req, p))
   const routing = routingOfPush(req)
-  const { targets, online, ios, wrongApns } = store.pushFanOut.count(appKey, platforms, routing)
+  const { targets, ios, wrongApns } = deps.store.pushFanOut.count(tenant.app.appKey, platforms, routing)
   return {
-    targets,
+    count: targets,
     seen: {
       apnsEnvironment: routing.apnsEnvironment,
       ios: { targets: ios, otherEnvironment: wrongApns },
       quotas: [],
     },
-    deliver(msgId, now) {
-      store.pushFanOut.insert({ msgId, appKey, now, ttl: req.options.timeToLive, online }, platforms, routing)
-      // Read back in the order they were written (rowid: the registry's), as the row-by-row path
-      // collects them: only a push with a callback needs them.
-      return req.callback ? store.pushDeliveries.ofPush(appKey, msgId) : []
-    },
   }
 }
 
-function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut {
+function resolveEach(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targets {
   const { app } = tenant
   const devices = deps.store.pushDevices
   const registry: Registry = {
@@ -111,16 +122,11 @@ function rowByRow(deps: PipelineDeps, tenant: Tenant, req: PushRequest): FanOut 
     const day = dayKey(tenant.now(), deps.config.timeZone)
     checkOspush(routing, quotaLedger(deps.store, app, routing, day), needed)
   }
-  const seen = seenOf(routing, targets)
-  return {
-    targets: targets.length,
-    seen,
-    deliver: (msgId, now) => deliverEach(deps, tenant, req, targets, msgId, now, seen),
-  }
+  return { count: targets.length, devices: targets, seen: seenOf(routing, targets) }
 }
 
 /** The advisor's view of a push's targets: its iOS devices, by APNs environment (one pass, no read). */
-function seenOf(routing: Routing, targets: readonly Device[]): AudienceSubject {
+export function seenOf(routing: Routing, targets: readonly Device[]): AudienceSubject {
   const ios = { targets: 0, otherEnvironment: 0 }
   if (routing.notified.has('ios'))
     for (const d of targets) {
@@ -139,7 +145,7 @@ export function deliverEach(
   deps: PipelineDeps,
   tenant: Tenant,
   req: PushRequest,
-  targets: Device[],
+  targets: readonly Device[],
   msgId: string,
   now: number,
   seen?: AudienceSubject,
@@ -187,16 +193,57 @@ export function deliverEach(
       )
     }
   }
-  if (seen && touched)
-    for (const c of VENDOR_CHANNELS) {
-      const exhausted = touched.get(c)
-      const total = quota.total(c)
-      if (exhausted === undefined || total === Number.POSITIVE_INFINITY) continue
-      const kind = routing.quotaKinds[c as QuotaVendor]!
-      seen.quotas.push({ vendor: c as QuotaVendor, kind, total, left: Math.max(0, quota.left(c)), exhausted })
-    }
+  if (seen && touched) quotasSeen(seen, routing, quota, touched)
   quota.flush()
   return made
+}
+
+/**
+ * The vendor quotas `targets` would take, as the advisor reads them, without writing anything: a
+ * wide push's sample (slices.ts), before its slices are written.
+ */
+export function quotasOf(
+  deps: PipelineDeps,
+  app: App,
+  req: PushRequest,
+  targets: readonly Device[],
+  now: number,
+  seen: AudienceSubject,
+): void {
+  const routing = routingOfPush(req)
+  if (!hasFiniteQuota(app)) return
+  const quota = quotaLedger(deps.store, app, routing, dayKey(now, deps.config.timeZone))
+  const touched = new Map<VendorChannel, number>()
+  for (const d of targets) {
+    const outcome = routeOf(d, routing, quota)
+    if (d.channel !== null && (outcome.route === d.channel || outcome.reason === 'vendor-quota-exhausted'))
+      touched.set(
+        d.channel,
+        (touched.get(d.channel) ?? 0) + (outcome.reason === 'vendor-quota-exhausted' ? 1 : 0),
+      )
+  }
+  quotasSeen(seen, routing, quota, touched) // never flushed: the slices take the quota
+}
+
+/** The vendor quotas the deliveries took or found used up (`touched`: per channel, how many found it so). */
+function quotasSeen(
+  seen: AudienceSubject,
+  routing: Routing,
+  quota: QuotaLedger,
+  touched: ReadonlyMap<VendorChannel, number>,
+): void {
+  for (const c of VENDOR_CHANNELS) {
+    const exhausted = touched.get(c)
+    const total = quota.total(c)
+    if (exhausted === undefined || total === Number.POSITIVE_INFINITY) continue
+    const kind = routing.quotaKinds[c as QuotaVendor]!
+    const left = Math.max(0, quota.left(c))
+    const known = seen.quotas.find(q => q.vendor === c)
+    if (known) {
+      known.left = left
+      known.exhausted += exhausted
+    } else seen.quotas.push({ vendor: c as QuotaVendor, kind, total, left, exhausted })
+  }
 }
 
 /**

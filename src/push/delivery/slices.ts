@@ -1,18 +1,26 @@
+import type { AudienceSubject } from '../../advisor/audience.js'
 import type { JobDeps, PipelineDeps } from '../../deps.js'
 import type { DueWork } from '../../scheduler/due-work.js'
 import { CLOSED_OFFSET } from '../../store/apps/app-document.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 import type { Delivery } from '../../store/push/deliveries.js'
+import type { Device } from '../../store/push/devices.js'
 import { type PlacedDevice, REGISTRY_START, type RegistryKey } from '../../store/push/fan-out.js'
-import { FAN_OUT_DUE, type Push } from '../../store/push/pushes.js'
+import { FAN_OUT_DUE, type FanOutPlan, type Push } from '../../store/push/pushes.js'
 import type { Tenant } from '../../tenancy.js'
 import { audienceTest, candidatesAtMost, groupsOf, readsTags } from '../send/audience.js'
 import { type PushRequest, parsePush } from '../send/payload.js'
 import { isObject } from '../values.js'
-import { deliveriesMade, pushSucceeded } from './callbacks.js'
-import { deliverEach, keepDeliveries, reaches, routingOfPush } from './fan-out.js'
-import { hasFiniteQuota } from './route.js'
+import { deliveriesMade, pushAccepted, pushSucceeded } from './callbacks.js'
+import {
+  deliverEach,
+  inRegistrySlices,
+  keepDeliveries,
+  reaches,
+  routingOfPush,
+  type Targets,
+} from './fan-out.js'
 
 // A push to a large audience, in slices (issue 19). One write job that went through 50 000 devices
 // held the event loop for a second: every other tenant's request waited behind it. Such a push is
@@ -34,7 +42,10 @@ import { hasFiniteQuota } from './route.js'
 // Which pushes: those whose candidates (resolveAudience's narrowest selector) could be more than a
 // slice: the registry itself ("all", tag_not alone) when the app has more devices than a slice, a
 // tag held by more, more registration_ids (a file push's), aliases or segment members than a slice
-// can hold. The others go as before, in the one job that accepts them.
+// can hold. The others are written by the same writeSlice, in the job that accepts them: a narrow
+// audience as its one slice of resolved devices (fan-out.ts), "all" of a small registry as slices
+// of the registry, the first in that job and the rest, should the registry have grown past a
+// slice meanwhile, by the due-work loop. A test-mode push is never sliced.
 
 /** A push whose candidates may be more than this many goes in slices (a job per ~10 ms). */
 export const SLICED_ABOVE = 1000
@@ -44,6 +55,8 @@ const PAGE = 100
 const SLICE_BUDGET_MS = 8
 /** Slices a scheduler tick writes before it lets the rest of the due work run. */
 const SLICES_PER_TICK = 20
+/** Devices of the registry, from the first target on, a wide push's advisor sample is taken from. */
+export const SAMPLE_DEVICES = 1000
 
 /** Where a large push's first target is, found before the job that accepts it (read-only). */
 export interface WideShape {
@@ -54,6 +67,11 @@ export interface WideShape {
   start: RegistryKey
   /** The registry's last device when the push was looked at. */
   end: RegistryKey | undefined
+  /**
+   * The first targets, up to SAMPLE_DEVICES of the registry from the first one: what the production
+   * advisor reads of a push answered before its slices (advisor/audience.ts, docs/advisor.md).
+   */
+  sample: PlacedDevice[]
 }
 export type FanOutShape = { wide: false } | WideShape
 
@@ -82,8 +100,16 @@ function targetTest(req: PushRequest, app: App): (d: PlacedDevice) => boolean {
 }
 const tests = new WeakMap<PushRequest, (d: PlacedDevice) => boolean>()
 
-/** The first slice of the registry with a target in it, one slice per call of `step`. */
-function* firstTarget(store: Store, app: App, req: PushRequest): Generator<void, WideShape> {
+/**
+ * The first slice of the registry with a target in it, one page per call of `step`; then, when
+ * `sampled`, the targets of the next pages up to SAMPLE_DEVICES devices (the advisor's sample).
+ */
+function* firstTarget(
+  store: Store,
+  app: App,
+  req: PushRequest,
+  sampled: boolean,
+): Generator<void, WideShape> {
   const appKey = app.appKey
   const end = store.pushFanOut.last(appKey)
   const test = targetTest(req, app)
@@ -91,17 +117,27 @@ function* firstTarget(store: Store, app: App, req: PushRequest): Generator<void,
   let start = REGISTRY_START
   while (end) {
     const slice = store.pushFanOut.slice(appKey, start, end, PAGE, tags)
-    if (slice.some(test)) return { wide: true, found: true, start, end }
+    if (slice.some(test)) {
+      const sample = slice.filter(test)
+      let after = slice.length === PAGE ? slice.at(-1)!.key : undefined
+      for (let read = slice.length; sampled && after && read < SAMPLE_DEVICES; read += PAGE) {
+        yield
+        const next = store.pushFanOut.slice(appKey, after, end, PAGE, tags)
+        sample.push(...next.filter(test))
+        after = next.length === PAGE ? next.at(-1)!.key : undefined
+      }
+      return { wide: true, found: true, start, end, sample }
+    }
     if (slice.length < PAGE) break
     start = slice.at(-1)!.key
     yield
   }
-  return { wide: true, found: false, start, end }
+  return { wide: true, found: false, start, end, sample: [] }
 }
 
 /** Looks for the first target synchronously (inside a write job: a scheduled push's firing). */
 export function wideShape(store: Store, app: App, req: PushRequest): WideShape {
-  const search = firstTarget(store, app, req)
+  const search = firstTarget(store, app, req, false)
   for (;;) {
     const step = search.next()
     if (step.done) return step.value
@@ -110,7 +146,7 @@ export function wideShape(store: Store, app: App, req: PushRequest): WideShape {
 
 /** Looks for the first target a slice at a time, letting other requests run between slices. */
 export async function wideShapeInTurns(store: Store, app: App, req: PushRequest): Promise<WideShape> {
-  const search = firstTarget(store, app, req)
+  const search = firstTarget(store, app, req, true)
   for (;;) {
     const step = search.next()
     if (step.done) return step.value
@@ -118,92 +154,135 @@ export async function wideShapeInTurns(store: Store, app: App, req: PushRequest)
   }
 }
 
+/** A push as its slices write it: the accepting job's values, or its row's. */
+export interface SlicedPush {
+  msgId: string
+  sendno: string
+  /** The push's time: a slice written later is the same push, its deliveries of that time. */
+  createdAt: number
+}
+
+/** Where a slice's devices come from. */
+export type SliceSource =
+  /** A narrow audience's resolved devices (fan-out.ts): one slice, all of them. */
+  | { devices: readonly Device[] }
+  /** The registry after `after` and up to `end`, at most PUSH_SLICE_DEVICES of it (and SLICE_BUDGET_MS). */
+  | FanOutPlan
+
 /**
- * The plan of a large push, written with it (inside the job that accepts it). `audience`: kept
- * beside the payload when the payload does not say it (a file push's `{"file":…}`).
+ * Every push's deliveries start here, inside the job that accepts it (after its row is inserted):
+ * a narrow audience or a small registry has its first slice written at once; what is left (a wide
+ * push's every slice) is its plan, due at once for the due-work loop, committed with the push so
+ * that a process killed half-way resumes it after a restart. `audience`: kept beside the payload
+ * when the payload does not say it (a file push's `{"file":…}`).
  */
-export function planSlices(
-  store: Store,
-  push: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>,
+export function startFanOut(
+  deps: PipelineDeps,
+  app: App,
+  push: SlicedPush,
   req: PushRequest,
-  shape: WideShape,
+  targets: Targets | WideShape,
 ): void {
-  if (!shape.end) return // no device at all: nothing to go through
+  let rest: FanOutPlan | undefined
+  if ('wide' in targets) rest = targets.end && { after: targets.start, end: targets.end }
+  else {
+    const end = targets.devices ? undefined : deps.store.pushFanOut.last(app.appKey)
+    const source: SliceSource | undefined = targets.devices
+      ? { devices: targets.devices }
+      : end && { after: REGISTRY_START, end }
+    if (source) rest = writeSlice(deps, app, push, req, source, { first: true, seen: targets.seen })
+  }
+  if (!rest) return
   const fromFile = isObject(req.body.audience) && 'file' in req.body.audience
-  store.pushes.sliceFanOut(push, { after: shape.start, end: shape.end }, fromFile ? req.audience : undefined)
+  deps.store.pushes.sliceFanOut({ appKey: app.appKey, ...push }, rest, fromFile ? req.audience : undefined)
 }
 
 /**
- * Writes the next slice of a planned push; inside a write job. Returns true once every slice is
- * written (or there is nothing left to write: the push withdrawn, gone with its app's reset).
- * `req`: the push as read, when the caller has it (else read again from its row).
+ * Writes one slice of a push's deliveries, inside a write job: the one path every delivery takes.
+ * Returns where the next slice starts, or undefined once every delivery is written. `first`: the
+ * slice the accepting job writes (its callbacks as one: push succeeded, then the deliveries);
+ * `seen`: where the vendors' quotas it took or found used up are told to the advisor.
  */
-export function writeSlice(deps: PipelineDeps, appKey: string, msgId: string, req?: PushRequest): boolean {
+export function writeSlice(
+  deps: PipelineDeps,
+  app: App,
+  push: SlicedPush,
+  req: PushRequest,
+  source: SliceSource,
+  { first = false, seen }: { first?: boolean; seen?: AudienceSubject } = {},
+): FanOutPlan | undefined {
+  const { store } = deps
+  const { msgId, createdAt: now } = push
+  const tenant: Tenant = { app, now: () => now }
+  const calling = { msgId, sendno: push.sendno, callback: req.callback }
+  let made: Delivery[]
+  let written = 0
+  let next: RegistryKey | undefined
+  if ('devices' in source) {
+    made = deliverEach(deps, tenant, req, source.devices, msgId, now, seen)
+    written = source.devices.length
+  } else {
+    made = []
+    // A broadcast's page: one INSERT … SELECT. A push with a callback reads its rows: row by row.
+    const setBased = inRegistrySlices(app, req) && req.callback === undefined
+    const platforms = req.platforms.filter(p => reaches(req, p))
+    const isTarget = targetTest(req, app)
+    const tags = readsTags(req.audience)
+    const started = performance.now()
+    // PUSH_SLICE_DEVICES: the registry's devices a slice goes through at most (tests set a few).
+    // The accepting job's slice of a small registry: one page of it (SLICED_ABOVE devices, should
+    // it have grown since it was counted, the rest goes in the loop's slices).
+    let left = first ? SLICED_ABOVE + 1 : deps.config.pushSliceDevices
+    next = source.after
+    while (next && left > 0) {
+      const limit = first ? left : Math.min(PAGE, left)
+      left -= limit
+      const page = { after: next, end: source.end, limit }
+      if (setBased) {
+        written += store.pushFanOut.insertSlice(
+          { msgId, appKey: app.appKey, now, ttl: req.options.timeToLive },
+          platforms,
+          page,
+          routingOfPush(req),
+        )
+        next = store.pushFanOut.sliceEnd(app.appKey, next, source.end, limit)
+      } else {
+        const devices = store.pushFanOut.slice(app.appKey, next, source.end, limit, tags)
+        const targets = devices.filter(isTarget)
+        made.push(...deliverEach(deps, tenant, req, targets, msgId, now, seen))
+        written += targets.length
+        next = devices.length === limit ? devices.at(-1)!.key : undefined
+      }
+      if (performance.now() - started >= SLICE_BUDGET_MS) break
+    }
+  }
+  if (!next && first) pushAccepted(deps, app, calling, made, now)
+  else {
+    deliveriesMade(deps, app, calling, made, now)
+    if (!next && req.callback)
+      pushSucceeded(deps, app, calling, store.pushDeliveries.countOf(app.appKey, msgId), now)
+  }
+  keepDeliveries(deps, app.appKey, msgId, written)
+  return next && { after: next, end: (source as FanOutPlan).end }
+}
+
+/**
+ * Writes the next slice of a planned push (the due-work loop's); inside a write job. Returns true
+ * once every slice is written (or there is nothing left to write: the push withdrawn, gone with
+ * its app's reset).
+ */
+export function writePlannedSlice(deps: PipelineDeps, appKey: string, msgId: string): boolean {
   const { store } = deps
   const push = store.pushes.get(appKey, msgId)
   const plan = push?.fanOut
   if (!push || !plan) return true
   const app = store.apps.get(appKey)
   // A withdrawn push reaches nobody more.
-  if (!app || push.withdrawnAt != null) {
-    store.pushes.fanOutAt(appKey, msgId, null)
-    requests.get(store)?.delete(msgId)
-    return true
-  }
-  const request = req ?? requestOf(store, push)
-  const now = push.createdAt
-  // The deliveries' times are the push's: a slice written later is the same push.
-  const tenant: Tenant = { app, now: () => now }
-  const calling = { msgId, sendno: push.sendno, callback: request.callback }
-  const made: Delivery[] = []
-  let written = 0
-  // A broadcast's page: one INSERT … SELECT, like the whole broadcast of a small registry.
-  // A vendor quota the app set is counted device by device (route.ts): row by row then.
-  const setBased =
-    request.audience === 'all' &&
-    request.sms === undefined &&
-    request.callback === undefined &&
-    !hasFiniteQuota(app)
-  const platforms = request.platforms.filter(p => reaches(request, p))
-  const isTarget = targetTest(request, app)
-  const tags = readsTags(request.audience)
-  const started = performance.now()
-  // PUSH_SLICE_DEVICES: the registry's devices a slice goes through at most (tests set a few).
-  let left = deps.config.pushSliceDevices
-  let after: RegistryKey | undefined = plan.after
-  while (after && left > 0) {
-    const limit = Math.min(PAGE, left)
-    left -= limit
-    const page = { after, end: plan.end, limit }
-    if (setBased) {
-      const ttl = request.options.timeToLive
-      written += store.pushFanOut.insertSlice(
-        { msgId, appKey, now, ttl },
-        platforms,
-        page,
-        routingOfPush(request),
-      )
-      after = store.pushFanOut.sliceEnd(appKey, after, plan.end, limit)
-    } else {
-      const devices = store.pushFanOut.slice(appKey, after, plan.end, limit, tags)
-      const targets = devices.filter(isTarget)
-      made.push(...deliverEach(deps, tenant, request, targets, msgId, now))
-      written += targets.length
-      after = devices.length === limit ? devices.at(-1)!.key : undefined
-    }
-    if (performance.now() - started >= SLICE_BUDGET_MS) break
-  }
-  const next = after
-  deliveriesMade(deps, app, calling, made, now)
-  keepDeliveries(deps, appKey, msgId, written)
-  if (next) {
-    store.pushes.fanOutAt(appKey, msgId, { after: next, end: plan.end })
-    return false
-  }
-  store.pushes.fanOutAt(appKey, msgId, null)
-  requests.get(store)?.delete(msgId)
-  if (request.callback) pushSucceeded(deps, app, calling, store.pushDeliveries.countOf(appKey, msgId), now)
-  return true
+  const next =
+    app && push.withdrawnAt == null ? writeSlice(deps, app, push, requestOf(store, push), plan) : undefined
+  store.pushes.fanOutAt(appKey, msgId, next ?? null)
+  if (!next) requests.get(store)?.delete(msgId)
+  return !next
 }
 
 /** Pushes read again from their row to resume their slices, kept until their last one. */
@@ -245,8 +324,11 @@ export const dueFanOuts: DueWork<JobDeps> = {
       if (store.apps.get(appKey)?.clockOffsetMs === CLOSED_OFFSET) continue
       while (budget > 0) {
         budget--
+        // A turn of the event loop between slices: requests that arrived meanwhile (other apps')
+        // are read and their jobs queued before the next slice's, so they commit with it or first.
+        await new Promise(resolve => setImmediate(resolve))
         try {
-          if (await store.write(() => writeSlice(deps, appKey, msgId))) break
+          if (await store.write(() => writePlannedSlice(deps, appKey, msgId))) break
         } catch (err) {
           // A push whose slices cannot be written (a database edited by hand) stops alone:
           // logged with its app, its plan dropped; every other push goes on.

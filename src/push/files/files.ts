@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { audienceRules } from '../../advisor/audience.js'
 import type { PipelineDeps } from '../../deps.js'
 import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -10,8 +12,8 @@ import { sendPush } from '../delivery/dispatch.js'
 import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
 import { parsePush, payload, sent, strictness } from '../send/payload.js'
-import { accepted, NOBODY } from '../send/push.js'
 import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
+import { accepted, NOBODY } from '../sending/push.js'
 import {
   FILE_LIMITS,
   type FileLookup,
@@ -217,6 +219,8 @@ export function fileRoutes(deps: PipelineDeps): RouteSpec[] {
         })
         const outcome = await sendPush(deps, tenant, push, false)
         if (outcome.noTarget) throw outcome.noTarget
+        // Whom it reached (a sample of its first targets when sliced): warnings only (advisor/audience.ts).
+        if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
         return { sendno: outcome.sendno, msg_id: outcome.msgId }
       },
     }),

@@ -1,6 +1,6 @@
 import type { PipelineDeps } from '../../deps.js'
-import type { ClickCount, ClickKind } from '../../store/push/clicks.js'
-import type { Delivery } from '../../store/push/deliveries.js'
+import type { ClickCount } from '../../store/push/clicks.js'
+import type { RouteCount } from '../../store/push/deliveries.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import type { Push } from '../../store/push/pushes.js'
 import { PUSH_LIMITS } from '../limits.js'
@@ -75,9 +75,8 @@ export interface PushCounts {
 
 function countPush(
   push: Push | undefined,
-  deliveries: Delivery[],
+  routes: readonly RouteCount[],
   clicks: ClickCount[],
-  kinds: ReadonlyMap<string, ClickKind>,
   msgId: string,
   now: number,
 ): PushCounts {
@@ -86,31 +85,37 @@ function countPush(
     known && isObject(push.payload.notification) ? parseNotification(push.payload.notification) : {}
   const platforms = Object.fromEntries(
     NOTIFICATION_PLATFORMS.map(p => {
-      const mine = known ? deliveries.filter(d => d.platform === p) : []
-      const received = mine.filter(d => d.status === 'delivered')
       const clicked = (kind: ClickCount['kind']) =>
         known ? (clicks.find(c => c.platform === p && c.kind === kind)?.n ?? 0) : 0
       const lanes: Record<string, LaneCounts> = {}
-      for (const d of mine) {
-        const lane = laneOf(p, d.route)
-        lanes[lane] ??= { target: 0, sent: 0, received: 0, onlinePush: 0, click: 0, msgClick: 0 }
-        const l = lanes[lane]
-        l.target++
-        // No route: refused before any channel took it (wrong-apns-environment).
-        if (d.route !== null || d.reason === null) l.sent++
-        if (d.status === 'delivered') l.received++
-        if (d.status === 'delivered' && d.deliveredAt === push?.createdAt) l.onlinePush++
-        const kind = kinds.get(d.registrationId)
-        if (kind === 'notification') l.click++
-        if (kind === 'message') l.msgClick++
-      }
+      let target = 0
+      let received = 0
+      let onlinePush = 0
+      // Counted in SQL per route (deliveries.ts, routeCounts); several routes may share a lane.
+      if (known)
+        for (const r of routes) {
+          if (r.platform !== p) continue
+          const lane = laneOf(p, r.route)
+          lanes[lane] ??= { target: 0, sent: 0, received: 0, onlinePush: 0, click: 0, msgClick: 0 }
+          const l = lanes[lane]
+          l.target += r.target
+          // No route: refused before any channel took it (wrong-apns-environment).
+          l.sent += r.sent
+          l.received += r.received
+          l.onlinePush += r.onlinePush
+          l.click += r.click
+          l.msgClick += r.msgClick
+          target += r.target
+          received += r.received
+          onlinePush += r.onlinePush
+        }
       return [
         p,
         {
           lanes,
-          target: mine.length,
-          received: received.length,
-          onlinePush: received.filter(d => d.deliveredAt === push?.createdAt).length,
+          target,
+          received,
+          onlinePush,
           notification: notification[p] !== undefined,
           click: clicked('notification'),
           msgClick: clicked('message'),
@@ -123,16 +128,16 @@ function countPush(
 
 export function countPushes(deps: PipelineDeps, appKey: string, msgIds: string[], now: number): PushCounts[] {
   const { pushes, pushDeliveries, pushClicks } = deps.store
-  return msgIds.map(id =>
-    countPush(
-      pushes.get(appKey, id),
-      pushDeliveries.ofPush(appKey, id),
+  return msgIds.map(id => {
+    const push = pushes.get(appKey, id)
+    return countPush(
+      push,
+      push ? pushDeliveries.routeCounts(appKey, id, push.createdAt) : [],
       pushClicks.countsOf(appKey, id),
-      pushClicks.kindsOf(appKey, id),
       id,
       now,
-    ),
-  )
+    )
+  })
 }
 
 /** A counter, or null when the push had no target of that kind (the docs' "no data"). */

@@ -2,10 +2,10 @@ import { z } from 'zod'
 import type { ApiError } from '../../errors.js'
 import { type Field, field } from '../../http/reads.js'
 import type { PushPlatform } from '../../store/push/devices.js'
-import { callback, type PushCallback, parseCallback } from '../delivery/callbacks.js'
 import { pushErrors } from '../errors.js'
 import { isObject, type Json } from '../values.js'
 import { type Audience, audience, parseAudience } from './audience.js'
+import { callback, type PushCallback, parseCallback } from './callback.js'
 import { coerceScalars, strictTypesOf } from './coerce.js'
 import {
   checkSizes,

@@ -54,9 +54,6 @@ export function createPushClickStore({ db }: Engine) {
     `SELECT platform, kind, count(*) AS n FROM push_clicks WHERE app_key = @appKey AND msg_id = @msgId
      GROUP BY platform, kind`,
   )
-  const kinds = db.prepare<{ appKey: string; msgId: string }, { registration_id: string; kind: string }>(
-    'SELECT registration_id, kind FROM push_clicks WHERE app_key = @appKey AND msg_id = @msgId',
-  )
   return {
     insert(c: Click): void {
       insert.run(c)
@@ -64,10 +61,6 @@ export function createPushClickStore({ db }: Engine) {
     get(appKey: string, msgId: string, rid: string): Click | undefined {
       const row = get.get({ appKey, msgId, rid })
       return row && toClick(row)
-    },
-    /** What each device that opened the push opened: the report counts it on the channel it came by. */
-    kindsOf(appKey: string, msgId: string): Map<string, ClickKind> {
-      return new Map(kinds.all({ appKey, msgId }).map(r => [r.registration_id, r.kind as ClickKind]))
     },
     countsOf(appKey: string, msgId: string): ClickCount[] {
       return counts.all({ appKey, msgId }).map(r => ({

@@ -14,10 +14,10 @@ export const REGISTRY_START: RegistryKey = [Number.MIN_SAFE_INTEGER, 0]
 /** A device of a slice, with its place in the registry. */
 export type PlacedDevice = Device & { key: RegistryKey }
 
-// A broadcast's deliveries (audience "all") as one INSERT … SELECT from the registry, instead of
-// reading 100 000 devices into JavaScript and inserting their rows one statement each (issue 11:
-// that path cost 1.3 s, the inserts alone half of it). The rows are the ones the row-by-row path
-// (push/delivery/fan-out.ts) writes, computed in SQL: the same devices (the app's, on the platforms the push
+// A broadcast's deliveries (audience "all") as one INSERT … SELECT per slice of the registry
+// (push/delivery/slices.ts), instead of reading 100 000 devices into JavaScript and inserting their
+// rows one statement each (issue 11: that path cost 1.3 s, the inserts alone half of it). The rows
+// are the ones the row-by-row path (push/delivery/fan-out.ts, deliverEach) writes, computed in SQL: the same devices (the app's, on the platforms the push
 // reaches), in the same order (the registry's: created_at, rowid), so the same rowids; the same
 // status, times and alias; and each device online at push time gets the next seq of the app, one
 // consecutive range taken once from seqs.ts, numbered in that order (`first + running count - 1`).
@@ -98,7 +98,7 @@ interface DeviceRow {
   apns_environment: string | null
 }
 
-/** The deliveries of a broadcast: how many devices it reaches, and their rows written at once. */
+/** The deliveries of a broadcast: how many devices it reaches, and their rows written a slice at a time. */
 export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
   const count = db.prepare<
     { appKey: string; platforms: string; apnsEnv: string; distributions: string; notified: string },
@@ -110,18 +110,6 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
        coalesce(sum(platform = 'ios' AND ${NOTIFIED}), 0) AS ios,
        coalesce(sum(reason_ = 'wrong-apns-environment'), 0) AS wrongApns ${OF_APP}`,
   )
-  const insert = db.prepare<FanOutParams>(
-    `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
-       sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
-     SELECT @msgId, app_key, registration_id, platform,
-       CASE WHEN go THEN 'delivered' WHEN route_ IS NULL THEN 'expired' ELSE @offline END, @expiresAt,
-       CASE WHEN go THEN @now END, NULL, NULL, NULL,
-       CASE WHEN go
-         THEN @firstSeq - 1 + sum(go) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
-       CASE WHEN go THEN alias END, route_, reason_
-     ${OF_APP} ORDER BY created_at, place`,
-  )
-
   const last = db.prepare<[string], { created_at: number; place: number }>(
     `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
      WHERE app_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
@@ -250,37 +238,6 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
           wrongApns: 0,
         }
       )
-    },
-    /**
-     * Writes the push's delivery to every device of the app on `platforms`; `online` is the count
-     * just read in the same write job (the seqs it reserves). Delivered at once to the online ones,
-     * pending (or expired, `ttl` 0) for the others.
-     */
-    insert(
-      d: { msgId: string; appKey: string; now: number; ttl: number; online: number },
-      platforms: readonly PushPlatform[],
-      routing: RouteParams,
-    ): void {
-      // Reserved like pushDeliveries.insert reserves one per delivered row, marking the topic once.
-      const firstSeq = d.online > 0 ? seqs.next(d.appKey, 'push', d.online) : 0
-      const expiresAt = d.now + d.ttl * 1000
-      const offline = d.ttl > 0 ? 'pending' : 'expired'
-      const written = insert.run({
-        msgId: d.msgId,
-        appKey: d.appKey,
-        platforms: JSON.stringify(platforms),
-        now: d.now,
-        expiresAt,
-        offline,
-        firstSeq,
-        ...routeParams(routing),
-      })
-      deliveries.added(d.appKey, written.changes)
-      // Push work due, as pushDeliveries.insert notes it: the expiry of the pending deliveries, all
-      // at the same time. Noted whether or not a device was offline: a bound may be early (the work
-      // is then looked at and found done), never late. No SMS fallback here: a push with one takes
-      // the row-by-row path.
-      if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
     },
   }
 }

@@ -15,10 +15,10 @@ import { quotaToday } from '../delivery/route.js'
 import { pushErrors as e } from '../errors.js'
 import { mediaErrors } from '../images/media.js'
 import { PUSH_LIMITS } from '../limits.js'
+import { parseAudience } from '../send/audience.js'
+import { type PushRequest, parsePush, payload, sent, strictness } from '../send/payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 import { isObject } from '../values.js'
-import { parseAudience } from './audience.js'
-import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
-import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // The push host (jpush-api.md §5): push, validate and cid; withdraw and the vendor channels' quota
 // (§5.14). The success body of a push has exactly sendno and msg_id, both strings (§5.8: jsdk

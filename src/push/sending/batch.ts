@@ -1,8 +1,10 @@
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { advise } from '../../advisor/advice.js'
+import { audienceRules } from '../../advisor/audience.js'
 import type { Clock } from '../../clock.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
-import type { GroupMember } from '../../http/auth/group-auth.js'
 import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
@@ -11,10 +13,10 @@ import { dispatchPush, newPushMsgId, type PushOrigin, sendPush } from '../delive
 import { pushErrors as e } from '../errors.js'
 import { fileAudience, readFileAudience } from '../files/form.js'
 import { BATCH_LIMITS } from '../limits.js'
+import type { Audience } from '../send/audience.js'
+import { type PushRequest, parsePush, payload, sent, strictness } from '../send/payload.js'
+import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
 import { isObject, type Json, scalarText } from '../values.js'
-import type { Audience } from './audience.js'
-import { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
-import { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 
 // Many pushes in one request (jpush-api.md §5.14): batch single push, up to 1000 pushes keyed by
 // their cid, each to one device or alias; group push, one body pushed by every app of a group.
@@ -41,13 +43,16 @@ const entryOf = (err: ApiError) => err.toBody() as Refusal
  */
 function pushOne<Success>(
   deps: PipelineDeps,
-  tenant: Tenant,
+  req: FastifyRequest,
   push: PushRequest,
   success: (outcome: { msgId: string; sendno: string }) => Success,
 ): Success | Refusal {
   try {
-    const outcome = deps.store.transaction(() => dispatchPush(deps, tenant, push, false))
-    return outcome.noTarget ? entryOf(outcome.noTarget) : success(outcome)
+    const outcome = deps.store.transaction(() => dispatchPush(deps, req.tenant, push, false))
+    if (outcome.noTarget) return entryOf(outcome.noTarget)
+    // Whom this entry's push reached: warnings of the one request (advisor/audience.ts).
+    if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
+    return success(outcome)
   } catch (err) {
     if (isApiError(err)) return entryOf(err)
     throw err
@@ -57,13 +62,17 @@ function pushOne<Success>(
 /** A group member's push, made as /v3/push makes it (in slices if large): its entry of the answer. */
 async function pushMember(
   deps: PipelineDeps,
+  req: FastifyRequest,
   tenant: Tenant,
   push: PushRequest,
   origin: PushOrigin,
 ): Promise<z.input<typeof sent> | Refusal> {
   try {
     const outcome = await sendPush(deps, tenant, push, false, origin)
-    return outcome.noTarget ? entryOf(outcome.noTarget) : { msg_id: outcome.msgId, sendno: outcome.sendno }
+    if (outcome.noTarget) return entryOf(outcome.noTarget)
+    // Whom this member's push reached (a sample when sliced): warnings of the group's request.
+    if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
+    return { msg_id: outcome.msgId, sendno: outcome.sendno }
   } catch (err) {
     if (isApiError(err)) return entryOf(err)
     throw err
@@ -283,7 +292,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
                     cid,
                     'answer' in read
                       ? read.answer
-                      : pushOne(deps, req.tenant, read.push, ({ msgId }) => ({ msg_id: msgId })),
+                      : pushOne(deps, req, read.push, ({ msgId }) => ({ msg_id: msgId })),
                   ] as const,
               ),
           )
@@ -308,7 +317,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       config: { auth: 'group' },
       reads: { body: groupBody },
       answer: groupAnswer,
-      handler: async (req, { body: push }) => groupPush(req.group!.members, () => push),
+      handler: async (req, { body: push }) => groupPush(req, () => push),
     }),
     vendorRoute({
       method: 'POST',
@@ -324,7 +333,7 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: groupAnswer,
       handler: async req => {
         const push = groupFileBody.read(req, deps)
-        return groupPush(req.group!.members, appKey => forMember(push, deps.store, appKey))
+        return groupPush(req, appKey => forMember(push, deps.store, appKey))
       },
     }),
   ]
@@ -334,14 +343,14 @@ export function batchRoutes(deps: PipelineDeps): RouteSpec[] {
    * recorded as that group push's part: a member with a large audience goes in slices (slices.ts).
    * Its own id first, as the service answers.
    */
-  async function groupPush(members: GroupMember[], pushOf: (appKey: string) => PushRequest) {
+  async function groupPush(req: FastifyRequest, pushOf: (appKey: string) => PushRequest) {
     const groupMsgId = await deps.store.write(() => newPushMsgId(deps.store))
     const entries: Record<string, z.input<typeof sent> | Refusal> = {}
-    for (const { tenant, refusal } of members) {
+    for (const { tenant, refusal } of req.group!.members) {
       const { appKey } = tenant.app
       entries[appKey] = refusal
         ? entryOf(refusal)
-        : await pushMember(deps, tenant, pushOf(appKey), { groupMsgId })
+        : await pushMember(deps, req, tenant, pushOf(appKey), { groupMsgId })
     }
     // (A zod catchall beside a property of another type is more than TypeScript's index signatures say.)
     return { group_msgid: groupMsgId, ...entries } as z.input<typeof groupAnswer>

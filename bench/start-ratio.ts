@@ -1,8 +1,10 @@
 // `npm run build && npx tsx bench/start-ratio.ts`: the start alone (docs/performance.md, "Fast
 // start"): process spawn to the first 200, on a database file that does not exist yet, without a
 // seed file (as `docker run` starts it), STARTS times (9) each, taking turns with bare Fastify, so
-// that both see the same machine. BASE=<another build's server.js> takes its turn too (an A/B);
-// several, comma-separated, each `name=path` or a path.
+// that both see the same machine. Each start's wall time and the CPU of its process (user + system,
+// node's own start included), medians and their ratio to bare Fastify's; then each one's RSS 2 s
+// after its last start's first 200 (idle). BASE=<another build's server.js> takes its turn too (an
+// A/B); several, comma-separated, each `name=path` or a path.
 import { join } from 'node:path'
 import { median } from './load.js'
 import { createWorkspace, startCeiling, startProduct } from './product.js'
@@ -21,28 +23,42 @@ const builds = [
     ),
 ]
 const ws = createWorkspace()
-const times = new Map<string, number[]>([
-  ['bare Fastify', []],
-  ...builds.map(b => [b.name, []] as [string, number[]]),
+interface Figures {
+  ms: number[]
+  cpuMs: number[]
+  rss: number
+}
+const figures = new Map<string, Figures>([
+  ['bare Fastify', { ms: [], cpuMs: [], rss: Number.NaN }],
+  ...builds.map(b => [b.name, { ms: [], cpuMs: [], rss: Number.NaN }] as [string, Figures]),
 ])
+const note = (name: string, r: { ms: number; cpuMs: number; rss: number }) => {
+  const f = figures.get(name)!
+  f.ms.push(r.ms)
+  f.cpuMs.push(r.cpuMs)
+  if (!Number.isNaN(r.rss)) f.rss = r.rss
+}
 for (let i = 0; i < STARTS; i++) {
-  const ceiling = await timeToFirstOk(
-    port => startCeiling(ws, { port, logName: `c-${i}.log` }),
-    '/ping',
-    false,
+  const last = i === STARTS - 1
+  note(
+    'bare Fastify',
+    await timeToFirstOk(port => startCeiling(ws, { port, logName: `c-${i}.log` }), '/ping', last),
   )
-  times.get('bare Fastify')!.push(ceiling.ms)
   for (const [n, b] of builds.entries()) {
     const database = join(ws.dir, `fresh-${i}-${n}.db`)
     const start = (port: number) =>
       startProduct(ws, { port, logName: `p-${i}-${n}.log`, database, seed: false, script: b.script })
-    times.get(b.name)!.push((await timeToFirstOk(start, '/v1/accounts/app', false)).ms)
+    note(b.name, await timeToFirstOk(start, '/v1/accounts/app', last))
   }
 }
-const bare = median(times.get('bare Fastify')!)
-for (const [name, ms] of times) {
-  const m = median(ms)
+const bare = figures.get('bare Fastify')!
+const [bareMs, bareCpu] = [median(bare.ms), median(bare.cpuMs)]
+for (const [name, f] of figures) {
+  const [ms, cpu] = [median(f.ms), median(f.cpuMs)]
   console.log(
-    `${name.padEnd(14)} median ${m.toFixed(0).padStart(4)} ms  ${(m / bare).toFixed(2)} ×  (${ms.map(v => v.toFixed(0)).join(', ')})`,
+    `${name.padEnd(14)} wall ${ms.toFixed(0).padStart(4)} ms ${(ms / bareMs).toFixed(2)} ×` +
+      `  cpu ${cpu.toFixed(0).padStart(4)} ms ${(cpu / bareCpu).toFixed(2)} ×` +
+      `  idle rss ${f.rss.toFixed(1)} MiB` +
+      `  (wall ${f.ms.map(v => v.toFixed(0)).join(', ')}; cpu ${f.cpuMs.map(v => v.toFixed(0)).join(', ')})`,
   )
 }

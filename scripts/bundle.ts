@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { build, type Metafile, type Plugin } from 'esbuild'
@@ -23,6 +23,39 @@ const zodEnglishOnly = (root: string): Plugin => ({
       contents: "export { default as en } from './en.js'",
       resolveDir: join(root, 'node_modules', 'zod', 'v4', 'locales'),
     }))
+  },
+})
+
+/**
+ * find-my-way compiles a small function with `new Function` for each static node of each method's
+ * tree (its prefix matcher) and for each route (its params object, its constraints matcher): with
+ * ≈ 640 method routes (450 of them derived 405s: every path is in most of the 6 method trees)
+ * that is thousands of compilations at every start, 15–20 % of registering the routes
+ * (docs/performance.md, "Fast start"). Most have the same source as one made before (the same
+ * path fragment in another method's tree, the same parameter names): one function per source,
+ * kept, serves them all. Each is pure (its arguments, `this` and constants only), so sharing it
+ * changes nothing it answers; the build fails if find-my-way's code no longer reads as expected.
+ */
+const findMyWayFunctionsOnce = (): Plugin => ({
+  name: 'find-my-way-functions-once',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]find-my-way[\\/]lib[\\/](node|handler-storage)\.js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8')
+      const calls = source.split('new Function(').length - 1
+      const expected = path.endsWith('node.js') ? 1 : 2
+      if (calls !== expected)
+        throw new Error(`find-my-way's ${path}: ${calls} new Function( where ${expected} were expected`)
+      const once = [
+        'const compiledOnce = new Map()',
+        'function functionOnce(...args) {',
+        "  const source = args.join('\\0')",
+        '  let fn = compiledOnce.get(source)',
+        '  if (fn === undefined) compiledOnce.set(source, (fn = new Function(...args)))',
+        '  return fn',
+        '}',
+      ].join('\n')
+      return { contents: `${source.replaceAll('new Function(', 'functionOnce(')}\n${once}\n`, loader: 'js' }
+    })
   },
 })
 
@@ -53,7 +86,7 @@ export async function bundleServer(
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
-    plugins: [zodEnglishOnly(root)],
+    plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce()],
     // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
     minifyWhitespace: true,
     minifySyntax: true,

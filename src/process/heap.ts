@@ -17,13 +17,26 @@ import { setFlagsFromString } from 'node:v8'
  *   until its memory reducer runs 10–40 s later (≈ 30 MiB of an idle RSS of ≈ 100 MiB). Growth
  *   is allowed again once the server listens (`startupDone`), so under load the young generation
  *   still grows to its usual size: a small one costs 8–15 % more CPU per send.
+ * - No optimized (TurboFan) or baseline (Sparkplug) code is compiled while the process starts: the
+ *   start runs most of its code once (module bodies, route registration), and V8 compiled the
+ *   hotter parts of it on background threads for nothing, ≈ 15 % of the CPU to the first 200
+ *   (docs/performance.md, "Fast start"). Both come back with `startupDone`; functions that are hot
+ *   then are optimized as they would have been (V8 reads both flags at each tiering decision).
  */
 const OLD_GENERATION_GROWTH = '--heap-growing-percent=40'
 
 setFlagsFromString(OLD_GENERATION_GROWTH)
 setFlagsFromString('--semi-space-growth-factor=1')
+// Flags V8 reads at run time (above): changing them changes how fast code runs, never what it does.
+setFlagsFromString('--no-opt')
+setFlagsFromString('--no-sparkplug')
 
-/** The start is over: the young generation may grow again with the load (V8's default factor). */
+/**
+ * The start is over: the young generation may grow again with the load (V8's default factor), and
+ * hot code is compiled again (the server listens, or `mcp` has connected to its agent).
+ */
 export function startupDone(): void {
   setFlagsFromString('--semi-space-growth-factor=2')
+  setFlagsFromString('--opt')
+  setFlagsFromString('--sparkplug')
 }

@@ -16,6 +16,7 @@ import { injectFetch } from '../mcp/inject-fetch.js'
 import { createMcpServer } from '../mcp/server.js'
 import { type Credentials, createSession } from '../mcp/session.js'
 import { NAME } from '../package.js'
+import { startupDone } from './heap.js'
 import { settleOperator } from './operator-password.js'
 import { listenFailure } from './start-refusal.js'
 
@@ -57,6 +58,8 @@ export async function runMcp(command: McpCommand): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
   await server.connect(transport)
+  // Its start is over (process/heap.ts): V8's usual heap growth and optimizing compiler from now on.
+  startupDone()
 }
 
 interface Sandbox {

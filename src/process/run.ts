@@ -64,6 +64,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     .catch(err => refuseStart(listenFailure(err, config.port, config.host)))
   // From here on, a failure nobody foresaw is logged as a bug, not a reason to stop serving.
   keepServingOnUncaught(logger)
+  // Before the TLS port: making its certificates (node-forge, in JavaScript) needs optimized code.
+  startupDone()
   // What a person starting it needs: written whatever LOG_LEVEL says.
   const told = logger.child({}, { level: 'info' })
   told.info(
@@ -104,8 +106,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       `TLS on port ${listener.port}; trust the CA from GET /_sandbox/ca.pem`,
     )
   }
-
-  startupDone()
 
   let closing = false
   const shutdown = (signal: string) => {

@@ -71,10 +71,12 @@
  * - id-blocks.ts: vendor ids (msg_id, temp_id…), reserved a block at a time.
  * - item-seqs.ts: the per-app seq of everything listed and streamed, and who hears of new ones.
  * - lister.ts: the control plane's lists as SQL (filters, `after`, `since`, `until`, `limit`).
+ * - statements.ts: `db.prepare` compiles a statement at its first call, not at the start.
  */
 import { createCaches } from './caches.js'
 import type { Db } from './db.js'
 import { createDueIndex } from './due.js'
+import { prepareOnFirstUse } from './first-use.js'
 import { createHealth, type HealthLog } from './health.js'
 import { createIdBlocks } from './id-blocks.js'
 import { createSeqs } from './item-seqs.js'
@@ -90,6 +92,8 @@ export interface EngineOptions {
 }
 
 export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
+  // The statements the table modules prepare are compiled by SQLite on their first call (statements.ts).
+  prepareOnFirstUse(db)
   const health = createHealth(db, log)
   health.watch()
   const journal = createUndoJournal()

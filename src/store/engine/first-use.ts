@@ -41,6 +41,14 @@ class DeferredStatement {
     for (const mode of this.#modes) mode(statement)
     this.#modes = []
     this.#statement = statement
+    // From now on a call goes straight to SQLite's statement: no rest parameters to spread, no
+    // check, on the request path (own properties shadow the methods below).
+    Object.assign(this, {
+      run: statement.run.bind(statement),
+      get: statement.get.bind(statement),
+      all: statement.all.bind(statement),
+      iterate: statement.iterate.bind(statement),
+    })
     return statement
   }
 

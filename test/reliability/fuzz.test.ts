@@ -26,7 +26,15 @@ describe('fuzz', () => {
       { weight: 1, arbitrary: bigIntegerArb },
       { weight: 1, arbitrary: unclosedFormArb },
     )
-    const requestArb = fc.constantFrom(...routes).chain(route =>
+    // The surface first, then one of its routes: /_sandbox has many times the routes of /v1, and a
+    // route drawn from all of them left JSMS's rarer layers (50002, 50007) to a handful of cases, so
+    // a run could miss one by chance. Each surface now gets a third of the cases.
+    const surfaces = ['/v1', '/v3', '/_sandbox'].map(prefix =>
+      routes.filter(r => r.url === prefix || r.url.startsWith(`${prefix}/`)),
+    )
+    for (const surface of surfaces) expect(surface.length).toBeGreaterThan(0)
+    const routeArb = fc.constantFrom(...surfaces).chain(surface => fc.constantFrom(...surface))
+    const requestArb = routeArb.chain(route =>
       fc.record({
         method: fc.constantFrom(...route.methods, ...EXTRA_METHODS),
         url: pathArb(route.url),
@@ -63,7 +71,7 @@ describe('fuzz', () => {
     )
     // The generators reach every layer: auth, body parsing, size limit, routing, methods, handlers.
     for (const code of [50001, 50002, 50007, 50016, 50018])
-      expect(tally.get(code), `code ${code}`).toBeGreaterThan(0)
+      expect(tally.get(code) ?? 0, `code ${code}`).toBeGreaterThan(0)
     // Still healthy: a normal send and a normal look inside.
     const sent = await call(app, 'POST', '/v1/messages', {
       mobile: '13800138000',

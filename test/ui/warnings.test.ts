@@ -60,6 +60,17 @@ describe("the advisor's warnings on devices and phones", { timeout: BROWSER_TEST
     const warning = missed.locator('li.warning[data-rule="apns-environment"]')
     await warning.waitFor({ timeout: LIVE_MS })
     expect(await warning.locator('.badge.warning').innerText()).toBe('warning apns-environment')
+    // The badge follows the page's colour scheme: a light badge on a dark page is a glare.
+    const badge = warning.locator('.badge.warning')
+    const lightness = () =>
+      badge.evaluate(el => {
+        const [r, g, b] = getComputedStyle(el).backgroundColor.match(/\d+/g)!.map(Number)
+        return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
+      })
+    expect(await lightness()).toBeGreaterThan(0.8)
+    await page.emulateMedia({ colorScheme: 'dark' })
+    expect(await lightness()).toBeLessThan(0.3)
+    await page.emulateMedia({ colorScheme: 'light' })
     expect(await warning.locator('.message').innerText()).toContain('development builds')
     const source = warning.locator('.source a').first()
     expect(await source.getAttribute('href')).toBe(

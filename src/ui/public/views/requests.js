@@ -91,7 +91,7 @@ function Entry({ data, r, open, highlighted }) {
       </ul>`
       }
       <p class="muted">
-        ${`${r.surface} · seq ${r.seq} · ${ms(r.duration_ms)} · from ${r.client ?? '?'}`}${r.user_agent && ` · ${r.user_agent}`}
+        ${`${r.surface} · seq ${r.seq} · from ${r.client ?? '?'}`}${r.user_agent && ` · ${r.user_agent}`}
         ${r.query && html` · query <code>${r.query}</code>`}
       </p>
       <div class="bodies">

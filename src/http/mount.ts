@@ -65,7 +65,7 @@ export type MountDeps = AuthDeps & {
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then a wait while the app is
  *    being replaced (an import: app-gate.ts), then the app's due work caught up to its now
  *    (scheduler/catch-up.ts), so no handler settles anything on its own;
- * 4. the surface's `beforeHandler` hooks (the armed faults: sandbox/faults/faults.ts);
+ * 4. the surface's `beforeHandler` hooks (the armed faults: across/faults/faults.ts);
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */

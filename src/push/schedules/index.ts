@@ -9,7 +9,7 @@ import { pushScheduleRoutes } from './schedules.js'
 export { duePushSchedules } from './due.js'
 export { readName, readPush, readTrigger, type TriggerSection, taskSections } from './input.js'
 export { scheduleSubject } from './occurrences.js'
-export { SCHEDULE_LIMITS } from './rules.js'
+export { SCHEDULE_LIMITS, scheduleErrors } from './rules.js'
 export { schemas as pushScheduleSchemas } from './sandbox.js'
 export { createTask } from './schedules.js'
 

@@ -97,5 +97,3 @@ export function createIdleApps(
     },
   }
 }
-
-export type IdleApps = ReturnType<typeof createIdleApps>

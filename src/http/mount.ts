@@ -112,10 +112,9 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
         const auth = hooks?.(surface, deps)
         // One surface, one context: mountGroup sets its error handler (once per scope).
         if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
-        // Several groups: what no group answers (a 404) fails in the surface's own context.
+        // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes); what
+        // no group answers (the prefix's unknown paths) fails in the surface's own context.
         surface.setErrorHandler(vendorErrorHandler(dialect))
-        // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
-        // the prefix's unknown paths are the surface's.
         for (const group of [{ dialect, routes, aliases: {} }, ...groups])
           await surface.register(async scope =>
             mountGroup(scope, group.dialect, group.routes, auth, group.aliases),

@@ -26,7 +26,7 @@ import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
-import { type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
+import { dueOf, type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
 import { journalFirst, journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
@@ -62,7 +62,7 @@ import { pushImages } from './push/images/index.js'
 import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReport } from './push/report/index.js'
-import { duePushSchedules, pushSchedules } from './push/schedules/index.js'
+import { pushSchedules } from './push/schedules/index.js'
 import { batchRoutes } from './push/sending/batch.js'
 import { pushRoutes } from './push/sending/push.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
@@ -79,11 +79,11 @@ import { reprovision } from './seed/reprovision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { smsAccounts } from './sms/accounts/index.js'
 import { smsDialect } from './sms/dialect.js'
-import { dueReports, smsReports } from './sms/reports/index.js'
-import { dueSchedules, smsSchedules } from './sms/schedules/index.js'
+import { smsReports } from './sms/reports/index.js'
+import { smsSchedules } from './sms/schedules/index.js'
 import { smsSending } from './sms/sending/index.js'
 import { smsSigns } from './sms/signs/index.js'
-import { dueReviewResults, dueReviews, smsTemplates } from './sms/templates/index.js'
+import { smsTemplates } from './sms/templates/index.js'
 import { closeDatabase, openDatabase } from './store/engine/db.js'
 import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
@@ -204,22 +204,21 @@ export async function buildApp(
     removed: appKey => hub.appRemoved(appKey),
   })
 
-  // Background jobs: the due-work loop over the list of what falls due as time passes, in the
-  // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
-  // with what was approved. Each entry is declared with its feature (scheduler/due-work.ts).
+  // Background jobs: the due-work loop over the list of what falls due as time passes, each entry
+  // declared with its feature under the step of a tick it runs in (scheduler/due-work.ts:
+  // DUE_STEPS; reviews decided first, so a task or a fallback firing at the same moment sends with
+  // what was approved), then what is not in a feature yet.
   const jobDeps = { store, clock, config, sensitiveWords, log: app.log.child({ component: 'scheduler' }) }
   const courier = createCourier({ ...jobDeps, dispatcher, appResets })
-  const scheduler = createScheduler(jobDeps, [
-    dueReviews,
-    dueSchedules,
-    duePushSchedules,
-    dueFanOuts,
-    dueReports,
-    dueReviewResults,
-    dueCallbacks(courier),
-    duePushes,
-    ...idleApps.work,
-  ])
+  const scheduler = createScheduler(
+    jobDeps,
+    dueOf(features, {
+      fanOut: [dueFanOuts],
+      callBack: [dueCallbacks(courier)],
+      followUp: [duePushes],
+      expire: idleApps.work,
+    }),
+  )
 
   // The metrics' name of each surface, by the dialect that answers its paths.
   const surfaceNames = new Map<Dialect, string>([

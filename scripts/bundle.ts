@@ -101,7 +101,7 @@ export async function bundleServer(
   return result.metafile
 }
 
-/** The files of the docs page (src/sandbox/docs.ts), with their licence: what the package serves. */
+/** The files of the docs page (src/across/docs.ts), with their licence: what the package serves. */
 export const SWAGGER_UI_FILES = [
   'swagger-ui.css',
   'swagger-ui-bundle.js',

@@ -1,9 +1,20 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import pino from 'pino'
 import type { Dispatcher } from 'undici'
+import { appRoutes } from './across/app/routes.js'
+import { transferRoutes } from './across/app/transfer.js'
+import { createIdleApps } from './across/app-expiry.js'
+import { callbackRoutes } from './across/callbacks.js'
+import { clockRoutes } from './across/clock.js'
+import { docsRoutes } from './across/docs.js'
+import { createFaults, type Faults, useAdminFaults, useFaults } from './across/faults/faults.js'
+import { faultRoutes } from './across/faults/routes.js'
+import { instanceRoutes } from './across/instance.js'
+import { operatorRoutes } from './across/operator.js'
+import { opsRoutes, type ReadinessCheck } from './across/ops.js'
+import { requestRoutes } from './across/requests.js'
 import { ADMIN_PREFIX, admin, adminDialect, routeAdminHost } from './admin/index.js'
 import { warningHeaders } from './advisor/advice.js'
-import { createIdleApps } from './app-expiry.js'
 import { type AppResets, createAppResets } from './app-resets.js'
 import { type Courier, createCourier, dueCallbacks } from './callbacks/courier.js'
 import { appNow, type Clock, systemClock } from './clock.js'
@@ -15,7 +26,7 @@ import { createHub, type Hub, type HubOptions } from './events/hub.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
-import { type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
+import { dueOf, type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
 import { journalFirst, journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
@@ -51,25 +62,14 @@ import { pushImages } from './push/images/index.js'
 import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReport } from './push/report/index.js'
-import { duePushSchedules, pushSchedules } from './push/schedules/index.js'
+import { pushSchedules } from './push/schedules/index.js'
 import { batchRoutes } from './push/sending/batch.js'
 import { pushRoutes } from './push/sending/push.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
-import { appRoutes } from './sandbox/app/routes.js'
-import { transferRoutes } from './sandbox/app/transfer.js'
-import { callbackRoutes } from './sandbox/callbacks.js'
-import { clockRoutes } from './sandbox/clock.js'
-import { docsRoutes } from './sandbox/docs.js'
 import { eventRoutes } from './sandbox/events.js'
-import { createFaults, type Faults, useAdminFaults, useFaults } from './sandbox/faults/faults.js'
-import { faultRoutes } from './sandbox/faults/routes.js'
-import { instanceRoutes } from './sandbox/instance.js'
-import { operatorRoutes } from './sandbox/operator.js'
-import { opsRoutes, type ReadinessCheck } from './sandbox/ops.js'
 import { pushClickRoutes } from './sandbox/push/clicks.js'
 import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
-import { requestRoutes } from './sandbox/requests.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
@@ -79,11 +79,11 @@ import { reprovision } from './seed/reprovision.js'
 import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { smsAccounts } from './sms/accounts/index.js'
 import { smsDialect } from './sms/dialect.js'
-import { dueReports, smsReports } from './sms/reports/index.js'
-import { dueSchedules, smsSchedules } from './sms/schedules/index.js'
+import { smsReports } from './sms/reports/index.js'
+import { smsSchedules } from './sms/schedules/index.js'
 import { smsSending } from './sms/sending/index.js'
 import { smsSigns } from './sms/signs/index.js'
-import { dueReviewResults, dueReviews, smsTemplates } from './sms/templates/index.js'
+import { smsTemplates } from './sms/templates/index.js'
 import { closeDatabase, openDatabase } from './store/engine/db.js'
 import { databaseStatus } from './store/engine/health.js'
 import { createStore, type Store } from './store/index.js'
@@ -204,22 +204,21 @@ export async function buildApp(
     removed: appKey => hub.appRemoved(appKey),
   })
 
-  // Background jobs: the due-work loop over the list of what falls due as time passes, in the
-  // order a tick runs it: reviews first, so a task or a fallback firing at the same moment sends
-  // with what was approved. Each entry is declared with its feature (scheduler/due-work.ts).
+  // Background jobs: the due-work loop over the list of what falls due as time passes, each entry
+  // declared with its feature under the step of a tick it runs in (scheduler/due-work.ts:
+  // DUE_STEPS; reviews decided first, so a task or a fallback firing at the same moment sends with
+  // what was approved), then what is not in a feature yet.
   const jobDeps = { store, clock, config, sensitiveWords, log: app.log.child({ component: 'scheduler' }) }
   const courier = createCourier({ ...jobDeps, dispatcher, appResets })
-  const scheduler = createScheduler(jobDeps, [
-    dueReviews,
-    dueSchedules,
-    duePushSchedules,
-    dueFanOuts,
-    dueReports,
-    dueReviewResults,
-    dueCallbacks(courier),
-    duePushes,
-    ...idleApps.work,
-  ])
+  const scheduler = createScheduler(
+    jobDeps,
+    dueOf(features, {
+      fanOut: [dueFanOuts],
+      callBack: [dueCallbacks(courier)],
+      followUp: [duePushes],
+      expire: idleApps.work,
+    }),
+  )
 
   // The metrics' name of each surface, by the dialect that answers its paths.
   const surfaceNames = new Map<Dialect, string>([

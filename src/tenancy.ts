@@ -12,7 +12,7 @@ export interface Tenant {
   app: App
   now(): number
   /**
-   * Set by an armed fault that matches one recipient of this request's batch (sandbox/faults/faults.ts):
+   * Set by an armed fault that matches one recipient of this request's batch (across/faults/faults.ts):
    * that recipient's error, so the batch refuses it alone.
    */
   recipientFault?(mobile: string): ApiError | undefined

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /**
- * An app's requests wait while the app is being replaced (POST /_sandbox/app/import writes its
- * rows a chunk at a time: sandbox/app/transfer.ts): they go on once it is done, and see the app
+ * An app's requests wait while the app is being replaced (POST /_across/app/import writes its
+ * rows a chunk at a time: across/app/transfer.ts): they go on once it is done, and see the app
  * whole, as it was before or as the document made it, never half-written. Other apps' requests
  * never wait. A hook of every surface, right after authentication (mount.ts).
  */

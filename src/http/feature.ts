@@ -1,4 +1,4 @@
-import type { DueWork } from '../scheduler/due-work.js'
+import { type DueSteps, dueInTickOrder } from '../scheduler/due-work.js'
 import type { Engine } from '../store/engine/index.js'
 import type { Tables } from '../store/index.js'
 import type { RouteTable } from './routes.js'
@@ -23,8 +23,11 @@ export interface Feature<D = never, J = never> {
   vendor?: Partial<Record<VendorHost, readonly RouteTable<D>[]>>
   /** Its routes on the control plane (/_sandbox). */
   sandbox?: readonly RouteTable<D>[]
-  /** What falls due as time passes, in the order the scheduler's tick runs it (scheduler/due-work.ts). */
-  due?: readonly DueWork<J>[]
+  /**
+   * What falls due as time passes, by the step of a tick it runs in (scheduler/due-work.ts:
+   * DUE_STEPS, e.g. `{ decide: [dueReviews], announce: [dueReviewResults] }`).
+   */
+  due?: DueSteps<J>
   /**
    * Its tables on the store: each table module declares its property of `Tables` (store/index.ts),
    * and this makes it over the store engine.
@@ -39,6 +42,13 @@ export const vendorRoutes = <D>(features: readonly Feature<D, never>[], host: Ve
 /** Every feature's control-plane route tables, in the features' order. */
 export const sandboxRoutes = <D>(features: readonly Feature<D, never>[]): RouteTable<D>[] =>
   features.flatMap(f => f.sandbox ?? [])
+
+/**
+ * The due-work list, in the order a tick runs it: step by step (DUE_STEPS), each step's entries in
+ * the features' order, then those of `others` (due work not in a feature), in theirs.
+ */
+export const dueOf = <J>(features: readonly Feature<never, J>[], others: DueSteps<J> = {}) =>
+  dueInTickOrder<J>([...features, { due: others }])
 
 /** Every feature's table factories, for createStore. */
 export const tablesOf = (features: readonly Feature<never, never>[]) =>

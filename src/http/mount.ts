@@ -65,7 +65,7 @@ export type MountDeps = AuthDeps & {
  * 3. HTTP Basic auth (auth.ts), with or without the app's standing, then a wait while the app is
  *    being replaced (an import: app-gate.ts), then the app's due work caught up to its now
  *    (scheduler/catch-up.ts), so no handler settles anything on its own;
- * 4. the surface's `beforeHandler` hooks (the armed faults: sandbox/faults/faults.ts);
+ * 4. the surface's `beforeHandler` hooks (the armed faults: across/faults/faults.ts);
  * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
@@ -112,10 +112,9 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
         const auth = hooks?.(surface, deps)
         // One surface, one context: mountGroup sets its error handler (once per scope).
         if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
-        // Several groups: what no group answers (a 404) fails in the surface's own context.
+        // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes); what
+        // no group answers (the prefix's unknown paths) fails in the surface's own context.
         surface.setErrorHandler(vendorErrorHandler(dialect))
-        // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes);
-        // the prefix's unknown paths are the surface's.
         for (const group of [{ dialect, routes, aliases: {} }, ...groups])
           await surface.register(async scope =>
             mountGroup(scope, group.dialect, group.routes, auth, group.aliases),

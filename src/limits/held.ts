@@ -262,7 +262,7 @@ export function createHeld(config: HeldSettings, log?: RefusalLogger) {
       refusals,
     ),
     /**
-     * Exports and imports of app documents under way (sandbox/app/transfer.ts): each reads or
+     * Exports and imports of app documents under way (across/app/transfer.ts): each reads or
      * writes every row of an app, a page at a time, for as long as its client sends or reads.
      */
     transfers: createHeldBound(

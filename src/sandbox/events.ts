@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { readOrWait, waitErrors } from '../across/lists/route.js'
 import type { Clock } from '../clock.js'
 import { sandboxErrors } from '../control/errors.js'
 import { listQuery, whole } from '../control/list-query.js'
@@ -14,7 +15,6 @@ import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
 import { eventListDoc } from './event-schemas.js'
-import { readOrWait, waitErrors } from './lists/route.js'
 
 export const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),

@@ -63,5 +63,3 @@ export function createCatchUp<D extends SchedulerDeps>(
       }, done)
   }
 }
-
-export type CatchUp = ReturnType<typeof createCatchUp>

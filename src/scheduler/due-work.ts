@@ -12,9 +12,9 @@ export interface SchedulerDeps {
 }
 
 /**
- * One kind of work that falls due as time passes, declared once, beside its feature (the SMS kinds
- * in src/sms/due-work.ts, the push kinds in src/push/…, callback retries in src/callbacks/). The
- * list of them (src/app.ts) is all the scheduler knows: its loop and the sandbox's clock moves walk
+ * One kind of work that falls due as time passes, declared once, beside its feature (its `due`, by
+ * step: src/http/feature.ts), or beside what it serves (callback retries in src/callbacks/). The
+ * list of them (src/app.ts, in DUE_STEPS order) is all the scheduler knows: its loop and the sandbox's clock moves walk
  * it in order, a request catches up the entries that have `catchUp`, and the due index is asked
  * about their queries. Adding a kind is adding an entry: its table module declares the query of
  * its rows' due times and notes each row it creates (src/store/engine/index.ts).
@@ -45,6 +45,39 @@ export interface DueWork<D> {
   /** Before the first tick: take up what the last process left half-done. */
   start?(deps: D): void
 }
+
+/**
+ * The steps of a tick, in the order it runs them: each entry of the due-work list is declared under
+ * its step (a feature's `due`, src/http/feature.ts), and one step's entries run in the order of the
+ * features. What one moment's work reads of another's sets the order:
+ * - `decide`: what time alone decides (a review's outcome), first, so that a task or a push's SMS
+ *   fallback falling due at the same moment sends with what was approved;
+ * - `fire`: what was set for a time goes out (SMS tasks, push schedules);
+ * - `fanOut`: a wide push's deliveries written in slices;
+ * - `arrive`: what the carrier answers arrives (SMS delivery reports), each owed its callback;
+ * - `announce`: decisions owed a callback are put in the outbox (review results);
+ * - `callBack`: the outbox is posted, with retries;
+ * - `followUp`: a push's deliveries as time passes (expiry after time_to_live, SMS fallbacks);
+ * - `expire`: idle auto-provisioned apps removed, last, with everything else of theirs done.
+ */
+export const DUE_STEPS = [
+  'decide',
+  'fire',
+  'fanOut',
+  'arrive',
+  'announce',
+  'callBack',
+  'followUp',
+  'expire',
+] as const
+export type DueStep = (typeof DUE_STEPS)[number]
+
+/** Due work by the step of a tick it runs in. */
+export type DueSteps<D> = Partial<Record<DueStep, readonly DueWork<D>[]>>
+
+/** The due-work list in tick order: step by step, each step's entries in the order of `sources`. */
+export const dueInTickOrder = <D>(sources: readonly { due?: DueSteps<D> }[]): DueWork<D>[] =>
+  DUE_STEPS.flatMap(step => sources.flatMap(s => s.due?.[step] ?? []))
 
 /** How many items an entry takes in one write job, by the entries that take them in batches. */
 export const DUE_BATCH = 200

@@ -179,7 +179,6 @@ const seedFileSchema = z
 
 export type SeedFile = z.infer<typeof seedFileSchema>
 export type SeedApp = z.infer<typeof app>
-export type SeedDeveloper = z.infer<typeof developer>
 export type SeedDevice = z.infer<typeof device>
 
 // One schema, two uses: PATCH /_sandbox/app takes the keys of an `apps[]` entry (and its

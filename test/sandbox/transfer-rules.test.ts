@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { COLUMN_RULES } from '../../src/sandbox/app/document-rules.js'
+import { COLUMN_RULES } from '../../src/across/app/document-rules.js'
 import { createTestApp } from '../helpers.js'
 
 // An import checks every column of every row as the API checks what it stores
-// (src/sandbox/app/document-rules.ts): a table a migration adds must say what its rows may hold.
+// (src/across/app/document-rules.ts): a table a migration adds must say what its rows may hold.
 
 describe('the rules of an imported row', () => {
   it('name every column of every table a document holds, and no other', async () => {

@@ -199,10 +199,22 @@ describe('the due index', () => {
 })
 
 describe('the due-work list', () => {
-  it('is walked in its order, reviews first; its queries are the due index per app for the catch-up entries', async () => {
+  it('is walked in its order, step by step (DUE_STEPS); its queries are the due index per app for the catch-up entries', async () => {
     const { app } = await createTestApp()
     const names = app.scheduler.work.map(w => w.name)
-    expect(names[0]).toBe('reviews')
+    // decide, fire (the features' order: SMS before push), fan out, arrive, announce, call back,
+    // follow up, expire: the order of the list written out in app.ts before it was by step.
+    expect(names).toEqual([
+      'reviews',
+      'schedules',
+      'push schedules',
+      'fan-out',
+      'reports',
+      'review results',
+      'callbacks',
+      'push',
+      'idle apps',
+    ])
     expect(new Set(names).size).toBe(names.length)
     // Every query is one entry's: the index's bounds per query are per kind.
     const queries = queriesOf(app.scheduler.work)

@@ -43,5 +43,3 @@ export function createSignInLimit(limit: number, log: FastifyBaseLogger) {
     },
   }
 }
-
-export type SignInLimit = ReturnType<typeof createSignInLimit>

@@ -160,8 +160,6 @@ export function createPushImageStore({ db }: Engine) {
   }
 }
 
-export type PushImageStore = ReturnType<typeof createPushImageStore>
-
 declare module '../../store/index.js' {
   interface Tables {
     /** The images of the image API and what each channel adopted (docs/jpush-wire.md "Images"). */

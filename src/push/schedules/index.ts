@@ -1,4 +1,5 @@
 import type { Feature } from '../../http/feature.js'
+import { duePushSchedules } from './due.js'
 import { pushScheduleInspectRoutes } from './sandbox.js'
 import { pushScheduleRoutes } from './schedules.js'
 
@@ -6,10 +7,9 @@ import { pushScheduleRoutes } from './schedules.js'
 // (schedules.ts, input.ts, rules.ts), their occurrences (occurrences.ts), their firing (fire.ts,
 // due.ts), and GET /_sandbox/push/schedules (sandbox.ts). Their rows are still in src/store/push.
 
-export { duePushSchedules } from './due.js'
 export { readName, readPush, readTrigger, type TriggerSection, taskSections } from './input.js'
 export { scheduleSubject } from './occurrences.js'
-export { SCHEDULE_LIMITS } from './rules.js'
+export { SCHEDULE_LIMITS, scheduleErrors } from './rules.js'
 export { schemas as pushScheduleSchemas } from './sandbox.js'
 export { createTask } from './schedules.js'
 
@@ -17,4 +17,5 @@ export const pushSchedules = {
   name: 'push/schedules',
   vendor: { schedule: [pushScheduleRoutes] },
   sandbox: [pushScheduleInspectRoutes],
+  due: { fire: [duePushSchedules] },
 } satisfies Feature

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
+import { listRoute } from '../../across/lists/route.js'
 import { devicesChanged } from '../../changes/announce.js'
 import { deviceItem } from '../../changes/items.js'
 import { sandboxErrors } from '../../control/errors.js'
@@ -22,7 +23,6 @@ import {
   type VendorChannel,
 } from '../../store/push/devices.js'
 import { iso, isoOrNull } from '../../time.js'
-import { listRoute } from '../lists/route.js'
 import { clickErrors } from './clicks.js'
 import { pushDeviceSchemas } from './device-schemas.js'
 

@@ -1,3 +1,4 @@
+import { listRoute, readOrWait, waitErrors } from '../../across/lists/route.js'
 import { sandboxErrors } from '../../control/errors.js'
 import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { Hub } from '../../events/hub.js'
@@ -7,7 +8,6 @@ import { items } from '../../items/items.js'
 import { codeItem, messageItem } from '../../items/views.js'
 import { warnedCalls, withWarnings } from '../../items/warned.js'
 import type { Store } from '../../store/index.js'
-import { listRoute, readOrWait, waitErrors } from '../lists/route.js'
 
 const noCode = sandboxErrors.noCode
 

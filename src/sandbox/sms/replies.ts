@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { listRoute } from '../../across/lists/route.js'
 import { invalidField, sandboxErrors } from '../../control/errors.js'
 import { mobileField } from '../../control/schemas.js'
 import type { Hub } from '../../events/hub.js'
@@ -8,7 +9,6 @@ import { readBy, schemaRoute } from '../../http/schema.js'
 import { items } from '../../items/items.js'
 import { replyItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
-import { listRoute } from '../lists/route.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']

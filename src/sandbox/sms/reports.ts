@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { listRoute } from '../../across/lists/route.js'
 import { invalidField, sandboxErrors } from '../../control/errors.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
@@ -8,7 +9,6 @@ import { reportItem } from '../../items/views.js'
 import { REPORT_STATUSES } from '../../sms/reports/index.js'
 import type { Store } from '../../store/index.js'
 import { iso } from '../../time.js'
-import { listRoute } from '../lists/route.js'
 
 /**
  * The delivery reports that arrived (each at its receive time, REPORT_DELAY_MS after its message:

@@ -1,4 +1,5 @@
 import type { Feature } from '../../http/feature.js'
+import { dueSchedules } from './due.js'
 import { smsScheduleInspectRoutes } from './sandbox.js'
 import { scheduleRoutes } from './schedules.js'
 
@@ -6,7 +7,6 @@ import { scheduleRoutes } from './schedules.js'
 // /_sandbox/sms/schedules (sandbox.ts), and their firing at send_time (fire.ts, due.ts). Their
 // rows are still in src/store/sms.
 
-export { dueSchedules } from './due.js'
 export { fireSchedule } from './fire.js'
 export { schemas as smsScheduleSchemas } from './sandbox.js'
 
@@ -14,4 +14,5 @@ export const smsSchedules = {
   name: 'sms/schedules',
   vendor: { sms: [scheduleRoutes] },
   sandbox: [smsScheduleInspectRoutes],
+  due: { fire: [dueSchedules] },
 } satisfies Feature

@@ -1,4 +1,5 @@
 import type { Feature } from '../../http/feature.js'
+import { dueReviewResults, dueReviews } from './due.js'
 import { reviewRoutes } from './review.js'
 import { smsReviewableRoutes } from './reviewables.js'
 import { templateRoutes } from './templates.js'
@@ -8,7 +9,6 @@ import { templateRoutes } from './templates.js'
 // and the reviews' due work (due.ts: approved once REVIEW_DELAY_MS has passed, results called
 // back). Its rows (templates, reviews) are still in src/store/sms.
 
-export { dueReviewResults, dueReviews } from './due.js'
 export { schemas as reviewSchemas } from './review.js'
 export { schemas as reviewableSchemas } from './reviewables.js'
 
@@ -16,4 +16,5 @@ export const smsTemplates = {
   name: 'sms/templates',
   vendor: { sms: [templateRoutes] },
   sandbox: [reviewRoutes, smsReviewableRoutes],
+  due: { decide: [dueReviews], announce: [dueReviewResults] },
 } satisfies Feature

@@ -63,14 +63,6 @@ export interface Imported {
   faults: number
 }
 
-/** What a document must say besides its tables (transfer.ts reads the format and version). */
-export interface DocumentMembers {
-  format?: unknown
-  version?: unknown
-  clock?: unknown
-  developer?: unknown
-}
-
 const FOREIGN_MEDIA = /^(multipart\/|application\/x-www-form-urlencoded|application\/xml|text\/xml)/i
 /** Rows staged per transaction of the staging file. */
 const STAGE_BATCH = 500

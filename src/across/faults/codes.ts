@@ -2,7 +2,7 @@ import { adminErrors } from '../../admin/index.js'
 import { ApiError } from '../../errors.js'
 import { groupOf } from '../../push/dialect.js'
 import { deviceErrors, pushErrors, reportErrors } from '../../push/errors.js'
-import { scheduleErrors } from '../../push/schedules/rules.js'
+import { scheduleErrors } from '../../push/schedules/index.js'
 import { smsErrors } from '../../sms/errors.js'
 
 // Which codes a fault may answer on which path: the documented codes of the surface (the vendor

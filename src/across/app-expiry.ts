@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Clock } from './clock.js'
-import type { SchedulerDeps } from './scheduler/due-work.js'
-import type { DueWork } from './scheduler/index.js'
-import { originOf, type ReprovisionDeps, reprovision } from './seed/reprovision.js'
+import type { Clock } from '../clock.js'
+import type { SchedulerDeps } from '../scheduler/due-work.js'
+import type { DueWork } from '../scheduler/index.js'
+import { originOf, type ReprovisionDeps, reprovision } from '../seed/reprovision.js'
 
 /** Apps looked at per write job: a flood of expired apps never holds the event loop long. */
 const BATCH = 100
@@ -97,5 +97,3 @@ export function createIdleApps(
     },
   }
 }
-
-export type IdleApps = ReturnType<typeof createIdleApps>

@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import { items } from '../items/items.js'
+import { pushDeviceSchemas } from '../push/device/index.js'
 import { pushScheduleSchemas as pushSchedules } from '../push/schedules/index.js'
+import { clickSchemas as clicks } from '../push/send/index.js'
 import { smsScheduleSchemas as smsSchedules } from '../sms/schedules/index.js'
 import { reviewableSchemas as reviewables } from '../sms/templates/index.js'
 import type { EventType } from '../store/events/log.js'
 import { appView } from './app/view.js'
 import { schemas as clock } from './clock.js'
 import { armed } from './faults/routes.js'
-import { schemas as clicks } from './push/clicks.js'
-import { pushDeviceSchemas } from './push/device-schemas.js'
 
 // What each event's `data` is (GET /_sandbox/events, as a list or as Server-Sent Events): the item
 // its list shows or the answer of the endpoint that made it, by the same zod schemas. The stream

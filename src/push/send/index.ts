@@ -1,8 +1,10 @@
 import type { Feature } from '../../http/feature.js'
 import { batchRoutes } from './batch.js'
 import { pushClickRoutes } from './clicks.js'
+import { createPushClickStore } from './clicks-table.js'
 import { pushRoutes } from './push.js'
 import { pushDeliveryRoutes } from './sandbox.js'
+import { createPushWithdrawalStore } from './withdrawals-table.js'
 
 // Sending a push (jpush-api.md §2–§5): the push host's routes (push.ts: push, validate, cid,
 // withdraw, quota; batch.ts: batch and group push), the push as its body reads (payload.ts,
@@ -12,10 +14,12 @@ import { pushDeliveryRoutes } from './sandbox.js'
 // control plane shows and steers of it: each device's delivery of a push (sandbox.ts:
 // /_sandbox/push/messages/{msg_id}/deliveries) and a device opening a push (clicks.ts). Every
 // other feature that pushes (schedules, templates, files) goes through what this file exports. Its
-// rows (pushes, deliveries, the fan-out, clicks) are still in src/store/push.
+// tables: clicks (clicks-table.ts) and withdrawals (withdrawals-table.ts); its other rows (pushes,
+// deliveries, the fan-out, vendor quotas) are still in src/store/push.
 
 export { type Audience, parseAudience } from './audience.js'
 export { schemas as clickSchemas } from './clicks.js'
+export type { Click, ClickCount, ClickKind } from './clicks-table.js'
 export { strictTypesOf } from './coerce.js'
 export { pushClicked } from './delivery/callbacks.js'
 export { duePushes, setDeviceOnline } from './delivery/delivery.js'
@@ -33,4 +37,8 @@ export const pushSend = {
   name: 'push/send',
   vendor: { push: [pushRoutes, batchRoutes] },
   sandbox: [pushDeliveryRoutes, pushClickRoutes],
+  tables: engine => ({
+    pushClicks: createPushClickStore(engine),
+    pushWithdrawals: createPushWithdrawalStore(engine),
+  }),
 } satisfies Feature

@@ -45,8 +45,6 @@ import { mcpRoutes } from './mcp/http.js'
 import { registerLlmsTxt } from './mcp/llms-txt.js'
 import { createMetrics, type Metrics } from './metrics/metrics.js'
 import { collectOperations, type OpenApiDocument } from './openapi/document.js'
-import { duePushes } from './push/delivery/delivery.js'
-import { dueFanOuts } from './push/delivery/slices.js'
 import { pushDevice, seedDeviceProblems } from './push/device/index.js'
 import {
   BEIJING_PATHS,
@@ -63,13 +61,11 @@ import { pushPlans } from './push/plans/index.js'
 import { usePushRateLimit } from './push/rate-limit.js'
 import { pushReport } from './push/report/index.js'
 import { pushSchedules } from './push/schedules/index.js'
-import { batchRoutes } from './push/sending/batch.js'
-import { pushRoutes } from './push/sending/push.js'
+import { pushSend } from './push/send/index.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
 import { eventRoutes } from './sandbox/events.js'
-import { pushClickRoutes } from './sandbox/push/clicks.js'
-import { pushDeviceRoutes } from './sandbox/push/devices.js'
 import { pushGroupRoutes } from './sandbox/push/group.js'
+import { pushMessageRoutes } from './sandbox/push/messages.js'
 import { smsInspectRoutes } from './sandbox/sms/inspect.js'
 import { replyRoutes } from './sandbox/sms/replies.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
@@ -102,6 +98,7 @@ export const features: readonly Feature<AppDeps, JobDeps>[] = [
   smsSigns,
   smsSchedules,
   smsReports,
+  pushSend,
   pushDevice,
   pushReport,
   pushSchedules,
@@ -213,9 +210,7 @@ export async function buildApp(
   const scheduler = createScheduler(
     jobDeps,
     dueOf(features, {
-      fanOut: [dueFanOuts],
       callBack: [dueCallbacks(courier)],
-      followUp: [duePushes],
       expire: idleApps.work,
     }),
   )
@@ -307,7 +302,7 @@ export async function buildApp(
   await mount('/v1', smsDialect, vendorRoutes(features, 'sms'), { beforeHandler: faults })
   // The push, device and report hosts of jpush-api.md §1.1 share /v3, each with its own codes,
   // and so does the Schedule API (§8); the device and report hosts also answer at the Beijing data centre's paths (BEIJING_PATHS).
-  await mount('/v3', pushDialect, [pushRoutes, batchRoutes, ...vendorRoutes(features, 'push')], {
+  await mount('/v3', pushDialect, vendorRoutes(features, 'push'), {
     groups: [
       {
         dialect: deviceDialect,
@@ -346,8 +341,7 @@ export async function buildApp(
       clockRoutes,
       replyRoutes,
       callbackRoutes,
-      pushDeviceRoutes,
-      pushClickRoutes,
+      pushMessageRoutes,
       pushGroupRoutes,
       ...sandboxRoutes(features),
       opsRoutes,

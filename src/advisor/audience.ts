@@ -2,7 +2,7 @@ import type { ApnsEnvironment } from '../store/push/devices.js'
 import type { QuotaKind, QuotaVendor } from '../store/push/vendor-quota.js'
 import type { Rule } from './advice.js'
 
-// The JPush rules over whom a push reached (push/delivery/fan-out.ts counts it while it resolves
+// The JPush rules over whom a push reached (push/send/delivery/fan-out.ts counts it while it resolves
 // the audience, from what it has already read: no rule here reads the database; a push written in
 // slices after its answer is read from a sample of its first targets, slices.ts). Production
 // accepts each of these pushes, so each is a warning, never a refusal: they run after the write.
@@ -20,7 +20,7 @@ export interface AudienceSubject {
   /** Each vendor quota a delivery of the push took or found used up (only vendors with a total set). */
   quotas: VendorQuotaSeen[]
   /**
-   * A push written in slices after its answer (push/delivery/slices.ts) is read from a sample: its
+   * A push written in slices after its answer (push/send/delivery/slices.ts) is read from a sample: its
    * first `sample` targets in registry order (at most the first 1000 devices of the registry from its
    * first target on). Absent: every target was read.
    */

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js'
 import type { Rule } from './advice.js'
 
-// The JPush rules over what a push itself says (push/sending/push.ts runs them on the body it read):
+// The JPush rules over what a push itself says (push/send/push.ts runs them on the body it read):
 // its options and, per vendor channel it configures in `options.third_party_channel`, the
 // classification that vendor requires. One entry per rule, as data.
 

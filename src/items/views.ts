@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { parseNotification } from '../push/send/notification.js'
+import { parseNotification } from '../push/send/index.js'
 import { isObject } from '../push/values.js'
 import type { LoggedCallback } from '../store/callbacks/outbox.js'
 import type { JournaledRequest } from '../store/events/requests.js'

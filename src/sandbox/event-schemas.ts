@@ -3,12 +3,12 @@ import { appView } from '../across/app/view.js'
 import { schemas as clock } from '../across/clock.js'
 import { armed } from '../across/faults/routes.js'
 import { items } from '../items/items.js'
+import { pushDeviceSchemas } from '../push/device/index.js'
 import { pushScheduleSchemas as pushSchedules } from '../push/schedules/index.js'
+import { clickSchemas as clicks } from '../push/send/index.js'
 import { smsScheduleSchemas as smsSchedules } from '../sms/schedules/index.js'
 import { reviewableSchemas as reviewables } from '../sms/templates/index.js'
 import type { EventType } from '../store/events/log.js'
-import { schemas as clicks } from './push/clicks.js'
-import { pushDeviceSchemas } from './push/device-schemas.js'
 
 // What each event's `data` is (GET /_sandbox/events, as a list or as Server-Sent Events): the item
 // its list shows or the answer of the endpoint that made it, by the same zod schemas. The stream

@@ -12,8 +12,6 @@ import { createEngine, type Engine } from './engine/index.js'
 import { createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
 import { createStream } from './events/stream.js'
-import { createPushActivityStore } from './push/activity.js'
-import { createPushClickStore } from './push/clicks.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
@@ -21,7 +19,6 @@ import { createPushGroupStore } from './push/groups.js'
 import { createPushStore } from './push/pushes.js'
 import { createPushScheduleStore } from './push/schedules.js'
 import { createVendorQuotaStore } from './push/vendor-quota.js'
-import { createPushWithdrawalStore } from './push/withdrawals.js'
 import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
 import { createMessageStore } from './sms/messages.js'
@@ -105,12 +102,9 @@ export function createStore(
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
     pushFanOut: createPushFanOut(engine, pushDeliveries),
-    pushClicks: createPushClickStore(engine),
-    pushActivity: createPushActivityStore(engine),
     pushSchedules: createPushScheduleStore(engine),
     // The push variants of jpush-api.md §5.14.
     pushGroups: createPushGroupStore(engine),
-    pushWithdrawals: createPushWithdrawalStore(engine),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     schedules: createScheduleStore(engine),

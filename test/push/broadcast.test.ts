@@ -7,7 +7,7 @@ import { startReceiver } from '../scheduler/receiver.js'
 import { ANDROID_1, ANDROID_2, addDevice, IOS_1, IOS_2, push } from './helpers.js'
 
 // A broadcast (audience "all") writes its deliveries in one statement (store/push/fan-out.ts);
-// every other audience row by row (push/delivery/fan-out.ts). Both must leave the same rows: here the same
+// every other audience row by row (push/send/delivery/fan-out.ts). Both must leave the same rows: here the same
 // push goes to "all" and to every registration_id by name (the row-by-row path), and the rows,
 // seqs, listings, wake-ups, expiries and callbacks of the two are compared.
 
@@ -50,7 +50,7 @@ const variants: Array<[string, Record<string, unknown>]> = [
     { platform: 'all', message: { msg_content: 'm' }, options: { time_to_live: 0 } },
   ],
   [
-    // With a fallback the broadcast itself goes row by row (push/delivery/fan-out.ts): still the same rows.
+    // With a fallback the broadcast itself goes row by row (push/send/delivery/fan-out.ts): still the same rows.
     'an SMS fallback (row by row)',
     {
       platform: 'all',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import { pushClicked } from '../../src/push/delivery/callbacks.js'
+import { pushClicked } from '../../src/push/send/index.js'
 import { APP_KEY, basic, call, createTestApp, defaultAuth, MASTER_SECRET } from '../helpers.js'
 import { CALLBACK_APP, callbackSeed, startReceiver } from '../scheduler/receiver.js'
 import { ANDROID_1, addDevice, pushBody } from './helpers.js'

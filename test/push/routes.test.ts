@@ -3,7 +3,7 @@ import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { addDevice } from './helpers.js'
 
 // Issue 30: a device is a twin of a phone (its maker's channel, the APNs environment of its build)
-// and each delivery records the route it took or why it did not arrive (push/delivery/route.ts).
+// and each delivery records the route it took or why it did not arrive (push/send/delivery/route.ts).
 
 type App = Awaited<ReturnType<typeof createTestApp>>['app']
 const routes = (app: App, msgId: string) =>

@@ -4,16 +4,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
 import { testConfig } from '../../src/config.js'
-import { dispatchPush } from '../../src/push/delivery/dispatch.js'
-import { SLICED_ABOVE } from '../../src/push/delivery/slices.js'
-import { parsePush } from '../../src/push/send/payload.js'
+import { dispatchPush, parsePush, SLICED_ABOVE } from '../../src/push/send/index.js'
 import { tenantOf } from '../../src/tenancy.js'
 import { APP_KEY, basic, call, createTestApp, defaultAuth, newKey } from '../helpers.js'
 import { curlForm } from './file-forms.js'
 import { pushBody } from './helpers.js'
 
 // A push to more devices than a slice writes its deliveries a slice at a time, each slice a write
-// job of its own (src/push/delivery/slices.ts): the outcome is the push a single job would have
+// job of its own (src/push/send/delivery/slices.ts): the outcome is the push a single job would have
 // made, answered once the push and its plan are durable, its slices written after by the due-work
 // loop, which also finishes a push planned and not finished (a scheduled push's firing, a process
 // stopped half-way).

@@ -9,7 +9,7 @@ import { startServer, tempDatabase } from './server-process.js'
 // each tag push held the event loop ~1 s, a file push 1.5 s, and another tenant's p50 went from
 // 1 ms to 1 152 ms. Here, on the real process: pushes to D devices (tag, broadcast, tag_and, a file
 // of every registration_id, group of them back to back), each written in slices
-// (src/push/delivery/slices.ts); the victim's p99 stays within 100 ms of its own, health answers;
+// (src/push/send/delivery/slices.ts); the victim's p99 stays within 100 ms of its own, health answers;
 // then SIGKILL in the middle of a push, and after the restart every push answered 200 gets all D
 // deliveries (answered before its slices, finished by the restarted due-work loop), and the push
 // that was cut is finished too (its plan was durable), none half-made.

@@ -6,7 +6,7 @@ import { FILE_LIMITS } from '../../push/files/index.js'
 import { IMAGE_LIMITS } from '../../push/images/index.js'
 import { PLAN_LIMITS } from '../../push/plans/index.js'
 import { SCHEDULE_LIMITS } from '../../push/schedules/index.js'
-import { NOTIFICATION_PLATFORMS } from '../../push/send/notification.js'
+import { NOTIFICATION_PLATFORMS } from '../../push/send/index.js'
 import { isWellFormedRid } from '../../push/values.js'
 import { TEMPLATE_ID, TEMPLATE_LIMITS } from '../../seed/push-settings.js'
 import { appPatchSchema } from '../../seed/seed-file.js'
@@ -103,7 +103,7 @@ const msgIdText: Check = v => {
   if (typeof v !== 'string' || !/^[1-9][0-9]{0,15}$/.test(v)) return 'must be a msg_id: digits'
   return Number(v) <= importableMax('msg_id') ? undefined : `must be at most ${importableMax('msg_id')}`
 }
-/** A push msg_id: `181` and the 14-digit counter (push/delivery/dispatch.ts), within the range. */
+/** A push msg_id: `181` and the 14-digit counter (push/send/delivery/dispatch.ts), within the range. */
 const pushMsgId: Check = v => {
   if (typeof v !== 'string' || !/^181[0-9]{14}$/.test(v)) return 'must be a push msg_id: 181 and 14 digits'
   return Number(v.slice(3)) <= importableMax('push_msg_id')
@@ -224,7 +224,7 @@ export const COLUMN_RULES: Record<string, Record<string, Check>> = {
     sms_error: nullable(int(0, 99_999)),
     seq: nullable(seq),
     alias: nullable(text(256)),
-    // How it went, or why it did not (push/delivery/route.ts).
+    // How it went, or why it did not (push/send/delivery/route.ts).
     route: nullable(oneOf(['jpush', ...VENDOR_CHANNELS, 'apns-production', 'apns-development'])),
     reason: nullable(
       oneOf([

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js'
 import { appNow } from '../../clock.js'
 import type { Config } from '../../config.js'
 import { broadcastLimitOf, rateLimitOf } from '../../push/limits.js'
-import { strictTypesOf } from '../../push/send/coerce.js'
+import { strictTypesOf } from '../../push/send/index.js'
 import type { Balances } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 

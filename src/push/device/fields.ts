@@ -5,7 +5,7 @@ import type { Store } from '../../store/index.js'
 import type { Device, PushPlatform } from '../../store/push/devices.js'
 import { deviceErrors as e } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
-import { NOTIFICATION_PLATFORMS } from '../send/notification.js'
+import { NOTIFICATION_PLATFORMS } from '../send/index.js'
 import {
   byteLength,
   isObject,

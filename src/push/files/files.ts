@@ -8,22 +8,26 @@ import { params, part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { tenantOf } from '../../tenancy.js'
 import { formatLocal } from '../../time.js'
-import { sendPush } from '../delivery/dispatch.js'
-import { SLICED_ABOVE } from '../delivery/slices.js'
 import { pushErrors as e } from '../errors.js'
-import { parsePush, payload, sent, strictness } from '../send/payload.js'
-import { isSm2, parseSm2Push, sm2Errors } from '../send/sm2.js'
-import { accepted, NOBODY } from '../sending/push.js'
 import {
-  FILE_LIMITS,
+  accepted,
   type FileLookup,
   fileAudience,
   fileId,
-  fileUpload,
+  isSm2,
+  NOBODY,
   noSuchFile,
+  parsePush,
+  parseSm2Push,
+  payload,
   readFileAudience,
-  tooManyFiles,
-} from './form.js'
+  SLICED_ABOVE,
+  sendPush,
+  sent,
+  sm2Errors,
+  strictness,
+} from '../send/index.js'
+import { FILE_LIMITS, fileUpload, tooManyFiles } from './form.js'
 import type { PushFileInfo, PushFileType } from './table.js'
 
 // File push (jpush-api.md §5.14; fields as cav file/*.go and jsdk FileGetResult read them): upload

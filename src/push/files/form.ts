@@ -4,12 +4,12 @@ import { ApiError } from '../../errors.js'
 import { readForm } from '../../http/body/multipart.js'
 import { part } from '../../http/reads.js'
 import { pushErrors } from '../errors.js'
-import type { Audience } from '../send/audience.js'
-import { isObject, isValidTagOrAlias, isWellFormedRid } from '../values.js'
+import { isValidTagOrAlias, isWellFormedRid } from '../values.js'
 import type { PushFileType } from './table.js'
 
 // What file push reads (jpush-api.md §5.14): the upload form of a file of aliases or
-// registration_ids, and the audience `{"file": {"file_id"}}` of POST /v3/push/file.
+// registration_ids. The audience `{"file": {"file_id"}}` of POST /v3/push/file is read with the
+// push (push/send/file-audience.ts).
 
 /** File push's limits: the vendor's (cav file/v3_upload_file.go), and the sandbox's own line cap. */
 export const FILE_LIMITS = {
@@ -26,8 +26,6 @@ export const FILE_LIMITS = {
   fileNameChars: 255,
 } as const
 
-export const noSuchFile = (fileId: string) =>
-  pushErrors.invalid(`file_id ${fileId.slice(0, 80)} does not exist`)
 export const tooManyFiles = () =>
   new ApiError(400, 1012, `an app keeps at most ${FILE_LIMITS.filesPerApp} files at once: delete one first`)
 
@@ -87,8 +85,6 @@ function readLines(bytes: Buffer, type: PushFileType): string[] {
   return [...seen]
 }
 
-export const fileId = z.string().describe('`<appKey>-<uuid>`, as the upload answered.')
-
 /** The upload form of POST /v3/files/{alias|registration_id}, declared with what it refuses. */
 export const fileUpload = (kind: PushFileType) =>
   part({
@@ -114,31 +110,3 @@ export const fileUpload = (kind: PushFileType) =>
     media: 'multipart/form-data',
     limit: FILE_LIMITS.bodyBytes,
   })
-
-const FILE_AUDIENCE = 'audience must be {"file":{"file_id":"…"}} on /v3/push/file'
-
-/** What a file push's audience names: the file's ids, or nothing when the app has no such file. */
-export type FileLookup = (fileId: string) => Audience | undefined
-
-/** Reads the file audience `{"file": {"file_id"}}` as the ids of the file `lookup` finds. */
-export function readFileAudience(value: unknown, lookup: FileLookup): Audience {
-  if (!isObject(value) || !isObject(value.file) || Object.keys(value).length !== 1)
-    throw pushErrors.invalid(FILE_AUDIENCE)
-  const id = value.file.file_id
-  if (id === undefined || id === null || id === '') throw pushErrors.missing('audience.file.file_id')
-  if (typeof id !== 'string') throw pushErrors.invalid('audience.file.file_id is invalid')
-  const audience = lookup(id)
-  if (!audience) throw noSuchFile(id)
-  return audience
-}
-
-/** What readFileAudience takes and refuses, for the document of POST /v3/push/file. */
-export const fileAudience = {
-  schema: z.object({ file: z.object({ file_id: fileId }) }).describe('Exactly `{"file":{"file_id"}}`.'),
-  errors: [
-    pushErrors.invalid(FILE_AUDIENCE),
-    pushErrors.missing('audience.file.file_id'),
-    pushErrors.invalid('audience.file.file_id is invalid'),
-    noSuchFile('nope'),
-  ],
-}

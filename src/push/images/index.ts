@@ -7,6 +7,7 @@ import { createPushImageStore } from './table.js'
 // (rules.ts, media.ts), its routes (images.ts), what the control plane shows of each image
 // (sandbox.ts: /_sandbox/push/images), and its table (table.ts).
 
+export { checkMedia, mediaErrors } from './media.js'
 export { IMAGE_LIMITS } from './rules.js'
 
 export const pushImages = {

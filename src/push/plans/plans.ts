@@ -5,7 +5,7 @@ import { field, jsonBody, type ObjectReader, query } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import { formatLocal } from '../../time.js'
 import { pushErrors as e } from '../errors.js'
-import { isPlanName } from '../send/options.js'
+import { isPlanName } from '../send/index.js'
 import { isObject } from '../values.js'
 import type { PushPlan, SendSource } from './table.js'
 

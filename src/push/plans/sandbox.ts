@@ -4,7 +4,7 @@ import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
 import { iso, isoOrNull } from '../../time.js'
-import { isPlanName } from '../send/options.js'
+import { isPlanName } from '../send/index.js'
 import { insertPlan, PLAN_LIMITS } from './plans.js'
 import type { PushPlan } from './table.js'
 

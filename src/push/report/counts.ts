@@ -1,15 +1,14 @@
 import type { PipelineDeps } from '../../deps.js'
-import type { ClickCount } from '../../store/push/clicks.js'
 import type { RouteCount } from '../../store/push/deliveries.js'
 import type { PushPlatform } from '../../store/push/devices.js'
 import type { Push } from '../../store/push/pushes.js'
 import { PUSH_LIMITS } from '../limits.js'
-import { NOTIFICATION_PLATFORMS, parseNotification } from '../send/notification.js'
+import { type ClickCount, NOTIFICATION_PLATFORMS, parseNotification } from '../send/index.js'
 import { isObject } from '../values.js'
 
 // What the sandbox actually delivered, and what devices opened (POST /_sandbox/push/messages/
 // {msg_id}/clicks), counted per platform for the report host (jpush-api.md §6), and per the channel
-// each delivery took (its recorded route, push/delivery/route.ts): the JPush connection, a phone
+// each delivery took (its recorded route, push/send/delivery/route.ts): the JPush connection, a phone
 // maker's channel, APNs, HarmonyOS Push Kit. The lanes are named as the vendor's
 // `details.*.sub_*` keys (cav api/jpush/report/v3_get_message_detail.go:128-162).
 

@@ -2,9 +2,8 @@ import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
 import type { Firing } from '../../store/push/schedules.js'
 import type { Tenant } from '../../tenancy.js'
-import { dispatchPush } from '../delivery/dispatch.js'
 import { pushErrors } from '../errors.js'
-import { parsePush } from '../send/payload.js'
+import { dispatchPush, parsePush } from '../send/index.js'
 import { nextOccurrence, parseTrigger } from './occurrences.js'
 
 export interface Fired {

@@ -163,7 +163,7 @@ type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | unde
 
 /**
  * Whether one device is in the audience: what resolveAudience finds, asked of one device at a
- * time, for a push that goes through the registry in slices (push/delivery/slices.ts). A
+ * time, for a push that goes through the registry in slices (push/send/delivery/slices.ts). A
  * registration_id the app does not have is simply nobody here (a file push's, already read).
  */
 export function audienceTest(audience: Audience, groups: Groups): (d: Device) => boolean {

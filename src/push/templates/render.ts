@@ -1,7 +1,7 @@
 import { isApiError } from '../../errors.js'
 import { TEMPLATE_VARIABLE, variablesOf } from '../../seed/push-settings.js'
 import type { SeedCheck } from '../../seed/seed-file.js'
-import { parsePush } from '../send/payload.js'
+import { parsePush } from '../send/index.js'
 import { isObject, type Json } from '../values.js'
 
 // Push templates (docs/jpush-wire.md "Push templates"): the vendor's console saves a push without

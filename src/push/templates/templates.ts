@@ -9,9 +9,7 @@ import { part } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
-import { dispatchPush } from '../delivery/dispatch.js'
 import { pushErrors as e } from '../errors.js'
-import { readFileAudience } from '../files/index.js'
 import { PUSH_LIMITS } from '../limits.js'
 import {
   createTask,
@@ -22,8 +20,7 @@ import {
   type TriggerSection,
   taskSections,
 } from '../schedules/index.js'
-import { type Audience, parseAudience } from '../send/audience.js'
-import { parsePush } from '../send/payload.js'
+import { type Audience, dispatchPush, parseAudience, parsePush, readFileAudience } from '../send/index.js'
 import { isObject, type Json, scalarText } from '../values.js'
 import { render } from './render.js'
 import type { PushTemplate } from './table.js'

@@ -103,7 +103,7 @@ export const SEQUENCE_COLUMNS: Record<
   ],
   temp_id: [['templates', 'temp_id']],
   sign_id: [['signs', 'sign_id']],
-  // '181' and the counter in 14 digits (push/delivery/dispatch.ts).
+  // '181' and the counter in 14 digits (push/send/delivery/dispatch.ts).
   push_msg_id: [
     ['pushes', 'msg_id'],
     ['push_schedule_firings', 'msg_id'],

@@ -6,7 +6,7 @@ export type CallbackType =
   | 'SMS_REPLY'
   | 'SMS_TEMPLATE'
   | 'SMS_SIGN'
-  // A push's `callback` (push/delivery/callbacks.ts): one type per bit of callback.type.
+  // A push's `callback` (push/send/delivery/callbacks.ts): one type per bit of callback.type.
   | 'JPUSH_DELIVERED'
   | 'JPUSH_CLICKED'
   | 'JPUSH_NOT_DELIVERED'
@@ -172,7 +172,7 @@ export function createCallbackStore({ db, due, seqs, ids }: Engine) {
     seq: 'seq',
     time: 'created_at',
     // The phone and msgId of SMS_REPORT and SMS_REPLY, as posted (jsms-api.md §6); the msg_id
-    // and the devices' rows of a push's callbacks (push/delivery/callbacks.ts).
+    // and the devices' rows of a push's callbacks (push/send/delivery/callbacks.ts).
     filters: {
       kind: 'type = @kind',
       state: 'state = @state',

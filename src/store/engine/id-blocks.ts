@@ -6,7 +6,7 @@ export type SequenceName = 'msg_id' | 'temp_id' | 'sign_id' | 'push_msg_id' | 'c
 /**
  * The largest id each sequence may ever hand out: the range the vendor's clients read. temp_id
  * and sign_id are 32-bit ints in the Java and C# clients (jsms-api.md §1.7, sms/fields.ts); a push
- * msg_id is `181` and a 14-digit counter (push/delivery/dispatch.ts); an SMS msg_id, a callback's
+ * msg_id is `181` and a 14-digit counter (push/send/delivery/dispatch.ts); an SMS msg_id, a callback's
  * and a reply's id must stay exact JavaScript numbers (msgIdKey, the control plane's lists).
  */
 export const SEQUENCE_MAX: Record<SequenceName, number> = {

@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import type { PushPlatform } from './devices.js'
+import type { Engine } from '../../store/engine/index.js'
+import type { PushPlatform } from '../../store/push/devices.js'
 
 /** What a device opened: the push's notification, or its message when it had none for the device. */
 export type ClickKind = 'notification' | 'message'
@@ -69,5 +69,12 @@ export function createPushClickStore({ db }: Engine) {
         n: r.n,
       }))
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Devices opening pushes they received (store.pushClicks). */
+    pushClicks: ReturnType<typeof createPushClickStore>
   }
 }

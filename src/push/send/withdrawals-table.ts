@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /**
  * DELETE /v3/push/{msg_id} (jpush-api.md §5.14): the push is marked withdrawn, what still waited
@@ -25,5 +25,12 @@ export function createPushWithdrawalStore({ db }: Engine) {
       fallbacks.run({ appKey, msgId })
       return pending.run({ appKey, msgId }).changes
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** DELETE /v3/push/{msg_id} (store.pushWithdrawals). */
+    pushWithdrawals: ReturnType<typeof createPushWithdrawalStore>
   }
 }

@@ -1,18 +1,18 @@
-import type { AudienceSubject } from '../../advisor/audience.js'
-import type { PipelineDeps } from '../../deps.js'
-import type { App } from '../../store/apps/apps.js'
-import type { Delivery, NewDelivery } from '../../store/push/deliveries.js'
+import type { AudienceSubject } from '../../../advisor/audience.js'
+import type { PipelineDeps } from '../../../deps.js'
+import type { App } from '../../../store/apps/apps.js'
+import type { Delivery, NewDelivery } from '../../../store/push/deliveries.js'
 import {
   type Device,
   type PushPlatform,
   VENDOR_CHANNELS,
   type VendorChannel,
-} from '../../store/push/devices.js'
-import type { QuotaVendor } from '../../store/push/vendor-quota.js'
-import type { Tenant } from '../../tenancy.js'
-import { dayKey } from '../../time.js'
-import { groupsOf, type Registry, resolveAudience } from '../send/audience.js'
-import type { PushRequest } from '../send/payload.js'
+} from '../../../store/push/devices.js'
+import type { QuotaVendor } from '../../../store/push/vendor-quota.js'
+import type { Tenant } from '../../../tenancy.js'
+import { dayKey } from '../../../time.js'
+import { groupsOf, type Registry, resolveAudience } from '../audience.js'
+import type { PushRequest } from '../payload.js'
 import {
   checkOspush,
   hasFiniteQuota,

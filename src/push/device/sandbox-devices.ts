@@ -1,20 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import { listRoute } from '../../across/lists/route.js'
 import { devicesChanged } from '../../changes/announce.js'
 import { deviceItem } from '../../changes/items.js'
 import { sandboxErrors } from '../../control/errors.js'
 import { asField } from '../../control/schemas.js'
 import type { PipelineDeps } from '../../deps.js'
-import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { pushItems } from '../../items/views.js'
-import { warnedCalls, withWarnings } from '../../items/warned.js'
-import { setDeviceOnline } from '../../push/delivery/delivery.js'
-import { addTags, bindAlias } from '../../push/device/fields.js'
-import type { Delivery } from '../../store/push/deliveries.js'
 import {
   type ApnsEnvironment,
   channelFits,
@@ -22,9 +14,9 @@ import {
   twinDefaults,
   type VendorChannel,
 } from '../../store/push/devices.js'
-import { iso, isoOrNull } from '../../time.js'
-import { clickErrors } from './clicks.js'
-import { pushDeviceSchemas } from './device-schemas.js'
+import { setDeviceOnline } from '../send/index.js'
+import { addTags, bindAlias } from './fields.js'
+import { pushDeviceSchemas } from './sandbox-schemas.js'
 
 const PLATFORM_DIGIT: Record<PushPlatform, string> = {
   android: '1a',
@@ -51,20 +43,10 @@ function twinOf(
   }
   return twin
 }
-/** One device of one push, however it went (pushDeviceSchemas.delivery). */
-const deliveryItem = (d: Delivery) => ({
-  registration_id: d.registrationId,
-  platform: d.platform,
-  status: d.status,
-  route: d.route,
-  reason: d.reason,
-  delivered_at: isoOrNull(d.deliveredAt),
-  expires_at: iso(d.expiresAt),
-})
 const newRid = (p: PushPlatform) => PLATFORM_DIGIT[p] + randomBytes(9).toString('hex').slice(0, 17)
 
 /** Devices as a phone app registering with JPush would create them, and their online state. */
-export function pushDeviceRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[] {
+export function pushDeviceRoutes(deps: PipelineDeps): RouteSpec[] {
   const { store } = deps
   return [
     schemaRoute({
@@ -157,77 +139,5 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
         },
       }),
     ),
-    listRoute(deps, {
-      url: '/push/messages',
-      summary: 'What each device received of each push',
-      key: 'messages',
-      filters: ['registration_id', 'alias', 'msg_id'],
-      item: items.push,
-      topic: 'push',
-      read: (appKey, q) => {
-        const item = pushItems(store, appKey)
-        const warned = warnedCalls(store, appKey)
-        return store.pushDeliveries
-          .list(appKey, { ...q, rid: q.registration_id, msgId: q.msg_id })
-          .map(d => ({ ...item(d), ...withWarnings(warned('msg_id', d.msgId)) }))
-      },
-    }),
-    schemaRoute({
-      method: 'GET',
-      url: '/push/messages/:msg_id/deliveries',
-      docs: {
-        summary: 'Every device of one push, and how it went: route, reason, status',
-        description: `One entry per targeted device, whatever became of it: \`status\` (pending, delivered, expired, withdrawn),
-\`route\` (jpush, a maker's channel, apns-production, apns-development; null: refused before any channel took it) and
-\`reason\` (wrong-apns-environment, vendor-quota-exhausted, offline-no-vendor-route, device-offline; null: it arrived at
-once). What the report host counts (docs/push.md "How a push reaches a phone").`,
-        errors: [clickErrors.noPush('<msg_id>')],
-      },
-      schema: {
-        params: z.object({ msg_id: z.string() }),
-        response: { 200: z.object({ deliveries: z.array(pushDeviceSchemas.delivery) }) },
-      },
-      handler: async req => {
-        const { appKey } = req.tenant.app
-        const { msg_id: msgId } = req.params
-        if (!store.pushes.get(appKey, msgId)) throw clickErrors.noPush(msgId)
-        return {
-          deliveries: store.pushDeliveries.ofPush(appKey, msgId).map(deliveryItem),
-        }
-      },
-    }),
-    schemaRoute({
-      method: 'GET',
-      url: '/push/devices/:registration_id/deliveries',
-      docs: {
-        summary: 'Every push to one device, and how it went: route, reason, status',
-        description: `The pushes that targeted the device, oldest first, whatever became of them (received, waiting, expired,
-withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/push.md "How a push reaches a phone"), and
-\`warnings\`: the production advisor's on the call that pushed it, each with that call's journal \`request_seq\` (docs/advisor.md).`,
-        errors: [sandboxErrors.unknownRegistrationId()],
-      },
-      schema: {
-        params: pushDeviceSchemas.rid,
-        response: {
-          200: z.object({
-            deliveries: z.array(
-              pushDeviceSchemas.delivery.extend({ msg_id: z.string(), warnings: items.push.shape.warnings }),
-            ),
-          }),
-        },
-      },
-      handler: async req => {
-        const { appKey } = req.tenant.app
-        const { registration_id: rid } = req.params
-        if (!store.pushDevices.get(appKey, rid)) throw sandboxErrors.unknownRegistrationId()
-        // The calls answered so far are in the journal, their warnings too (http/journal.ts: journalFirst).
-        const warned = warnedCalls(store, appKey)
-        return {
-          deliveries: store.pushDeliveries
-            .search(appKey, { rid })
-            .map(d => ({ msg_id: d.msgId, ...deliveryItem(d), ...withWarnings(warned('msg_id', d.msgId)) })),
-        }
-      },
-    }),
   ]
 }

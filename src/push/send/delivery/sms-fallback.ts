@@ -1,5 +1,5 @@
-import type { PipelineDeps } from '../../deps.js'
-import { isApiError } from '../../errors.js'
+import type { PipelineDeps } from '../../../deps.js'
+import { isApiError } from '../../../errors.js'
 import {
   checkContent,
   deliver,
@@ -8,9 +8,9 @@ import {
   resolveTemplate,
   sensitiveWordsOf,
   signed,
-} from '../../sms/sending/send.js'
-import type { Tenant } from '../../tenancy.js'
-import type { SmsFallback } from '../send/options.js'
+} from '../../../sms/sending/index.js'
+import type { Tenant } from '../../../tenancy.js'
+import type { SmsFallback } from '../options.js'
 
 /**
  * Texts the device's mobile through the SMS side of the same app (jpush-api.md §5.6): the same

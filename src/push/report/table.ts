@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import type { PushPlatform } from './devices.js'
+import type { Engine } from '../../store/engine/index.js'
+import type { PushPlatform } from '../../store/push/devices.js'
 
 // What the app's devices did over a period, for the user statistics (jpush-api.md §6.5,
 // push/report/users.ts): registrations, online sessions and activity (a push received or opened).
@@ -49,5 +49,12 @@ export function createPushActivityStore({ db }: Engine) {
       sessions.all({ appKey, from, to }),
     /** Pushes received and opened in the period, one moment each. */
     active: (appKey: string, from: number, to: number): DeviceMoment[] => active.all({ appKey, from, to }),
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** What the app's devices did over a period, for the user statistics (store.pushActivity). */
+    pushActivity: ReturnType<typeof createPushActivityStore>
   }
 }

@@ -5,13 +5,13 @@ import type { PipelineDeps } from '../../deps.js'
 import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
-import { pushClicked } from '../../push/delivery/callbacks.js'
-import { parseNotification } from '../../push/send/notification.js'
-import { isObject } from '../../push/values.js'
 import type { App } from '../../store/apps/apps.js'
-import type { Click, ClickKind } from '../../store/push/clicks.js'
 import type { Push } from '../../store/push/pushes.js'
 import { iso } from '../../time.js'
+import { isObject } from '../values.js'
+import type { Click, ClickKind } from './clicks-table.js'
+import { pushClicked } from './delivery/callbacks.js'
+import { parseNotification } from './notification.js'
 
 // A device opens a push (issue 12 §5): what the real service learns from its SDK, steered here by
 // the control plane. Counted by the report host (push/report/counts.ts) and the user statistics.

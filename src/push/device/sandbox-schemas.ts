@@ -3,17 +3,17 @@ import { invalidField } from '../../control/errors.js'
 import { asField } from '../../control/schemas.js'
 import { isAbsent } from '../../http/body/fields.js'
 import { readBy } from '../../http/schema.js'
-import { readTagChanges } from '../../push/device/fields.js'
-import { NOTIFICATION_PLATFORMS } from '../../push/send/notification.js'
-import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../../push/values.js'
 import {
   type ApnsEnvironment,
   type PushPlatform,
   VENDOR_CHANNELS,
   type VendorChannel,
 } from '../../store/push/devices.js'
+import { NOTIFICATION_PLATFORMS } from '../send/index.js'
+import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../values.js'
+import { readTagChanges } from './fields.js'
 
-// What the control plane's device routes (push-devices.ts) take and answer.
+// What the control plane's device routes (sandbox-devices.ts) take and answer.
 
 const isPlatform = (v: unknown): v is PushPlatform =>
   (NOTIFICATION_PLATFORMS as readonly unknown[]).includes(v)
@@ -118,18 +118,5 @@ export const pushDeviceSchemas = {
     channel: z.string().nullable(),
     apns_environment: z.string().nullable(),
     last_online_time: z.string().nullable(),
-  }),
-  /** One device of one push, however it went (GET /_sandbox/push/messages/{msg_id}/deliveries). */
-  delivery: z.object({
-    registration_id: z.string(),
-    platform: z.string(),
-    /** pending (waits for the device), delivered, expired, withdrawn. */
-    status: z.string(),
-    /** The channel it took or waits on; null: refused before any channel took it. */
-    route: z.string().nullable(),
-    /** Why it did not arrive at once, or at all; null: it did. */
-    reason: z.string().nullable(),
-    delivered_at: z.string().nullable(),
-    expires_at: z.string(),
   }),
 }

@@ -9,13 +9,20 @@ const aliases = o.body?.aliases ?? 1
 const mobile = () => `13${String(++counter % 1_000_000_000).padStart(9, '0')}`
 const alias = () => `u${(++counter * 7919) % aliases}`
 const expand = template => template.replaceAll('{{mobile}}', mobile).replaceAll('{{alias}}', alias)
+// Several apps' credentials (load-types.ts `authorizations`): one request each in turn.
+const auths = o.authorizations ?? []
+let turn = 0
+const authorization = headers =>
+  auths.length > 0 ? { ...headers, authorization: auths[++turn % auths.length] } : headers
 
 const request = {
   method: o.method ?? 'GET',
   path: o.path,
   headers: { 'content-type': 'application/json', ...o.headers },
   ...(typeof o.body === 'object' && o.body !== null
-    ? { setupRequest: req => ({ ...req, body: expand(o.body.template) }) }
+    ? {
+        setupRequest: req => ({ ...req, headers: authorization(req.headers), body: expand(o.body.template) }),
+      }
     : o.body === undefined
       ? {}
       : { body: o.body }),

@@ -10,7 +10,7 @@ import { smsBatch } from './sms-scenarios.js'
 import { startTimes } from './start.js'
 import { brief, log, throughput } from './throughput.js'
 
-// `npm run bench`: the targets of issue 11, each a ratio to the ceilings measured in the same run
+// `npm run bench`: the targets of issue 11 (`npm run bench -- --issue32`: issue 32's), each a ratio to the ceilings measured in the same run
 // or a bound, with the figures they come from. The load comes from wrk (or autocannon, in a
 // process of its own) against servers in their own processes: nothing shares the servers' loops.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -142,7 +142,8 @@ async function main(): Promise<void> {
 
 const list = (xs: number[]) => xs.map(n => n.toFixed(0)).join(', ')
 
-main().catch(err => {
+// `npm run bench -- --issue32`: issue 32's figures and targets instead (bench/issue32.ts).
+;(process.argv.includes('--issue32') ? import('./issue32.js').then(m => m.issue32()) : main()).catch(err => {
   console.error(err)
   process.exit(1)
 })

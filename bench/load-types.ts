@@ -27,6 +27,11 @@ export interface LoadOptions {
    * its messages when they arrive, REPORT_DELAY_MS later): CPU is read once the server is idle.
    */
   settle?: boolean
+  /**
+   * Several apps' credentials, one request each in turn (with a body template): the load of
+   * several tenants at once.
+   */
+  authorizations?: string[]
 }
 
 /** What a generator reports for one round. */

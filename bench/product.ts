@@ -18,7 +18,7 @@ export const APPS = {
 const BIG = 1_000_000_000_000
 // Balances big enough for millions of sends; generous rate limits for the push groups (a setting
 // the push API reads per app, if it reads one by this name: otherwise the bench reports the 429s).
-const seedApp = (a: { key: string; secret: string }) => ({
+export const seedApp = (a: { key: string; secret: string }) => ({
   app_key: a.key,
   master_secret: a.secret,
   balances: { balance: BIG, voice: BIG, industry: BIG, market: BIG },

@@ -816,23 +816,28 @@ export const jsms = {
 // ---- The runner: one describe per call a client makes, one test per answer ----
 
 /**
- * Checks a client's calls: for each, a fresh sandbox (reviews decided at once, so a second
- * signature is not refused 50103) with the state `prepare` makes; each failure first (a fault, a
- * wrong secret and the natural refusals leave the state alone), then the success. Asserts the
- * sandbox's answer (status, vendor code, a JSON content type, the success shape as the client's
- * runtime binds it), then hands the decoder's outcome to the client's checks.
+ * Checks a client's calls on one sandbox (reviews decided at once, so a second signature is not
+ * refused 50103), reset before each call (POST /_sandbox/reset: the app's items, faults and seed
+ * made again) with the state `prepare` makes; each failure first (a fault, a wrong secret and the
+ * natural refusals leave the state alone), then the success. Asserts the sandbox's answer (status,
+ * vendor code, a JSON content type, the success shape as the client's runtime binds it), then hands
+ * the decoder's outcome to the client's checks.
  */
 export function checkCalls(client: Client, calls: Call[]): void {
+  let app: SandboxApp
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ reviewDelayMs: 0 }), { clock: new ManualClock() })
+  })
+  afterAll(() => app.close())
   for (const call of calls) {
     describe(`${call.id} — ${call.cite}`, () => {
-      let app: SandboxApp
       let ctx: Ctx
       beforeAll(async () => {
-        app = await buildApp(testConfig({ reviewDelayMs: 0 }), { clock: new ManualClock() })
+        const reset = await send(app, { method: 'POST', url: '/_sandbox/reset' })
+        if (reset.status !== 200) throw new Error(`reset: ${reset.status} ${reset.raw}`)
         await call.setup?.(app)
         ctx = await prepare(app)
       })
-      afterAll(() => app.close())
       const decode = (answer: Answer): Outcome => {
         const read = call.decode ?? client.decode
         if (!read) throw new Error(`${call.id}: neither the call nor the client has a decoder`)

@@ -171,11 +171,13 @@ function authCode(url: string): number {
 /** The request with a wrong secret (`auth`, else the app key's): the vendor's 401 with its host's code. */
 export function unauthorized(request: Build | Request, auth = WRONG_SECRET, code?: number): Failure {
   const made = build(request)
+  const host = code ?? (typeof request === 'function' ? undefined : authCode(request.url))
+  if (host === undefined) throw new Error('unauthorized: a built request names its code')
   return {
     name: auth === WRONG_SECRET ? 'wrong master secret' : 'wrong secret',
     request: async ctx => ({ ...(await made(ctx)), auth }),
     status: 401,
-    code: code ?? (typeof request === 'function' ? Number.NaN : authCode(request.url)),
+    code: host,
   }
 }
 

@@ -1,19 +1,17 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
+import { checkCalls, jpush, jsms } from './catalogue.js'
 import {
   type Answer,
   asTextPlain,
   type Call,
-  type Checks,
+  type Client,
   type Decoder,
-  decoderApp,
-  drive,
+  type Endpoint,
   expectRateHeaders,
   isObject,
-  jpush,
-  jsms,
   parseJson,
   RATE_HEADERS,
-} from './decoders-shared.js'
+} from './decoder.js'
 
 // The decoders of the official C# clients, read from their sources:
 //   jpush/jpush-api-csharp-client @ dcc1fa0d94260689ff528179f1f4b9fb6f683846
@@ -50,7 +48,8 @@ function errorCodeOf(content: string): unknown {
 
 type Value = { StatusCode: number; Content: string; Headers: Record<string, string> }
 
-const checks = (v3: boolean): Checks => ({
+const checks = (v3: boolean): Client => ({
+  runtime: 'json',
   success(outcome, answer, endpoint) {
     const { StatusCode, Content } = (outcome as { value: Value }).value
     expect(StatusCode, endpoint.id).toBe(200)
@@ -58,7 +57,7 @@ const checks = (v3: boolean): Checks => ({
     expect(answer.headers['content-type']).toMatch(/^application\/json(; charset=utf-8)?$/)
     if (Content !== '') expect(parseJson(Content).ok, endpoint.id).toBe(true)
     // JPushClient.cs:223-231: a batch push casts the cid answer to JObject and reads cidlist.
-    if (endpoint === jpush.cid) expect(JSON.parse(Content).cidlist).toHaveLength(2)
+    if (endpoint.id === jpush.cid.id) expect(JSON.parse(Content).cidlist).toHaveLength(2)
     if (v3) expectRateHeaders(answer)
   },
   failure(outcome, answer, failure) {
@@ -73,11 +72,11 @@ const checks = (v3: boolean): Checks => ({
 })
 
 const cs = (
-  endpoint: Call['endpoint'],
+  endpoint: Endpoint,
   cite: string,
   options: { url?: Call['url']; drops?: boolean } = {},
 ): Call => ({
-  endpoint,
+  ...endpoint,
   cite,
   decode: httpResponse(options.drops),
   // Every JSON body goes as StringContent(json, Encoding.UTF8): text/plain; charset=utf-8.
@@ -139,15 +138,9 @@ const JSMS_CALLS: Call[] = [
 ]
 
 describe('jpush-api-csharp-client: every answer of the calls it makes, as HttpResponse', () => {
-  it.each(JPUSH_CALLS.map(c => [c.endpoint.id, c] as const))('%s', async (_id, call) => {
-    const app = await decoderApp()
-    await drive(app, call, checks(true))
-  })
+  checkCalls(checks(true), JPUSH_CALLS)
 })
 
 describe('jsms-api-csharp-client: every answer of the calls it makes, as HttpResponse', () => {
-  it.each(JSMS_CALLS.map(c => [c.endpoint.id, c] as const))('%s', async (_id, call) => {
-    const app = await decoderApp()
-    await drive(app, call, checks(false))
-  })
+  checkCalls(checks(false), JSMS_CALLS)
 })

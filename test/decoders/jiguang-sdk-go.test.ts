@@ -1,33 +1,19 @@
 import { DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET } from '../../src/seed/fixtures.js'
-import { basic, call } from '../helpers.js'
+import { basic } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
-import {
-  type Answer,
-  badAuth,
-  type ClientDecoder,
-  checkEndpoints,
-  type Endpoint,
-  type Failure,
-  faulted,
-  flatError,
-  nestedError,
-  problems,
-  type Read,
-  rateHeaders,
-  rateLimited,
-  unauthorized,
-} from './decoder.js'
 import {
   ADD_TAG,
   ADD_UNKNOWN,
   BATCH,
-  codeSent,
+  badAuth,
+  checkCalls,
   definedTemplate,
+  faulted,
   NO_AUDIENCE,
   PUSH,
   PUSH_REFUSALS,
-  pushed,
   REMOVE_UNKNOWN,
+  rateLimited,
   SCHEDULE,
   SCHEDULE_TOO_LATE,
   SMS_BATCH,
@@ -36,14 +22,24 @@ import {
   SMS_SCHEDULE,
   SMS_SCHEDULE_BATCH,
   SMS_TEMPLATE,
-  scheduled,
-  smsBatchScheduled,
-  smsScheduled,
-  smsTemplate,
   TEMPLATE_PUSH,
   TEMPLATE_SCHEDULE,
   UNKNOWN_RID,
-} from './requests.js'
+  unauthorized,
+} from './catalogue.js'
+import {
+  type Answer,
+  type Call,
+  type Failure,
+  flatError,
+  nestedError,
+  problems,
+  type Read,
+  rateHeaders,
+  readError,
+  req,
+  throwing,
+} from './decoder.js'
 
 // cavlabs/jiguang-sdk-go at 7e0ebcfea509bad92981094e094520e3bf57e37b. Paths below are under api/.
 //
@@ -73,10 +69,10 @@ function goError(a: Answer): Read {
 const templateError = (a: Answer): Read =>
   a.body && typeof a.body === 'object' && 'error' in a.body ? goError(a) : flatError('go', a.body)
 
-const client: ClientDecoder = { runtime: 'go', error: goError, rate: a => rateHeaders(a.headers) }
+const client = throwing({ runtime: 'go', error: goError, rate: a => rateHeaders(a.headers) })
 
 const busy = (method: 'GET' | 'POST', url: string, body: unknown, code: number): Failure =>
-  faulted(method, url, body, { code, status: 503, name: 'service busy (the body is read on a 5xx too)' })
+  faulted(req(method, url, body), { code, status: 503, name: 'service busy (the body is read on a 5xx too)' })
 
 const devAuth = { authorization: basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET) }
 
@@ -85,7 +81,7 @@ const NEW_APP = { app_name: 'decoder', android_package: 'com.decoder.app', group
 /** The Admin API (admin.jpush.cn/v1, at /admin/v1 on any host) with an unknown dev key: 401 4004. */
 const adminUnauthorized = (method: 'POST' | 'DELETE', url: string, body?: unknown): Failure => ({
   name: 'unknown dev key',
-  run: app => call(app, method, url, body, badAuth('nodevkey0000000000000000')),
+  request: () => req(method, url, body, badAuth('nodevkey0000000000000000')),
   status: 401,
   code: 4004,
 })
@@ -93,29 +89,29 @@ const adminUnauthorized = (method: 'POST' | 'DELETE', url: string, body?: unknow
 const SEND = { msg_id: 'string', sendno: 'string' } as const
 const SCHEDULE_FIELDS = { schedule_id: 'string', name: 'string', 'enabled?': 'boolean' } as const
 
-const endpoints: Endpoint[] = [
+const endpoints: Call[] = [
   {
-    endpoint: 'POST /v3/push',
+    id: 'POST /v3/push',
     cite: 'jpush/push/v3_send.go:40-67 → SendResult :121-126',
-    success: { run: app => call(app, 'POST', '/v3/push', PUSH), fields: SEND },
+    success: { request: () => req('POST', '/v3/push', PUSH), shape: SEND },
     failures: [
-      unauthorized('POST', '/v3/push', PUSH),
+      unauthorized(req('POST', '/v3/push', PUSH)),
       {
         name: 'no audience',
-        run: app => call(app, 'POST', '/v3/push', NO_AUDIENCE),
+        request: () => req('POST', '/v3/push', NO_AUDIENCE),
         status: 400,
         code: 1002,
       },
       {
         name: 'unknown registration_id (illegal_rids)',
-        run: app => call(app, 'POST', '/v3/push', { ...PUSH, audience: { registration_id: [UNKNOWN_RID] } }),
+        request: () => req('POST', '/v3/push', { ...PUSH, audience: { registration_id: [UNKNOWN_RID] } }),
         status: 400,
         code: 1003,
       },
-      rateLimited('POST', '/v3/push', PUSH),
+      rateLimited(req('POST', '/v3/push', PUSH)),
       ...PUSH_REFUSALS,
-      faulted('POST', '/v3/push', PUSH, { code: 1011, status: 400, name: 'no target' }),
-      faulted('POST', '/v3/push', PUSH, {
+      faulted(req('POST', '/v3/push', PUSH), { code: 1011, status: 400, name: 'no target' }),
+      faulted(req('POST', '/v3/push', PUSH), {
         code: 2005,
         status: 403,
         name: 'volume beyond a reasonable range',
@@ -124,60 +120,60 @@ const endpoints: Endpoint[] = [
     ],
   },
   {
-    endpoint: 'POST /v3/push/validate',
+    id: 'POST /v3/push/validate',
     cite: 'jpush/push/v3_validate_send.go:39-65 → SendResult',
-    success: { run: app => call(app, 'POST', '/v3/push/validate', PUSH), fields: SEND },
+    success: { request: () => req('POST', '/v3/push/validate', PUSH), shape: SEND },
     failures: [
-      unauthorized('POST', '/v3/push/validate', PUSH),
+      unauthorized(req('POST', '/v3/push/validate', PUSH)),
       {
         name: 'no audience',
-        run: app => call(app, 'POST', '/v3/push/validate', NO_AUDIENCE),
+        request: () => req('POST', '/v3/push/validate', NO_AUDIENCE),
         status: 400,
         code: 1002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/push/cid?type=push|schedule',
+    id: 'GET /v3/push/cid?type=push|schedule',
     cite: 'jpush/push/v3_get_cid.go:45-54, jpush/schedule/v3_get_cid.go:46',
     success: {
-      run: app => call(app, 'GET', '/v3/push/cid?type=push&count=2'),
-      fields: { cidlist: 'strings' },
+      request: () => req('GET', '/v3/push/cid?type=push&count=2'),
+      shape: { cidlist: 'strings' },
     },
     failures: [
-      unauthorized('GET', '/v3/push/cid?type=schedule&count=2'),
+      unauthorized(req('GET', '/v3/push/cid?type=schedule&count=2')),
       {
         name: 'count 0',
-        run: app => call(app, 'GET', '/v3/push/cid?type=push&count=0'),
+        request: () => req('GET', '/v3/push/cid?type=push&count=0'),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/push/quota',
+    id: 'GET /v3/push/quota',
     cite: 'jpush/push/v3_get_quota.go:45-127 (QuotaGetResult, total/used *int64)',
     success: {
-      run: app => call(app, 'GET', '/v3/push/quota'),
-      fields: { data: { xiaomi_quota: { system: { total: 'long', used: 'long' } } } },
+      request: () => req('GET', '/v3/push/quota'),
+      shape: { data: { xiaomi_quota: { system: { total: 'long', used: 'long' } } } },
     },
-    failures: [unauthorized('GET', '/v3/push/quota')],
+    failures: [unauthorized(req('GET', '/v3/push/quota'))],
   },
   {
-    endpoint: 'DELETE /v3/push/{msg_id}',
+    id: 'DELETE /v3/push/{msg_id}',
     cite: 'jpush/push/v3_withdraw_message.go:46-66 (no content skips the unmarshal)',
-    success: { run: async app => call(app, 'DELETE', `/v3/push/${await pushed(app)}`), fields: {} },
+    success: { request: ctx => req('DELETE', `/v3/push/${ctx.msgId}`), shape: {} },
     failures: [
-      unauthorized('DELETE', '/v3/push/1'),
-      { name: 'unknown msg_id', run: app => call(app, 'DELETE', '/v3/push/1'), status: 400, code: 1003 },
+      unauthorized(req('DELETE', '/v3/push/1')),
+      { name: 'unknown msg_id', request: () => req('DELETE', '/v3/push/1'), status: 400, code: 1003 },
     ],
   },
   {
-    endpoint: 'POST /v3/push/batch/{regid|alias}/single',
+    id: 'POST /v3/push/batch/{regid|alias}/single',
     cite: 'jpush/push/v3_batch_send.go:68-190',
     success: {
-      run: app => call(app, 'POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
-      fields: {
+      request: () => req('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
+      shape: {
         c1: {
           'msg_id?': 'string',
           'error?': { code: 'long', message: 'string', 'illegal_rids?': 'strings' },
@@ -185,383 +181,383 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('POST', '/v3/push/batch/alias/single', BATCH('alias1')),
-      rateLimited('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
+      unauthorized(req('POST', '/v3/push/batch/alias/single', BATCH('alias1'))),
+      rateLimited(req('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1))),
     ],
   },
   {
-    endpoint: 'POST /v3/push/template',
+    id: 'POST /v3/push/template',
     cite: 'jpush/push/v3_template_send.go:59-163 (flat code/message read)',
-    error: templateError,
+    decode: readError(templateError),
     success: {
-      run: async app => {
+      request: async ({ app }) => {
         await definedTemplate(app)
-        return call(app, 'POST', '/v3/push/template', TEMPLATE_PUSH)
+        return req('POST', '/v3/push/template', TEMPLATE_PUSH)
       },
-      fields: {
+      shape: {
         code: 'long',
         message: 'string',
         data: { push_list: [{ 'message_id?': 'string', 'trace_id?': 'string' }] },
       },
     },
     failures: [
-      unauthorized('POST', '/v3/push/template', TEMPLATE_PUSH),
+      unauthorized(req('POST', '/v3/push/template', TEMPLATE_PUSH)),
       {
         name: 'unknown template id',
-        run: app => call(app, 'POST', '/v3/push/template', { ...TEMPLATE_PUSH, id: 'nope' }),
+        request: () => req('POST', '/v3/push/template', { ...TEMPLATE_PUSH, id: 'nope' }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/push/template/schedule',
+    id: 'POST /v3/push/template/schedule',
     cite: 'jpush/schedule/v3_template_send.go:66 (flat code/message, as the push one)',
-    error: templateError,
+    decode: readError(templateError),
     failures: [
-      unauthorized('POST', '/v3/push/template/schedule', TEMPLATE_SCHEDULE),
+      unauthorized(req('POST', '/v3/push/template/schedule', TEMPLATE_SCHEDULE)),
       {
         name: 'empty params',
-        run: app => call(app, 'POST', '/v3/push/template/schedule', { ...TEMPLATE_SCHEDULE, params: [] }),
+        request: () => req('POST', '/v3/push/template/schedule', { ...TEMPLATE_SCHEDULE, params: [] }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/push/file',
+    id: 'POST /v3/push/file',
     cite: 'jpush/push/v3_send_by_file.go:56 → SendResult',
     failures: [
-      unauthorized('POST', '/v3/push/file', PUSH),
+      unauthorized(req('POST', '/v3/push/file', PUSH)),
       {
         name: 'unknown file_id',
-        run: app => call(app, 'POST', '/v3/push/file', { ...PUSH, audience: { file: { file_id: 'nope' } } }),
+        request: () => req('POST', '/v3/push/file', { ...PUSH, audience: { file: { file_id: 'nope' } } }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/push_plan/create|update; GET /v3/push_plan/list',
+    id: 'POST /v3/push_plan/create|update; GET /v3/push_plan/list',
     cite: 'jpush/push/v3_create_plan.go:45-70, v3_update_plan.go:44, v3_list_plans.go:50-77 (flat CodeError)',
-    error: a => flatError('go', a.body),
+    decode: readError(a => flatError('go', a.body)),
     success: {
-      run: app => call(app, 'GET', '/v3/push_plan/list?page=1&page_size=10&info=&send_source=0'),
-      fields: {
+      request: () => req('GET', '/v3/push_plan/list?page=1&page_size=10&info=&send_source=0'),
+      shape: {
         code: 'long',
         message: 'string',
         data: { total: 'long', page: 'long', page_size: 'long', detail: 'array' },
       },
     },
     failures: [
-      { name: 'no name', run: app => call(app, 'POST', '/v3/push_plan/create', {}), status: 400, code: 1002 },
+      { name: 'no name', request: () => req('POST', '/v3/push_plan/create', {}), status: 400, code: 1002 },
     ],
   },
   {
-    endpoint: 'POST /v3/grouppush; POST /v3/grouppush/file',
+    id: 'POST /v3/grouppush; POST /v3/grouppush/file',
     cite: 'jpush/gpush/v3_send.go:56, v3_send_by_file.go:56',
     failures: [
       {
-        ...unauthorized('POST', '/v3/grouppush', PUSH),
+        ...unauthorized(req('POST', '/v3/grouppush', PUSH)),
         name: 'unknown group key',
-        run: app =>
-          call(app, 'POST', '/v3/grouppush', PUSH, {
+        request: () =>
+          req('POST', '/v3/grouppush', PUSH, {
             authorization: basic(`group-${'g'.repeat(24)}`, 'x'.repeat(24)),
           }),
       },
-      unauthorized('POST', '/v3/grouppush/file', {}),
+      unauthorized(req('POST', '/v3/grouppush/file', {})),
     ],
   },
   {
-    endpoint: 'POST /v3/schedules',
+    id: 'POST /v3/schedules',
     cite: 'jpush/schedule/v3_send.go:57-67 → SendResult :111-115',
-    success: { run: app => call(app, 'POST', '/v3/schedules', SCHEDULE), fields: SCHEDULE_FIELDS },
+    success: { request: () => req('POST', '/v3/schedules', SCHEDULE), shape: SCHEDULE_FIELDS },
     failures: [
-      unauthorized('POST', '/v3/schedules', SCHEDULE),
+      unauthorized(req('POST', '/v3/schedules', SCHEDULE)),
       {
         name: 'trigger more than a year ahead',
-        run: app => call(app, 'POST', '/v3/schedules', SCHEDULE_TOO_LATE),
+        request: () => req('POST', '/v3/schedules', SCHEDULE_TOO_LATE),
         status: 400,
         code: 8100,
       },
-      rateLimited('POST', '/v3/schedules', SCHEDULE),
+      rateLimited(req('POST', '/v3/schedules', SCHEDULE)),
       busy('POST', '/v3/schedules', SCHEDULE, 8203),
     ],
   },
   {
-    endpoint: 'GET /v3/schedules?page=',
+    id: 'GET /v3/schedules?page=',
     cite: 'jpush/schedule/v3_get_schedules.go:50-72',
     success: {
-      run: async app => {
-        await scheduled(app)
-        return call(app, 'GET', '/v3/schedules?page=1')
-      },
-      fields: { total_count: 'long', total_pages: 'long', page: 'long', schedules: [SCHEDULE_FIELDS] },
+      request: () => req('GET', '/v3/schedules?page=1'),
+      shape: { total_count: 'long', total_pages: 'long', page: 'long', schedules: [SCHEDULE_FIELDS] },
     },
     failures: [
-      unauthorized('GET', '/v3/schedules?page=1'),
-      { name: 'page 0', run: app => call(app, 'GET', '/v3/schedules?page=0'), status: 400, code: 8100 },
+      unauthorized(req('GET', '/v3/schedules?page=1')),
+      { name: 'page 0', request: () => req('GET', '/v3/schedules?page=0'), status: 400, code: 8100 },
     ],
   },
   {
-    endpoint: 'GET /v3/schedules/{schedule_id}',
+    id: 'GET /v3/schedules/{schedule_id}',
     cite: 'jpush/schedule/v3_get_schedule.go:44',
     success: {
-      run: async app => call(app, 'GET', `/v3/schedules/${await scheduled(app)}`),
-      fields: SCHEDULE_FIELDS,
+      request: ctx => req('GET', `/v3/schedules/${ctx.scheduleId}`),
+      shape: SCHEDULE_FIELDS,
     },
     failures: [
-      unauthorized('GET', '/v3/schedules/0000'),
+      unauthorized(req('GET', '/v3/schedules/0000')),
       {
         name: 'no such schedule',
-        run: app => call(app, 'GET', '/v3/schedules/0000'),
+        request: () => req('GET', '/v3/schedules/0000'),
         status: 404,
         code: 8104,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/schedules/{schedule_id}/msg_ids',
+    id: 'GET /v3/schedules/{schedule_id}/msg_ids',
     cite: 'jpush/schedule/v3_get_schedule_msgids.go:47-115',
     success: {
-      run: async app => call(app, 'GET', `/v3/schedules/${await scheduled(app)}/msg_ids`),
-      fields: { count: 'long', msgids: 'array' },
+      request: ctx => req('GET', `/v3/schedules/${ctx.scheduleId}/msg_ids`),
+      shape: { count: 'long', msgids: 'array' },
     },
     failures: [
-      unauthorized('GET', '/v3/schedules/0000/msg_ids'),
+      unauthorized(req('GET', '/v3/schedules/0000/msg_ids')),
       {
         name: 'no such schedule',
-        run: app => call(app, 'GET', '/v3/schedules/0000/msg_ids'),
+        request: () => req('GET', '/v3/schedules/0000/msg_ids'),
         status: 404,
         code: 8104,
       },
     ],
   },
   {
-    endpoint: 'PUT /v3/schedules/{schedule_id}',
+    id: 'PUT /v3/schedules/{schedule_id}',
     cite: 'jpush/schedule/v3_update_schedule.go:53',
     success: {
-      run: async app => call(app, 'PUT', `/v3/schedules/${await scheduled(app)}`, { name: 'renamed' }),
-      fields: SCHEDULE_FIELDS,
+      request: ctx => req('PUT', `/v3/schedules/${ctx.scheduleId}`, { name: 'renamed' }),
+      shape: SCHEDULE_FIELDS,
     },
     failures: [
-      unauthorized('PUT', '/v3/schedules/0000', { name: 'x' }),
+      unauthorized(req('PUT', '/v3/schedules/0000', { name: 'x' })),
       {
         name: 'no such schedule',
-        run: app => call(app, 'PUT', '/v3/schedules/0000', { name: 'x' }),
+        request: () => req('PUT', '/v3/schedules/0000', { name: 'x' }),
         status: 404,
         code: 8104,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v3/schedules/{schedule_id}',
+    id: 'DELETE /v3/schedules/{schedule_id}',
     cite: 'jpush/schedule/v3_delete_schedule.go:44',
-    success: { run: async app => call(app, 'DELETE', `/v3/schedules/${await scheduled(app)}`), fields: {} },
+    success: { request: ctx => req('DELETE', `/v3/schedules/${ctx.scheduleId}`), shape: {} },
     failures: [
-      unauthorized('DELETE', '/v3/schedules/0000'),
+      unauthorized(req('DELETE', '/v3/schedules/0000')),
       {
         name: 'no such schedule',
-        run: app => call(app, 'DELETE', '/v3/schedules/0000'),
+        request: () => req('DELETE', '/v3/schedules/0000'),
         status: 404,
         code: 8104,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/devices/{registration_id}',
+    id: 'GET /v3/devices/{registration_id}',
     cite: 'jpush/device/v3_get_device.go:44-66',
     success: {
-      run: app => call(app, 'GET', `/v3/devices/${ANDROID_1}`),
-      fields: { tags: 'strings', alias: 'string', mobile: 'string' },
+      request: () => req('GET', `/v3/devices/${ANDROID_1}`),
+      shape: { tags: 'strings', alias: 'string', mobile: 'string' },
     },
     failures: [
-      unauthorized('GET', `/v3/devices/${ANDROID_1}`),
+      unauthorized(req('GET', `/v3/devices/${ANDROID_1}`)),
       {
         name: 'invalid registration_id',
-        run: app => call(app, 'GET', '/v3/devices/nope'),
+        request: () => req('GET', '/v3/devices/nope'),
         status: 400,
         code: 7002,
       },
-      rateLimited('GET', `/v3/devices/${ANDROID_1}`),
+      rateLimited(req('GET', `/v3/devices/${ANDROID_1}`)),
       busy('GET', `/v3/devices/${ANDROID_1}`, undefined, 7030),
     ],
   },
   {
-    endpoint: 'POST /v3/devices/{registration_id}',
+    id: 'POST /v3/devices/{registration_id}',
     cite: 'jpush/device/v3_set_device.go:48-62, v3_clear_device.go:110-124',
-    success: { run: app => call(app, 'POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' }), fields: {} },
+    success: { request: () => req('POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' }), shape: {} },
     failures: [
-      unauthorized('POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' }),
+      unauthorized(req('POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' })),
       {
         name: 'tags not an add/remove object',
-        run: app => call(app, 'POST', `/v3/devices/${ANDROID_1}`, { tags: 5 }),
+        request: () => req('POST', `/v3/devices/${ANDROID_1}`, { tags: 5 }),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/aliases/{alias}',
+    id: 'GET /v3/aliases/{alias}',
     cite: 'jpush/device/v3_get_alias.go:52-79',
     success: {
-      run: app => call(app, 'GET', '/v3/aliases/alias1?platform=android&new_format=true'),
-      fields: { data: [{ registration_id: 'string', platform: 'string', last_online_date: 'string' }] },
+      request: () => req('GET', '/v3/aliases/alias1?platform=android&new_format=true'),
+      shape: { data: [{ registration_id: 'string', platform: 'string', last_online_date: 'string' }] },
     },
     failures: [
-      unauthorized('GET', '/v3/aliases/alias1'),
+      unauthorized(req('GET', '/v3/aliases/alias1')),
       {
         name: 'invalid platform',
-        run: app => call(app, 'GET', '/v3/aliases/alias1?platform=zz'),
+        request: () => req('GET', '/v3/aliases/alias1?platform=zz'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v3/aliases/{alias}; POST /v3/aliases/{alias}',
+    id: 'DELETE /v3/aliases/{alias}; POST /v3/aliases/{alias}',
     cite: 'jpush/device/v3_delete_alias.go:50-63, v3_delete_aliases.go:53-98 (illegal_rids)',
-    success: { run: app => call(app, 'DELETE', '/v3/aliases/aliaszz'), fields: {} },
+    success: { request: () => req('DELETE', '/v3/aliases/aliaszz'), shape: {} },
     failures: [
-      unauthorized('DELETE', '/v3/aliases/alias1'),
+      unauthorized(req('DELETE', '/v3/aliases/alias1')),
       {
         name: 'unknown registration_ids (illegal_rids)',
-        run: app => call(app, 'POST', '/v3/aliases/alias1', REMOVE_UNKNOWN),
+        request: () => req('POST', '/v3/aliases/alias1', REMOVE_UNKNOWN),
         status: 400,
         code: 7013,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/tags',
+    id: 'GET /v3/tags',
     cite: 'jpush/device/v3_get_tags.go:39-58',
-    success: { run: app => call(app, 'GET', '/v3/tags'), fields: { tags: 'strings' } },
-    failures: [unauthorized('GET', '/v3/tags'), rateLimited('GET', '/v3/tags')],
+    success: { request: () => req('GET', '/v3/tags'), shape: { tags: 'strings' } },
+    failures: [unauthorized(req('GET', '/v3/tags')), rateLimited(req('GET', '/v3/tags'))],
   },
   {
-    endpoint: 'GET /v3/tags/{tag}/registration_ids/{registration_id}',
+    id: 'GET /v3/tags/{tag}/registration_ids/{registration_id}',
     cite: 'jpush/device/v3_get_tag.go:47-66',
     success: {
-      run: app => call(app, 'GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
-      fields: { result: 'boolean' },
+      request: () => req('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
+      shape: { result: 'boolean' },
     },
     failures: [
-      unauthorized('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
+      unauthorized(req('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`)),
       {
         name: 'invalid registration_id',
-        run: app => call(app, 'GET', '/v3/tags/tag1/registration_ids/zz'),
+        request: () => req('GET', '/v3/tags/tag1/registration_ids/zz'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/tags/{tag}; DELETE /v3/tags/{tag}',
+    id: 'POST /v3/tags/{tag}; DELETE /v3/tags/{tag}',
     cite: 'jpush/device/v3_set_tag.go:56-98 (illegal_rids), v3_delete_tag.go:50-63',
-    success: { run: app => call(app, 'POST', '/v3/tags/tag1', ADD_TAG), fields: {} },
+    success: { request: () => req('POST', '/v3/tags/tag1', ADD_TAG), shape: {} },
     failures: [
-      unauthorized('POST', '/v3/tags/tag1', ADD_TAG),
+      unauthorized(req('POST', '/v3/tags/tag1', ADD_TAG)),
       {
         name: 'unknown registration_ids (illegal_rids)',
-        run: app => call(app, 'POST', '/v3/tags/tag1', ADD_UNKNOWN),
+        request: () => req('POST', '/v3/tags/tag1', ADD_UNKNOWN),
         status: 400,
         code: 7013,
       },
       {
         name: 'invalid platform',
-        run: app => call(app, 'DELETE', '/v3/tags/tag1?platform=zz'),
+        request: () => req('DELETE', '/v3/tags/tag1?platform=zz'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/devices/status',
+    id: 'POST /v3/devices/status',
     cite: 'jpush/device/v3_get_device_status.go:49-118 (Online bool, LastOnlineTime)',
     success: {
-      run: app => call(app, 'POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }),
-      fields: { [ANDROID_1]: { online: 'boolean', 'last_online_time?': 'string' } },
+      request: () => req('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }),
+      shape: { [ANDROID_1]: { online: 'boolean', 'last_online_time?': 'string' } },
     },
-    failures: [unauthorized('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] })],
+    failures: [unauthorized(req('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }))],
   },
   {
-    endpoint: 'POST /v3/test/model/add|update; GET /v3/test/model/list; DELETE /v3/test/model/delete/{rid}',
+    id: 'POST /v3/test/model/add|update; GET /v3/test/model/list; DELETE /v3/test/model/delete/{rid}',
     cite: 'jpush/device/v3_add_test_device.go:47-73, v3_list_test_devices.go:73-104',
     success: {
-      run: app => call(app, 'GET', '/v3/test/model/list'),
-      fields: { total: 'long', page: 'long', page_size: 'long', detail: 'array' },
+      request: () => req('GET', '/v3/test/model/list'),
+      shape: { total: 'long', page: 'long', page_size: 'long', detail: 'array' },
     },
     failures: [
-      unauthorized('GET', '/v3/test/model/list'),
+      unauthorized(req('GET', '/v3/test/model/list')),
       {
         name: 'no device_name',
-        run: app => call(app, 'POST', '/v3/test/model/add', {}),
+        request: () => req('POST', '/v3/test/model/add', {}),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/received/detail',
+    id: 'GET /v3/received/detail',
     cite: 'jpush/report/v3_get_received_detail.go:51-92 (a list; counts *uint64)',
     success: {
-      run: async app => call(app, 'GET', `/v3/received/detail?msg_ids=${await pushed(app)}`),
-      list: true,
-      fields: {
-        msg_id: 'string',
-        jpush_received: 'long',
-        ios_apns_sent: 'long',
-        'android_pns_sent?': 'long',
-      },
+      request: ctx => req('GET', `/v3/received/detail?msg_ids=${ctx.msgId}`),
+      shape: [
+        {
+          msg_id: 'string',
+          jpush_received: 'long',
+          ios_apns_sent: 'long',
+          'android_pns_sent?': 'long',
+        },
+      ],
     },
     failures: [
-      unauthorized('GET', '/v3/received/detail?msg_ids=1'),
+      unauthorized(req('GET', '/v3/received/detail?msg_ids=1')),
       {
         name: 'msg_ids invalid',
-        run: app => call(app, 'GET', '/v3/received/detail?msg_ids=abc'),
+        request: () => req('GET', '/v3/received/detail?msg_ids=abc'),
         status: 400,
         code: 3002,
       },
-      rateLimited('GET', '/v3/received/detail?msg_ids=1'),
+      rateLimited(req('GET', '/v3/received/detail?msg_ids=1')),
     ],
   },
   {
-    endpoint: 'POST /v3/status/message',
+    id: 'POST /v3/status/message',
     cite: 'jpush/report/v3_get_message_status.go:52-118',
     success: {
-      run: async app =>
-        call(app, 'POST', '/v3/status/message', { msg_id: await pushed(app), registration_ids: [ANDROID_1] }),
-      fields: { [ANDROID_1]: { status: 'long' } },
-    },
-    failures: [unauthorized('POST', '/v3/status/message', { msg_id: '1', registration_ids: [ANDROID_1] })],
-  },
-  {
-    endpoint: 'GET /v3/messages/detail',
-    cite: 'jpush/report/v3_get_message_detail.go:49-107',
-    success: {
-      run: async app => call(app, 'GET', `/v3/messages/detail?msg_ids=${await pushed(app)}`),
-      list: true,
-      fields: {
-        msg_id: 'string',
-        details: { notification: { target: 'long', sent: 'long', received: 'long' } },
-      },
+      request: ctx => req('POST', '/v3/status/message', { msg_id: ctx.msgId, registration_ids: [ANDROID_1] }),
+      shape: { [ANDROID_1]: { status: 'long' } },
     },
     failures: [
-      unauthorized('GET', '/v3/messages/detail?msg_ids=1'),
+      unauthorized(req('POST', '/v3/status/message', { msg_id: '1', registration_ids: [ANDROID_1] })),
+    ],
+  },
+  {
+    id: 'GET /v3/messages/detail',
+    cite: 'jpush/report/v3_get_message_detail.go:49-107',
+    success: {
+      request: ctx => req('GET', `/v3/messages/detail?msg_ids=${ctx.msgId}`),
+      shape: [
+        {
+          msg_id: 'string',
+          details: { notification: { target: 'long', sent: 'long', received: 'long' } },
+        },
+      ],
+    },
+    failures: [
+      unauthorized(req('GET', '/v3/messages/detail?msg_ids=1')),
       {
         name: 'msg_ids invalid',
-        run: app => call(app, 'GET', '/v3/messages/detail?msg_ids=abc'),
+        request: () => req('GET', '/v3/messages/detail?msg_ids=abc'),
         status: 400,
         code: 3002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/users',
+    id: 'GET /v3/users',
     cite: 'jpush/report/v3_get_user_detail.go:65-150',
     success: {
-      run: app => call(app, 'GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
-      fields: {
+      request: () => req('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
+      shape: {
         time_unit: 'string',
         start: 'string',
         duration: 'long',
@@ -569,46 +565,46 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
+      unauthorized(req('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1')),
       {
         name: 'time_unit invalid',
-        run: app => call(app, 'GET', '/v3/users?time_unit=X&start=2026-01-01&duration=1'),
+        request: () => req('GET', '/v3/users?time_unit=X&start=2026-01-01&duration=1'),
         status: 400,
         code: 3002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/group/messages/detail; GET /v3/group/users',
+    id: 'GET /v3/group/messages/detail; GET /v3/group/users',
     cite: 'jpush/greport/v3_get_message_detail.go:50, v3_get_user_detail.go:66',
     failures: [
-      unauthorized('GET', '/v3/group/messages/detail?group_msgids=x'),
-      unauthorized('GET', '/v3/group/users?time_unit=DAY&start=2026-01-01&duration=1'),
+      unauthorized(req('GET', '/v3/group/messages/detail?group_msgids=x')),
+      unauthorized(req('GET', '/v3/group/users?time_unit=DAY&start=2026-01-01&duration=1')),
     ],
   },
   {
-    endpoint: 'POST /v3/files/{type}; GET /v3/files; GET|DELETE /v3/files/{file_id}',
+    id: 'POST /v3/files/{type}; GET /v3/files; GET|DELETE /v3/files/{file_id}',
     cite: 'jpush/file/v3_upload_file.go:77, v3_get_files.go:39, v3_get_file.go:45, v3_delete_file.go:49',
-    success: { run: app => call(app, 'GET', '/v3/files'), fields: { total_count: 'long', files: 'array' } },
+    success: { request: () => req('GET', '/v3/files'), shape: { total_count: 'long', files: 'array' } },
     failures: [
-      unauthorized('POST', '/v3/files/registration_id', {}),
-      { name: 'unknown file_id', run: app => call(app, 'GET', '/v3/files/nope'), status: 400, code: 1003 },
+      unauthorized(req('POST', '/v3/files/registration_id', {})),
+      { name: 'unknown file_id', request: () => req('GET', '/v3/files/nope'), status: 400, code: 1003 },
     ],
   },
   {
-    endpoint: 'POST|PUT /v3/images/{byurls|byfiles}',
+    id: 'POST|PUT /v3/images/{byurls|byfiles}',
     cite: 'jpush/image/v3_add_by_url.go:48, v3_update_by_url.go:47, v3_add_by_file.go:77, v3_update_by_file.go:75',
     failures: [
-      unauthorized('POST', '/v3/images/byfiles', {}),
+      unauthorized(req('POST', '/v3/images/byfiles', {})),
       {
         name: 'no image_type',
-        run: app => call(app, 'POST', '/v3/images/byurls', { image_url: 'https://img.example/a.png' }),
+        request: () => req('POST', '/v3/images/byurls', { image_url: 'https://img.example/a.png' }),
         status: 400,
         code: 1002,
       },
       {
         name: 'unknown media_id',
-        run: app => call(app, 'PUT', '/v3/images/byurls/nope', { image_url: 'https://img.example/a.png' }),
+        request: () => req('PUT', '/v3/images/byurls/nope', { image_url: 'https://img.example/a.png' }),
         status: 400,
         code: 1003,
       },
@@ -616,75 +612,75 @@ const endpoints: Endpoint[] = [
   },
   // JSMS v1: the same CodeError under `error` (jsms/m_send.go:24-28; msg_id a string or a number, :30-64).
   {
-    endpoint: 'POST /v1/codes',
+    id: 'POST /v1/codes',
     cite: 'jsms/v1_send_code.go:44-58 → m_send.go sendResult',
-    success: { run: app => call(app, 'POST', '/v1/codes', SMS_CODE), fields: { msg_id: 'string' } },
+    success: { request: () => req('POST', '/v1/codes', SMS_CODE), shape: { msg_id: 'string' } },
     failures: [
-      unauthorized('POST', '/v1/codes', SMS_CODE),
+      unauthorized(req('POST', '/v1/codes', SMS_CODE)),
       {
         name: 'invalid mobile',
-        run: app => call(app, 'POST', '/v1/codes', { ...SMS_CODE, mobile: '123' }),
+        request: () => req('POST', '/v1/codes', { ...SMS_CODE, mobile: '123' }),
         status: 403,
         code: 50006,
       },
-      faulted('POST', '/v1/codes', SMS_CODE, { code: 50019, status: 500, name: 'server error' }),
+      faulted(req('POST', '/v1/codes', SMS_CODE), { code: 50019, status: 500, name: 'server error' }),
     ],
   },
   {
-    endpoint: 'POST /v1/codes/{msg_id}/valid',
+    id: 'POST /v1/codes/{msg_id}/valid',
     cite: 'jsms/v1_verify_code.go:47-74 (is_valid bool)',
     success: {
-      run: async app => call(app, 'POST', `/v1/codes/${await codeSent(app)}/valid`, { code: '000000' }),
-      fields: { is_valid: 'boolean' },
+      request: ctx => req('POST', `/v1/codes/${ctx.codeMsgId}/valid`, { code: '000000' }),
+      shape: { is_valid: 'boolean' },
       status: 403,
     },
     failures: [
-      unauthorized('POST', '/v1/codes/1/valid', { code: '123456' }),
+      unauthorized(req('POST', '/v1/codes/1/valid', { code: '123456' })),
       {
         name: 'wrong msg_id',
-        run: app => call(app, 'POST', '/v1/codes/0000/valid', { code: '123456' }),
+        request: () => req('POST', '/v1/codes/0000/valid', { code: '123456' }),
         status: 403,
         code: 50026,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/voice_codes',
+    id: 'POST /v1/voice_codes',
     cite: 'jsms/v1_send_voice_code.go:52',
     success: {
-      run: app => call(app, 'POST', '/v1/voice_codes', { mobile: '13800138001' }),
-      fields: { msg_id: 'string' },
+      request: () => req('POST', '/v1/voice_codes', { mobile: '13800138001' }),
+      shape: { msg_id: 'string' },
     },
     failures: [
-      unauthorized('POST', '/v1/voice_codes', { mobile: '13800138001' }),
+      unauthorized(req('POST', '/v1/voice_codes', { mobile: '13800138001' })),
       {
         name: 'invalid mobile',
-        run: app => call(app, 'POST', '/v1/voice_codes', { mobile: '1' }),
+        request: () => req('POST', '/v1/voice_codes', { mobile: '1' }),
         status: 403,
         code: 50006,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/messages',
+    id: 'POST /v1/messages',
     cite: 'jsms/v1_send_message.go:44',
-    success: { run: app => call(app, 'POST', '/v1/messages', SMS_MESSAGE), fields: { msg_id: 'string' } },
+    success: { request: () => req('POST', '/v1/messages', SMS_MESSAGE), shape: { msg_id: 'string' } },
     failures: [
-      unauthorized('POST', '/v1/messages', SMS_MESSAGE),
+      unauthorized(req('POST', '/v1/messages', SMS_MESSAGE)),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'POST', '/v1/messages', { ...SMS_MESSAGE, temp_id: 999 }),
+        request: () => req('POST', '/v1/messages', { ...SMS_MESSAGE, temp_id: 999 }),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/messages/batch',
+    id: 'POST /v1/messages/batch',
     cite: 'jsms/v1_send_batch_message.go:45-93 (counts *uint64, recipients)',
     success: {
-      run: app => call(app, 'POST', '/v1/messages/batch', SMS_BATCH),
-      fields: {
+      request: () => req('POST', '/v1/messages/batch', SMS_BATCH),
+      shape: {
         success_count: 'long',
         failure_count: 'long',
         recipients: [
@@ -693,56 +689,55 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('POST', '/v1/messages/batch', SMS_BATCH),
+      unauthorized(req('POST', '/v1/messages/batch', SMS_BATCH)),
       {
         name: 'recipients empty',
-        run: app => call(app, 'POST', '/v1/messages/batch', { temp_id: 2, recipients: [] }),
+        request: () => req('POST', '/v1/messages/batch', { temp_id: 2, recipients: [] }),
         status: 403,
         code: 50030,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/schedule; PUT /v1/schedule/{schedule_id}',
+    id: 'POST /v1/schedule; PUT /v1/schedule/{schedule_id}',
     cite: 'jsms/v1_send_schedule.go:45-73, v1_update_schedule.go:47',
     success: {
-      run: async app => call(app, 'PUT', `/v1/schedule/${await smsScheduled(app)}`, SMS_SCHEDULE),
-      fields: { schedule_id: 'string' },
+      request: ctx => req('PUT', `/v1/schedule/${ctx.smsScheduleId}`, SMS_SCHEDULE),
+      shape: { schedule_id: 'string' },
     },
     failures: [
-      unauthorized('POST', '/v1/schedule', SMS_SCHEDULE),
+      unauthorized(req('POST', '/v1/schedule', SMS_SCHEDULE)),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'PUT', '/v1/schedule/zzz', SMS_SCHEDULE),
+        request: () => req('PUT', '/v1/schedule/zzz', SMS_SCHEDULE),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/schedule/batch; PUT /v1/schedule/batch/{schedule_id}',
+    id: 'POST /v1/schedule/batch; PUT /v1/schedule/batch/{schedule_id}',
     cite: 'jsms/v1_send_batch_schedule.go:46, v1_update_batch_schedule.go:47',
     success: {
-      run: async app =>
-        call(app, 'PUT', `/v1/schedule/batch/${await smsBatchScheduled(app)}`, SMS_SCHEDULE_BATCH),
-      fields: { schedule_id: 'string', success_count: 'long', failure_count: 'long' },
+      request: ctx => req('PUT', `/v1/schedule/batch/${ctx.smsBatchScheduleId}`, SMS_SCHEDULE_BATCH),
+      shape: { schedule_id: 'string', success_count: 'long', failure_count: 'long' },
     },
     failures: [
-      unauthorized('POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH),
+      unauthorized(req('POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH)),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
+        request: () => req('PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/schedule/{schedule_id}; DELETE /v1/schedule/{schedule_id}',
+    id: 'GET /v1/schedule/{schedule_id}; DELETE /v1/schedule/{schedule_id}',
     cite: 'jsms/v1_get_schedule.go:45-74 (send_time a LocalDateTime, temp_id int64), v1_delete_schedule.go:44',
     success: {
-      run: async app => call(app, 'GET', `/v1/schedule/${await smsScheduled(app)}`),
-      fields: {
+      request: ctx => req('GET', `/v1/schedule/${ctx.smsScheduleId}`),
+      shape: {
         schedule_id: 'string',
         send_time: 'string',
         temp_id: 'long',
@@ -750,60 +745,60 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('GET', '/v1/schedule/zzz'),
+      unauthorized(req('GET', '/v1/schedule/zzz')),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'DELETE', '/v1/schedule/zzz'),
+        request: () => req('DELETE', '/v1/schedule/zzz'),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/accounts/dev',
+    id: 'GET /v1/accounts/dev',
     cite: 'jsms/v1_get_dev_balance.go:45-67 (*uint64)',
     success: {
-      run: app => call(app, 'GET', '/v1/accounts/dev', undefined, devAuth),
-      fields: { dev_balance: 'long', dev_voice: 'long', dev_industry: 'long', dev_market: 'long' },
+      request: () => req('GET', '/v1/accounts/dev', undefined, devAuth),
+      shape: { dev_balance: 'long', dev_voice: 'long', dev_industry: 'long', dev_market: 'long' },
     },
     failures: [
       {
         name: 'app credentials on the developer endpoint',
-        run: app => call(app, 'GET', '/v1/accounts/dev'),
+        request: () => req('GET', '/v1/accounts/dev'),
         status: 401,
         code: 50002,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/accounts/app',
+    id: 'GET /v1/accounts/app',
     cite: 'jsms/v1_get_app_balance.go:41-63 (*uint64)',
     success: {
-      run: app => call(app, 'GET', '/v1/accounts/app'),
-      fields: { app_balance: 'long', app_voice: 'long', app_industry: 'long', app_market: 'long' },
+      request: () => req('GET', '/v1/accounts/app'),
+      shape: { app_balance: 'long', app_voice: 'long', app_industry: 'long', app_market: 'long' },
     },
-    failures: [unauthorized('GET', '/v1/accounts/app')],
+    failures: [unauthorized(req('GET', '/v1/accounts/app'))],
   },
   {
-    endpoint: 'POST /v1/templates; PUT /v1/templates/{temp_id}',
+    id: 'POST /v1/templates; PUT /v1/templates/{temp_id}',
     cite: 'jsms/v1_create_update_template.go:91-128 (temp_id int64)',
-    success: { run: app => call(app, 'POST', '/v1/templates', SMS_TEMPLATE), fields: { temp_id: 'long' } },
+    success: { request: () => req('POST', '/v1/templates', SMS_TEMPLATE), shape: { temp_id: 'long' } },
     failures: [
-      unauthorized('POST', '/v1/templates', SMS_TEMPLATE),
+      unauthorized(req('POST', '/v1/templates', SMS_TEMPLATE)),
       {
         name: 'an approved template cannot be modified',
-        run: app => call(app, 'PUT', '/v1/templates/1', SMS_TEMPLATE),
+        request: () => req('PUT', '/v1/templates/1', SMS_TEMPLATE),
         status: 403,
         code: 50047,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/templates/{temp_id}; DELETE /v1/templates/{temp_id}',
+    id: 'GET /v1/templates/{temp_id}; DELETE /v1/templates/{temp_id}',
     cite: 'jsms/v1_get_template.go:45-69, v1_delete_template.go:45-65',
     success: {
-      run: async app => call(app, 'GET', `/v1/templates/${await smsTemplate(app)}`),
-      fields: {
+      request: ctx => req('GET', `/v1/templates/${ctx.tempId}`),
+      shape: {
         temp_id: 'long',
         template: 'string',
         type: 'long',
@@ -813,52 +808,52 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('GET', '/v1/templates/1'),
+      unauthorized(req('GET', '/v1/templates/1')),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'DELETE', '/v1/templates/999'),
+        request: () => req('DELETE', '/v1/templates/999'),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/sign; POST /v1/sign/{sign_id}',
+    id: 'POST /v1/sign; POST /v1/sign/{sign_id}',
     cite: 'jsms/v1_create_update_sign.go:71-81 (the same CodeError)',
     failures: [
-      unauthorized('POST', '/v1/sign', {}),
+      unauthorized(req('POST', '/v1/sign', {})),
       {
         name: 'not multipart (media not supported)',
-        run: app => call(app, 'POST', '/v1/sign/1', {}),
+        request: () => req('POST', '/v1/sign/1', {}),
         status: 415,
         code: 50017,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/sign/{sign_id}; DELETE /v1/sign/{sign_id}',
+    id: 'GET /v1/sign/{sign_id}; DELETE /v1/sign/{sign_id}',
     cite: 'jsms/v1_get_sign.go:45-108 (is_default, use_status ints), v1_delete_sign.go:45',
     success: {
-      run: app => call(app, 'GET', '/v1/sign/1'),
-      fields: { sign_id: 'long', sign: 'string', status: 'long', is_default: 'long', 'use_status?': 'long' },
+      request: () => req('GET', '/v1/sign/1'),
+      shape: { sign_id: 'long', sign: 'string', status: 'long', is_default: 'long', 'use_status?': 'long' },
     },
     failures: [
-      unauthorized('GET', '/v1/sign/1'),
-      { name: 'invalid sign id', run: app => call(app, 'DELETE', '/v1/sign/999'), status: 403, code: 50102 },
+      unauthorized(req('GET', '/v1/sign/1')),
+      { name: 'invalid sign id', request: () => req('DELETE', '/v1/sign/999'), status: 403, code: 50102 },
     ],
   },
   {
-    endpoint: 'GET /v1/report; GET /v1/reply',
+    id: 'GET /v1/report; GET /v1/reply',
     cite: 'jsms/v1_get_report.go:42-81 (a list, or {error}), v1_get_reply.go:42',
-    success: { run: app => call(app, 'GET', '/v1/report'), list: true, fields: {} },
-    failures: [unauthorized('GET', '/v1/report'), unauthorized('GET', '/v1/reply')],
+    success: { request: () => req('GET', '/v1/report'), shape: [{}] },
+    failures: [unauthorized(req('GET', '/v1/report')), unauthorized(req('GET', '/v1/reply'))],
   },
   {
-    endpoint: 'POST /v1/app (Admin API)',
+    id: 'POST /v1/app (Admin API)',
     cite: 'jpush/admin/v1_create_app.go:42-74',
     success: {
-      run: app => call(app, 'POST', '/admin/v1/app', NEW_APP, ADMIN_DEV),
-      fields: {
+      request: () => req('POST', '/admin/v1/app', NEW_APP, ADMIN_DEV),
+      shape: {
         app_key: 'string',
         android_package: 'string',
         is_new_created: 'boolean',
@@ -868,20 +863,20 @@ const endpoints: Endpoint[] = [
     failures: [adminUnauthorized('POST', '/admin/v1/app', NEW_APP)],
   },
   {
-    endpoint: 'POST /v1/app/{app_key}/delete; POST /v1/app/{app_key}/certificate (Admin API)',
+    id: 'POST /v1/app/{app_key}/delete; POST /v1/app/{app_key}/certificate (Admin API)',
     cite: 'jpush/admin/v1_delete_app.go:42-63, v1_upload_certificate.go:82-111',
     failures: [
       adminUnauthorized('POST', '/admin/v1/app/nope/delete', {}),
       {
         // HTTP 200 with an error body: Go reads `error` whatever the status
         name: 'unknown appkey (HTTP 200)',
-        run: app => call(app, 'POST', '/admin/v1/app/nope/delete', {}, ADMIN_DEV),
+        request: () => req('POST', '/admin/v1/app/nope/delete', {}, ADMIN_DEV),
         status: 200,
         code: 1013,
       },
       {
         name: 'unknown appkey (HTTP 200)',
-        run: app => call(app, 'POST', '/admin/v1/app/nope/certificate', {}, ADMIN_DEV),
+        request: () => req('POST', '/admin/v1/app/nope/certificate', {}, ADMIN_DEV),
         status: 200,
         code: 1013,
       },
@@ -889,4 +884,4 @@ const endpoints: Endpoint[] = [
   },
 ]
 
-checkEndpoints(client, endpoints)
+checkCalls(client, endpoints)

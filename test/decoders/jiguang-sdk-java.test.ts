@@ -1,35 +1,35 @@
-import { call } from '../helpers.js'
 import { ANDROID_1 } from '../push/helpers.js'
-import {
-  type Answer,
-  type ClientDecoder,
-  checkEndpoints,
-  type Endpoint,
-  type Failure,
-  faulted,
-  flatError,
-  nestedError,
-  rateHeaders,
-  rateLimited,
-  unauthorized,
-  unknownKeys,
-} from './decoder.js'
 import {
   ADD_TAG,
   ADD_UNKNOWN,
   BATCH,
+  checkCalls,
   definedTemplate,
+  faulted,
   NO_AUDIENCE,
   PUSH,
   PUSH_REFUSALS,
-  pushed,
   REMOVE_UNKNOWN,
+  rateLimited,
   SCHEDULE,
   SCHEDULE_TOO_LATE,
   TEMPLATE_PUSH,
   TEMPLATE_SCHEDULE,
   UNKNOWN_RID,
-} from './requests.js'
+  unauthorized,
+} from './catalogue.js'
+import {
+  type Answer,
+  type Call,
+  type Failure,
+  flatError,
+  nestedError,
+  rateHeaders,
+  readError,
+  req,
+  throwing,
+  unknownKeys,
+} from './decoder.js'
 
 // jpush/jiguang-sdk-java at 940a46d15a1226977368daec0af2535cb7693a3a (the vendor's current Java
 // SDK, 5.x: Feign interfaces, Jackson). Paths below are under jiguang-sdk/src/main/java/cn/jiguang/sdk/.
@@ -56,109 +56,109 @@ const templateError = (a: Answer) => {
   return flatError('jackson', a.body)
 }
 
-const client: ClientDecoder = {
+const client = throwing({
   runtime: 'jackson',
   error: nested,
   rate: a => rateHeaders(a.headers),
   accepts: a =>
     String(a.headers['content-type']).startsWith('application/json') ? [] : ['not application/json'],
-}
+})
 
 const pushFailures = (url: string): Failure[] => [
-  unauthorized('POST', url, PUSH),
-  { name: 'no audience', run: app => call(app, 'POST', url, NO_AUDIENCE), status: 400, code: 1002 },
-  rateLimited('POST', url, PUSH),
+  unauthorized(req('POST', url, PUSH)),
+  { name: 'no audience', request: () => req('POST', url, NO_AUDIENCE), status: 400, code: 1002 },
+  rateLimited(req('POST', url, PUSH)),
 ]
 
-const endpoints: Endpoint[] = [
+const endpoints: Call[] = [
   {
-    endpoint: 'POST /v3/push',
+    id: 'POST /v3/push',
     cite: 'client/PushClient.java:22-24 → bean/push/PushSendResult.java:10-16 (strict)',
     success: {
-      run: app => call(app, 'POST', '/v3/push', PUSH),
-      fields: { sendno: 'string', msg_id: 'string' },
+      request: () => req('POST', '/v3/push', PUSH),
+      shape: { sendno: 'string', msg_id: 'string' },
       strict: ['sendno', 'msg_id'],
     },
     failures: [
       ...pushFailures('/v3/push'),
       {
         name: 'unknown registration_id (illegal_rids ignored)',
-        run: app => call(app, 'POST', '/v3/push', { ...PUSH, audience: { registration_id: [UNKNOWN_RID] } }),
+        request: () => req('POST', '/v3/push', { ...PUSH, audience: { registration_id: [UNKNOWN_RID] } }),
         status: 400,
         code: 1003,
       },
       ...PUSH_REFUSALS,
-      faulted('POST', '/v3/push', PUSH, { code: 1011, status: 400, name: 'no target' }),
-      faulted('POST', '/v3/push', PUSH, {
+      faulted(req('POST', '/v3/push', PUSH), { code: 1011, status: 400, name: 'no target' }),
+      faulted(req('POST', '/v3/push', PUSH), {
         code: 2005,
         status: 403,
         name: 'volume beyond a reasonable range',
       }),
-      faulted('POST', '/v3/push', PUSH, { code: 1030, status: 503, name: 'internal service timeout' }),
+      faulted(req('POST', '/v3/push', PUSH), { code: 1030, status: 503, name: 'internal service timeout' }),
     ],
   },
   {
-    endpoint: 'POST /v3/push/validate',
+    id: 'POST /v3/push/validate',
     cite: 'client/PushClient.java:42-44 → PushSendResult (strict)',
     success: {
-      run: app => call(app, 'POST', '/v3/push/validate', PUSH),
-      fields: { sendno: 'string', msg_id: 'string' },
+      request: () => req('POST', '/v3/push/validate', PUSH),
+      shape: { sendno: 'string', msg_id: 'string' },
       strict: ['sendno', 'msg_id'],
     },
     failures: pushFailures('/v3/push/validate'),
   },
   {
-    endpoint: 'POST /v3/schedules',
+    id: 'POST /v3/schedules',
     cite: 'client/PushClient.java:30-32 → bean/push/SchedulePushSendResult.java:10-16 (strict)',
     success: {
-      run: app => call(app, 'POST', '/v3/schedules', SCHEDULE),
-      fields: { schedule_id: 'string', name: 'string' },
+      request: () => req('POST', '/v3/schedules', SCHEDULE),
+      shape: { schedule_id: 'string', name: 'string' },
       strict: ['schedule_id', 'name'],
     },
     failures: [
-      unauthorized('POST', '/v3/schedules', SCHEDULE),
+      unauthorized(req('POST', '/v3/schedules', SCHEDULE)),
       {
         name: 'trigger more than a year ahead',
-        run: app => call(app, 'POST', '/v3/schedules', SCHEDULE_TOO_LATE),
+        request: () => req('POST', '/v3/schedules', SCHEDULE_TOO_LATE),
         status: 400,
         code: 8100,
       },
-      rateLimited('POST', '/v3/schedules', SCHEDULE),
-      faulted('POST', '/v3/schedules', SCHEDULE, { code: 8203, status: 503, name: 'schedule timeout' }),
+      rateLimited(req('POST', '/v3/schedules', SCHEDULE)),
+      faulted(req('POST', '/v3/schedules', SCHEDULE), { code: 8203, status: 503, name: 'schedule timeout' }),
     ],
   },
   {
-    endpoint: 'GET /v3/push/cid?type=push|schedule',
+    id: 'GET /v3/push/cid?type=push|schedule',
     cite: 'client/PushClient.java:34-40 → bean/push/other/CidGetResult.java:12-15 (strict)',
     success: {
-      run: app => call(app, 'GET', '/v3/push/cid?type=schedule&count=2'),
-      fields: { cidlist: 'strings' },
+      request: () => req('GET', '/v3/push/cid?type=schedule&count=2'),
+      shape: { cidlist: 'strings' },
       strict: ['cidlist'],
     },
     failures: [
-      unauthorized('GET', '/v3/push/cid?type=push&count=2'),
+      unauthorized(req('GET', '/v3/push/cid?type=push&count=2')),
       {
         name: 'count 0',
-        run: app => call(app, 'GET', '/v3/push/cid?type=push&count=0'),
+        request: () => req('GET', '/v3/push/cid?type=push&count=0'),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v3/push/{msg_id}',
+    id: 'DELETE /v3/push/{msg_id}',
     cite: 'client/PushClient.java:46-48 (void: only failures decoded)',
     failures: [
-      unauthorized('DELETE', '/v3/push/18100000000000001'),
-      { name: 'unknown msg_id', run: app => call(app, 'DELETE', '/v3/push/1'), status: 400, code: 1003 },
+      unauthorized(req('DELETE', '/v3/push/18100000000000001')),
+      { name: 'unknown msg_id', request: () => req('DELETE', '/v3/push/1'), status: 400, code: 1003 },
     ],
   },
   {
-    endpoint: 'GET /v3/push/quota',
+    id: 'GET /v3/push/quota',
     cite: 'client/PushClient.java:50-52 → bean/push/other/QuotaGetResult.java:11-51 (strict, nested too)',
     success: {
-      run: app => call(app, 'GET', '/v3/push/quota'),
-      fields: {
+      request: () => req('GET', '/v3/push/quota'),
+      shape: {
         code: 'int',
         message: 'string',
         data: {
@@ -172,97 +172,97 @@ const endpoints: Endpoint[] = [
       },
       strict: ['code', 'message', 'data'],
     },
-    failures: [unauthorized('GET', '/v3/push/quota'), rateLimited('GET', '/v3/push/quota')],
+    failures: [unauthorized(req('GET', '/v3/push/quota')), rateLimited(req('GET', '/v3/push/quota'))],
   },
   {
-    endpoint: 'POST /v3/push/file',
+    id: 'POST /v3/push/file',
     cite: 'client/PushClient.java:54-56 → PushSendResult (strict)',
     failures: [
-      unauthorized('POST', '/v3/push/file', PUSH),
+      unauthorized(req('POST', '/v3/push/file', PUSH)),
       {
         name: 'unknown file_id',
-        run: app => call(app, 'POST', '/v3/push/file', { ...PUSH, audience: { file: { file_id: 'nope' } } }),
+        request: () => req('POST', '/v3/push/file', { ...PUSH, audience: { file: { file_id: 'nope' } } }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/files/{alias|registration_id}',
+    id: 'POST /v3/files/{alias|registration_id}',
     cite: 'client/PushClient.java:58-64 → bean/file/FileUploadResult.java:10-13',
     failures: [
-      unauthorized('POST', '/v3/files/alias', {}),
-      unauthorized('POST', '/v3/files/registration_id', {}),
+      unauthorized(req('POST', '/v3/files/alias', {})),
+      unauthorized(req('POST', '/v3/files/registration_id', {})),
     ],
   },
   {
-    endpoint: 'GET /v3/files',
+    id: 'GET /v3/files',
     cite: 'client/PushClient.java:66-68 → bean/file/FilesGetResult.java:12-18 (strict)',
     success: {
-      run: app => call(app, 'GET', '/v3/files'),
-      fields: { total_count: 'int', files: 'array' },
+      request: () => req('GET', '/v3/files'),
+      shape: { total_count: 'int', files: 'array' },
       strict: ['total_count', 'files'],
     },
-    failures: [unauthorized('GET', '/v3/files')],
+    failures: [unauthorized(req('GET', '/v3/files'))],
   },
   {
-    endpoint: 'GET|DELETE /v3/files/{file_id}',
+    id: 'GET|DELETE /v3/files/{file_id}',
     cite: 'client/PushClient.java:70-76 → bean/file/FileGetResult.java:13-30',
     failures: [
-      unauthorized('DELETE', '/v3/files/nope'),
-      { name: 'unknown file_id', run: app => call(app, 'GET', '/v3/files/nope'), status: 400, code: 1003 },
+      unauthorized(req('DELETE', '/v3/files/nope')),
+      { name: 'unknown file_id', request: () => req('GET', '/v3/files/nope'), status: 400, code: 1003 },
     ],
   },
   {
-    endpoint: 'POST|PUT /v3/images/byurls',
+    id: 'POST|PUT /v3/images/byurls',
     cite: 'client/PushClient.java:78-84 → bean/image/ImageUrlAddResult.java, ImageUrlUpdateResult.java',
     failures: [
-      unauthorized('POST', '/v3/images/byurls', {}),
+      unauthorized(req('POST', '/v3/images/byurls', {})),
       {
         name: 'no image_type',
-        run: app => call(app, 'POST', '/v3/images/byurls', { image_url: 'https://img.example/a.png' }),
+        request: () => req('POST', '/v3/images/byurls', { image_url: 'https://img.example/a.png' }),
         status: 400,
         code: 1002,
       },
       {
         name: 'unknown media_id',
-        run: app => call(app, 'PUT', '/v3/images/byurls/nope', { image_url: 'https://img.example/a.png' }),
+        request: () => req('PUT', '/v3/images/byurls/nope', { image_url: 'https://img.example/a.png' }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST|PUT /v3/images/byfiles',
+    id: 'POST|PUT /v3/images/byfiles',
     cite: 'client/PushClient.java:86-92 → bean/image/ImageFileAddResult.java, ImageFileUpdateResult.java',
     failures: [
-      unauthorized('POST', '/v3/images/byfiles', {}),
-      unauthorized('PUT', '/v3/images/byfiles/nope', {}),
+      unauthorized(req('POST', '/v3/images/byfiles', {})),
+      unauthorized(req('PUT', '/v3/images/byfiles/nope', {})),
     ],
   },
   {
-    endpoint: 'POST /v3/push/batch/{regid|alias}/single',
+    id: 'POST /v3/push/batch/{regid|alias}/single',
     cite: 'client/PushClient.java:94-100 → bean/push/batch/BatchPushSendResult.java:14-17, BatchPushResult.java:10-19',
     success: {
-      run: app => call(app, 'POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
+      request: () => req('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
       // keyed by cid, each {msg_id} or {error:{code,message}} (an unknown cid is a per-entry 1003)
-      fields: { c1: { 'msg_id?': 'string', 'error?': { code: 'int', message: 'string' } } },
+      shape: { c1: { 'msg_id?': 'string', 'error?': { code: 'int', message: 'string' } } },
     },
     failures: [
-      unauthorized('POST', '/v3/push/batch/alias/single', BATCH('alias1')),
-      rateLimited('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1)),
+      unauthorized(req('POST', '/v3/push/batch/alias/single', BATCH('alias1'))),
+      rateLimited(req('POST', '/v3/push/batch/regid/single', BATCH(ANDROID_1))),
     ],
   },
   {
-    endpoint: 'POST /v3/push/template',
+    id: 'POST /v3/push/template',
     cite: 'client/PushClient.java:102-104 → bean/push/TemplatePushSendResult.java:13-28 (strict); errors flat',
-    error: templateError,
+    decode: readError(templateError),
     success: {
-      run: async app => {
+      request: async ({ app }) => {
         await definedTemplate(app)
-        return call(app, 'POST', '/v3/push/template', TEMPLATE_PUSH)
+        return req('POST', '/v3/push/template', TEMPLATE_PUSH)
       },
-      fields: {
+      shape: {
         code: 'int',
         message: 'string',
         data: {
@@ -272,230 +272,240 @@ const endpoints: Endpoint[] = [
       strict: ['code', 'message', 'data'],
     },
     failures: [
-      { ...unauthorized('POST', '/v3/push/template', TEMPLATE_PUSH), name: 'wrong master secret (flat)' },
+      {
+        ...unauthorized(req('POST', '/v3/push/template', TEMPLATE_PUSH)),
+        name: 'wrong master secret (flat)',
+      },
       {
         name: 'unknown template id (flat)',
-        run: app => call(app, 'POST', '/v3/push/template', { ...TEMPLATE_PUSH, id: 'nope' }),
+        request: () => req('POST', '/v3/push/template', { ...TEMPLATE_PUSH, id: 'nope' }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/push/template/schedule',
+    id: 'POST /v3/push/template/schedule',
     cite: 'client/PushClient.java:106-108 → bean/push/ScheduleTemplatePushSendResult.java:13-28 (strict); errors flat',
-    error: templateError,
+    decode: readError(templateError),
     failures: [
       {
-        ...unauthorized('POST', '/v3/push/template/schedule', TEMPLATE_SCHEDULE),
+        ...unauthorized(req('POST', '/v3/push/template/schedule', TEMPLATE_SCHEDULE)),
         name: 'wrong master secret (flat)',
       },
       {
         name: 'empty params (flat)',
-        run: app => call(app, 'POST', '/v3/push/template/schedule', { ...TEMPLATE_SCHEDULE, params: [] }),
+        request: () => req('POST', '/v3/push/template/schedule', { ...TEMPLATE_SCHEDULE, params: [] }),
         status: 400,
         code: 1003,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/grouppush',
+    id: 'POST /v3/grouppush',
     cite: 'client/GroupPushClient.java:13-15 → bean/push/GroupPushSendResult.java:17-26',
     failures: [
       {
-        ...unauthorized('POST', '/v3/grouppush', PUSH),
+        ...unauthorized(req('POST', '/v3/grouppush', PUSH)),
         name: 'unknown group key',
-        run: app =>
-          call(app, 'POST', '/v3/grouppush', PUSH, {
+        request: () =>
+          req('POST', '/v3/grouppush', PUSH, {
             authorization: `Basic ${Buffer.from(`group-${'g'.repeat(24)}:${'x'.repeat(24)}`).toString('base64')}`,
           }),
       },
     ],
   },
   {
-    endpoint: 'GET /v3/devices/{registration_id}',
+    id: 'GET /v3/devices/{registration_id}',
     cite: 'client/DeviceClient.java:16-18 → bean/device/DeviceGetResult.java:14-27',
     success: {
-      run: app => call(app, 'GET', `/v3/devices/${ANDROID_1}`),
-      fields: { tags: 'strings', alias: 'string', mobile: 'string' },
+      request: () => req('GET', `/v3/devices/${ANDROID_1}`),
+      shape: { tags: 'strings', alias: 'string', mobile: 'string' },
     },
     failures: [
-      unauthorized('GET', `/v3/devices/${ANDROID_1}`),
+      unauthorized(req('GET', `/v3/devices/${ANDROID_1}`)),
       {
         name: 'invalid registration_id',
-        run: app => call(app, 'GET', '/v3/devices/nope'),
+        request: () => req('GET', '/v3/devices/nope'),
         status: 400,
         code: 7002,
       },
-      rateLimited('GET', `/v3/devices/${ANDROID_1}`),
-      faulted('GET', `/v3/devices/${ANDROID_1}`, undefined, { code: 7030, status: 503, name: 'system busy' }),
+      rateLimited(req('GET', `/v3/devices/${ANDROID_1}`)),
+      faulted(req('GET', `/v3/devices/${ANDROID_1}`, undefined), {
+        code: 7030,
+        status: 503,
+        name: 'system busy',
+      }),
     ],
   },
   {
-    endpoint: 'POST /v3/devices/{registration_id}',
+    id: 'POST /v3/devices/{registration_id}',
     cite: 'client/DeviceClient.java:20-26 (setDevice, clearDevice: void)',
     failures: [
-      unauthorized('POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' }),
+      unauthorized(req('POST', `/v3/devices/${ANDROID_1}`, { alias: 'a2' })),
       {
         name: 'tags not an add/remove object',
-        run: app => call(app, 'POST', `/v3/devices/${ANDROID_1}`, { tags: 5 }),
+        request: () => req('POST', `/v3/devices/${ANDROID_1}`, { tags: 5 }),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/aliases/{alias}?new_format=true',
+    id: 'GET /v3/aliases/{alias}?new_format=true',
     cite: 'client/DeviceClient.java:28-30 → bean/device/AliasGetResult.java:15-30 (strict, Data strict)',
     success: {
-      run: app => call(app, 'GET', '/v3/aliases/alias1?platform=android&new_format=true'),
-      fields: { data: [{ registration_id: 'string', platform: 'string', last_online_date: 'string' }] },
+      request: () => req('GET', '/v3/aliases/alias1?platform=android&new_format=true'),
+      shape: { data: [{ registration_id: 'string', platform: 'string', last_online_date: 'string' }] },
       strict: ['data'],
     },
     failures: [
-      unauthorized('GET', '/v3/aliases/alias1?platform=android&new_format=true'),
+      unauthorized(req('GET', '/v3/aliases/alias1?platform=android&new_format=true')),
       {
         name: 'invalid platform',
-        run: app => call(app, 'GET', '/v3/aliases/alias1?platform=zz&new_format=true'),
+        request: () => req('GET', '/v3/aliases/alias1?platform=zz&new_format=true'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v3/aliases/{alias}; POST /v3/aliases/{alias}',
+    id: 'DELETE /v3/aliases/{alias}; POST /v3/aliases/{alias}',
     cite: 'client/DeviceClient.java:32-38 (void)',
     failures: [
-      unauthorized('DELETE', '/v3/aliases/alias1?platform=android'),
+      unauthorized(req('DELETE', '/v3/aliases/alias1?platform=android')),
       {
         name: 'unknown registration_ids (illegal_rids ignored)',
-        run: app => call(app, 'POST', '/v3/aliases/alias1', REMOVE_UNKNOWN),
+        request: () => req('POST', '/v3/aliases/alias1', REMOVE_UNKNOWN),
         status: 400,
         code: 7013,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/tags',
+    id: 'GET /v3/tags',
     cite: 'client/DeviceClient.java:40-42 → bean/device/TagsGetResult.java:12-15 (strict)',
-    success: { run: app => call(app, 'GET', '/v3/tags'), fields: { tags: 'strings' }, strict: ['tags'] },
-    failures: [unauthorized('GET', '/v3/tags'), rateLimited('GET', '/v3/tags')],
+    success: { request: () => req('GET', '/v3/tags'), shape: { tags: 'strings' }, strict: ['tags'] },
+    failures: [unauthorized(req('GET', '/v3/tags')), rateLimited(req('GET', '/v3/tags'))],
   },
   {
-    endpoint: 'GET /v3/tags/{tag}/registration_ids/{registration_id}',
+    id: 'GET /v3/tags/{tag}/registration_ids/{registration_id}',
     cite: 'client/DeviceClient.java:44-46 → bean/device/TagGetResult.java:10-13 (strict)',
     success: {
-      run: app => call(app, 'GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
-      fields: { result: 'boolean' },
+      request: () => req('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
+      shape: { result: 'boolean' },
       strict: ['result'],
     },
     failures: [
-      unauthorized('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`),
+      unauthorized(req('GET', `/v3/tags/tag1/registration_ids/${ANDROID_1}`)),
       {
         name: 'invalid registration_id',
-        run: app => call(app, 'GET', '/v3/tags/tag1/registration_ids/zz'),
+        request: () => req('GET', '/v3/tags/tag1/registration_ids/zz'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/tags/{tag}; DELETE /v3/tags/{tag}',
+    id: 'POST /v3/tags/{tag}; DELETE /v3/tags/{tag}',
     cite: 'client/DeviceClient.java:48-54 (void)',
     failures: [
-      unauthorized('POST', '/v3/tags/tag1', ADD_TAG),
+      unauthorized(req('POST', '/v3/tags/tag1', ADD_TAG)),
       {
         name: 'unknown registration_ids (illegal_rids ignored)',
-        run: app => call(app, 'POST', '/v3/tags/tag1', ADD_UNKNOWN),
+        request: () => req('POST', '/v3/tags/tag1', ADD_UNKNOWN),
         status: 400,
         code: 7013,
       },
       {
         name: 'invalid platform',
-        run: app => call(app, 'DELETE', '/v3/tags/tag1?platform=zz'),
+        request: () => req('DELETE', '/v3/tags/tag1?platform=zz'),
         status: 400,
         code: 7002,
       },
     ],
   },
   {
-    endpoint: 'POST /v3/devices/status',
+    id: 'POST /v3/devices/status',
     cite: 'client/DeviceClient.java:56-58 → bean/device/DeviceStatusGetResult.java:19-37 (@JsonAnySetter)',
     success: {
-      run: app => call(app, 'POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }),
-      fields: { [ANDROID_1]: { online: 'boolean', 'last_online_time?': 'string' } },
+      request: () => req('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }),
+      shape: { [ANDROID_1]: { online: 'boolean', 'last_online_time?': 'string' } },
     },
-    failures: [unauthorized('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] })],
+    failures: [unauthorized(req('POST', '/v3/devices/status', { registration_ids: [ANDROID_1] }))],
   },
   {
-    endpoint: 'GET /v3/received/detail',
+    id: 'GET /v3/received/detail',
     cite: 'client/ReportClient.java:17-19 → List<bean/report/ReceivedDetailGetResult.java:11-54>',
     success: {
-      run: async app => call(app, 'GET', `/v3/received/detail?msg_ids=${await pushed(app)}`),
-      list: true,
-      fields: {
-        msg_id: 'string',
-        jpush_received: 'long',
-        ios_apns_sent: 'long',
-        'android_pns_sent?': 'long',
-      },
+      request: ctx => req('GET', `/v3/received/detail?msg_ids=${ctx.msgId}`),
+      shape: [
+        {
+          msg_id: 'string',
+          jpush_received: 'long',
+          ios_apns_sent: 'long',
+          'android_pns_sent?': 'long',
+        },
+      ],
     },
     failures: [
-      unauthorized('GET', '/v3/received/detail?msg_ids=1'),
+      unauthorized(req('GET', '/v3/received/detail?msg_ids=1')),
       {
         name: 'msg_ids invalid',
-        run: app => call(app, 'GET', '/v3/received/detail?msg_ids=abc'),
+        request: () => req('GET', '/v3/received/detail?msg_ids=abc'),
         status: 400,
         code: 3002,
       },
-      rateLimited('GET', '/v3/received/detail?msg_ids=1'),
+      rateLimited(req('GET', '/v3/received/detail?msg_ids=1')),
     ],
   },
   {
-    endpoint: 'POST /v3/status/message',
+    id: 'POST /v3/status/message',
     cite: 'client/ReportClient.java:21-23 → Map<String, bean/report/MessageStatusGetResult.java:11-17> (strict)',
     success: {
-      run: async app =>
-        call(app, 'POST', '/v3/status/message', { msg_id: await pushed(app), registration_ids: [ANDROID_1] }),
-      fields: { [ANDROID_1]: { status: 'int' } },
-    },
-    failures: [unauthorized('POST', '/v3/status/message', { msg_id: '1', registration_ids: [ANDROID_1] })],
-  },
-  {
-    endpoint: 'GET /v3/messages/detail',
-    cite: 'client/ReportClient.java:25-27 → List<bean/report/MessageDetailGetResult.java:12-144>',
-    success: {
-      run: async app => call(app, 'GET', `/v3/messages/detail?msg_ids=${await pushed(app)}`),
-      list: true,
-      fields: {
-        msg_id: 'string',
-        details: {
-          notification: { target: 'long', sent: 'long', received: 'long', display: 'long', click: 'long' },
-        },
-      },
+      request: ctx => req('POST', '/v3/status/message', { msg_id: ctx.msgId, registration_ids: [ANDROID_1] }),
+      shape: { [ANDROID_1]: { status: 'int' } },
     },
     failures: [
-      unauthorized('GET', '/v3/messages/detail?msg_ids=1'),
+      unauthorized(req('POST', '/v3/status/message', { msg_id: '1', registration_ids: [ANDROID_1] })),
+    ],
+  },
+  {
+    id: 'GET /v3/messages/detail',
+    cite: 'client/ReportClient.java:25-27 → List<bean/report/MessageDetailGetResult.java:12-144>',
+    success: {
+      request: ctx => req('GET', `/v3/messages/detail?msg_ids=${ctx.msgId}`),
+      shape: [
+        {
+          msg_id: 'string',
+          details: {
+            notification: { target: 'long', sent: 'long', received: 'long', display: 'long', click: 'long' },
+          },
+        },
+      ],
+    },
+    failures: [
+      unauthorized(req('GET', '/v3/messages/detail?msg_ids=1')),
       {
         name: 'msg_ids invalid',
-        run: app => call(app, 'GET', '/v3/messages/detail?msg_ids=abc'),
+        request: () => req('GET', '/v3/messages/detail?msg_ids=abc'),
         status: 400,
         code: 3002,
       },
     ],
   },
   {
-    endpoint: 'GET /v3/users',
+    id: 'GET /v3/users',
     cite: 'client/ReportClient.java:29-31 → bean/report/UserDetailGetResult.java:17-34',
     success: {
-      run: app => call(app, 'GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
-      fields: { time_unit: 'string', start: 'string', duration: 'int', items: 'array' },
+      request: () => req('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
+      shape: { time_unit: 'string', start: 'string', duration: 'int', items: 'array' },
     },
     failures: [
-      unauthorized('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
+      unauthorized(req('GET', '/v3/users?time_unit=DAY&start=2026-01-01&duration=1')),
       {
         name: 'time_unit invalid',
-        run: app => call(app, 'GET', '/v3/users?time_unit=X&start=2026-01-01&duration=1'),
+        request: () => req('GET', '/v3/users?time_unit=X&start=2026-01-01&duration=1'),
         status: 400,
         code: 3002,
       },
@@ -503,4 +513,4 @@ const endpoints: Endpoint[] = [
   },
 ]
 
-checkEndpoints(client, endpoints)
+checkCalls(client, endpoints)

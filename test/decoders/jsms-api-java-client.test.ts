@@ -1,26 +1,17 @@
 import { DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET } from '../../src/seed/fixtures.js'
-import { basic, call } from '../helpers.js'
+import { basic } from '../helpers.js'
 import {
-  type ClientDecoder,
-  checkEndpoints,
-  type Endpoint,
-  type Failure,
+  checkCalls,
   faulted,
-  responseWrapperError,
-  unauthorized,
-} from './decoder.js'
-import {
-  codeSent,
   SMS_BATCH,
   SMS_CODE,
   SMS_MESSAGE,
   SMS_SCHEDULE,
   SMS_SCHEDULE_BATCH,
   SMS_TEMPLATE,
-  smsBatchScheduled,
-  smsScheduled,
-  smsTemplate,
-} from './requests.js'
+  unauthorized,
+} from './catalogue.js'
+import { type Call, type Failure, readError, req, responseWrapperError, throwing } from './decoder.js'
 
 // jpush/jsms-api-java-client at d9ce9159a74540559ae8001bbbc2b7c69602ff9a (on jiguang-common
 // 1.0.8, pom.xml; read at jpush/jiguang-java-client-common 778febd). Paths below are under
@@ -34,31 +25,31 @@ import {
 // APIRequestException on any non-200 (:394-396, :436-438) without parsing the error: -1 there.
 // The client reads no rate headers (JSMS sends none).
 
-const client: ClientDecoder = { runtime: 'gson', error: responseWrapperError }
+const client = throwing({ runtime: 'gson', error: responseWrapperError })
 
 const serverError = (method: 'POST' | 'GET' | 'PUT' | 'DELETE', url: string, body?: unknown): Failure => ({
-  ...faulted(method, url, body, { code: 50019, status: 500, name: 'server error: body not parsed' }),
+  ...faulted(req(method, url, body), { code: 50019, status: 500, name: 'server error: body not parsed' }),
   read: -1,
 })
 
 const devAuth = { authorization: basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET) }
 
-const endpoints: Endpoint[] = [
+const endpoints: Call[] = [
   {
-    endpoint: 'POST /v1/codes',
+    id: 'POST /v1/codes',
     cite: 'common/SMSClient.java:95-100 → SendSMSResult.java:9',
-    success: { run: app => call(app, 'POST', '/v1/codes', SMS_CODE), fields: { msg_id: 'string' } },
+    success: { request: () => req('POST', '/v1/codes', SMS_CODE), shape: { msg_id: 'string' } },
     failures: [
-      unauthorized('POST', '/v1/codes', SMS_CODE),
+      unauthorized(req('POST', '/v1/codes', SMS_CODE)),
       {
         name: 'invalid mobile',
-        run: app => call(app, 'POST', '/v1/codes', { ...SMS_CODE, mobile: '123' }),
+        request: () => req('POST', '/v1/codes', { ...SMS_CODE, mobile: '123' }),
         status: 403,
         code: 50006,
       },
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'POST', '/v1/codes', { ...SMS_CODE, temp_id: 999 }),
+        request: () => req('POST', '/v1/codes', { ...SMS_CODE, temp_id: 999 }),
         status: 403,
         code: 50013,
       },
@@ -66,50 +57,50 @@ const endpoints: Endpoint[] = [
     ],
   },
   {
-    endpoint: 'POST /v1/codes/{msg_id}/valid',
+    id: 'POST /v1/codes/{msg_id}/valid',
     cite: 'common/SMSClient.java:112-121 → ValidSMSResult.java:10',
     success: {
-      run: async app => call(app, 'POST', `/v1/codes/${await codeSent(app)}/valid`, { code: '000000' }),
+      request: ctx => req('POST', `/v1/codes/${ctx.codeMsgId}/valid`, { code: '000000' }),
       // a wrong code is a 200 {is_valid:false, error} or 403: either way is_valid is a boolean
-      fields: { is_valid: 'boolean' },
+      shape: { is_valid: 'boolean' },
       status: 403,
     },
     failures: [
-      unauthorized('POST', '/v1/codes/1/valid', { code: '123456' }),
+      unauthorized(req('POST', '/v1/codes/1/valid', { code: '123456' })),
       {
         name: 'wrong msg_id',
-        run: app => call(app, 'POST', '/v1/codes/0000/valid', { code: '123456' }),
+        request: () => req('POST', '/v1/codes/0000/valid', { code: '123456' }),
         status: 403,
         code: 50026,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/voice_codes',
+    id: 'POST /v1/voice_codes',
     cite: 'common/SMSClient.java:133-138 → SendSMSResult',
     success: {
-      run: app => call(app, 'POST', '/v1/voice_codes', { mobile: '13800138001' }),
-      fields: { msg_id: 'string' },
+      request: () => req('POST', '/v1/voice_codes', { mobile: '13800138001' }),
+      shape: { msg_id: 'string' },
     },
     failures: [
-      unauthorized('POST', '/v1/voice_codes', { mobile: '13800138001' }),
+      unauthorized(req('POST', '/v1/voice_codes', { mobile: '13800138001' })),
       {
         name: 'invalid mobile',
-        run: app => call(app, 'POST', '/v1/voice_codes', { mobile: '1' }),
+        request: () => req('POST', '/v1/voice_codes', { mobile: '1' }),
         status: 403,
         code: 50006,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/messages',
+    id: 'POST /v1/messages',
     cite: 'common/SMSClient.java:150-155 → SendSMSResult',
-    success: { run: app => call(app, 'POST', '/v1/messages', SMS_MESSAGE), fields: { msg_id: 'string' } },
+    success: { request: () => req('POST', '/v1/messages', SMS_MESSAGE), shape: { msg_id: 'string' } },
     failures: [
-      unauthorized('POST', '/v1/messages', SMS_MESSAGE),
+      unauthorized(req('POST', '/v1/messages', SMS_MESSAGE)),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'POST', '/v1/messages', { ...SMS_MESSAGE, temp_id: 999 }),
+        request: () => req('POST', '/v1/messages', { ...SMS_MESSAGE, temp_id: 999 }),
         status: 403,
         code: 50013,
       },
@@ -117,11 +108,11 @@ const endpoints: Endpoint[] = [
     ],
   },
   {
-    endpoint: 'POST /v1/messages/batch',
+    id: 'POST /v1/messages/batch',
     cite: 'common/SMSClient.java:166-170 → common/model/BatchSMSResult.java:12-38',
     success: {
-      run: app => call(app, 'POST', '/v1/messages/batch', SMS_BATCH),
-      fields: {
+      request: () => req('POST', '/v1/messages/batch', SMS_BATCH),
+      shape: {
         success_count: 'int',
         failure_count: 'int',
         failure_recipients: [
@@ -130,55 +121,55 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('POST', '/v1/messages/batch', SMS_BATCH),
+      unauthorized(req('POST', '/v1/messages/batch', SMS_BATCH)),
       {
         name: 'recipients empty',
-        run: app => call(app, 'POST', '/v1/messages/batch', { temp_id: 2, recipients: [] }),
+        request: () => req('POST', '/v1/messages/batch', { temp_id: 2, recipients: [] }),
         status: 403,
         code: 50030,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/schedule',
+    id: 'POST /v1/schedule',
     cite: 'common/SMSClient.java:192-197 → schedule/model/ScheduleResult.java:8',
     success: {
-      run: app => call(app, 'POST', '/v1/schedule', SMS_SCHEDULE),
-      fields: { schedule_id: 'string' },
+      request: () => req('POST', '/v1/schedule', SMS_SCHEDULE),
+      shape: { schedule_id: 'string' },
     },
     failures: [
-      unauthorized('POST', '/v1/schedule', SMS_SCHEDULE),
+      unauthorized(req('POST', '/v1/schedule', SMS_SCHEDULE)),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'POST', '/v1/schedule', { ...SMS_SCHEDULE, temp_id: 999 }),
+        request: () => req('POST', '/v1/schedule', { ...SMS_SCHEDULE, temp_id: 999 }),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'PUT /v1/schedule/{schedule_id}',
+    id: 'PUT /v1/schedule/{schedule_id}',
     cite: 'common/SMSClient.java:209-216 → ScheduleResult',
     success: {
-      run: async app => call(app, 'PUT', `/v1/schedule/${await smsScheduled(app)}`, SMS_SCHEDULE),
-      fields: { schedule_id: 'string' },
+      request: ctx => req('PUT', `/v1/schedule/${ctx.smsScheduleId}`, SMS_SCHEDULE),
+      shape: { schedule_id: 'string' },
     },
     failures: [
-      unauthorized('PUT', '/v1/schedule/zzz', SMS_SCHEDULE),
+      unauthorized(req('PUT', '/v1/schedule/zzz', SMS_SCHEDULE)),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'PUT', '/v1/schedule/zzz', SMS_SCHEDULE),
+        request: () => req('PUT', '/v1/schedule/zzz', SMS_SCHEDULE),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/schedule/batch',
+    id: 'POST /v1/schedule/batch',
     cite: 'common/SMSClient.java:227-232 → BatchSMSResult',
     success: {
-      run: app => call(app, 'POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH),
-      fields: {
+      request: () => req('POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH),
+      shape: {
         schedule_id: 'string',
         success_count: 'int',
         failure_count: 'int',
@@ -186,39 +177,38 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH),
+      unauthorized(req('POST', '/v1/schedule/batch', SMS_SCHEDULE_BATCH)),
       {
         name: 'recipients empty',
-        run: app => call(app, 'POST', '/v1/schedule/batch', { ...SMS_SCHEDULE_BATCH, recipients: [] }),
+        request: () => req('POST', '/v1/schedule/batch', { ...SMS_SCHEDULE_BATCH, recipients: [] }),
         status: 403,
         code: 50030,
       },
     ],
   },
   {
-    endpoint: 'PUT /v1/schedule/batch/{schedule_id}',
+    id: 'PUT /v1/schedule/batch/{schedule_id}',
     cite: 'common/SMSClient.java:244-250 → BatchSMSResult',
     success: {
-      run: async app =>
-        call(app, 'PUT', `/v1/schedule/batch/${await smsBatchScheduled(app)}`, SMS_SCHEDULE_BATCH),
-      fields: { schedule_id: 'string', success_count: 'int', failure_count: 'int' },
+      request: ctx => req('PUT', `/v1/schedule/batch/${ctx.smsBatchScheduleId}`, SMS_SCHEDULE_BATCH),
+      shape: { schedule_id: 'string', success_count: 'int', failure_count: 'int' },
     },
     failures: [
-      unauthorized('PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
+      unauthorized(req('PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH)),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
+        request: () => req('PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/schedule/{schedule_id}',
+    id: 'GET /v1/schedule/{schedule_id}',
     cite: 'common/SMSClient.java:261-264 → schedule/model/ScheduleSMSResult.java:11-35',
     success: {
-      run: async app => call(app, 'GET', `/v1/schedule/${await smsScheduled(app)}`),
-      fields: {
+      request: ctx => req('GET', `/v1/schedule/${ctx.smsScheduleId}`),
+      shape: {
         schedule_id: 'string',
         send_time: 'string',
         temp_id: 'int',
@@ -226,81 +216,81 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('GET', '/v1/schedule/zzz'),
+      unauthorized(req('GET', '/v1/schedule/zzz')),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'GET', '/v1/schedule/zzz'),
+        request: () => req('GET', '/v1/schedule/zzz'),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v1/schedule/{schedule_id}',
+    id: 'DELETE /v1/schedule/{schedule_id}',
     cite: 'common/SMSClient.java:275-277 (the ResponseWrapper)',
     failures: [
-      unauthorized('DELETE', '/v1/schedule/zzz'),
+      unauthorized(req('DELETE', '/v1/schedule/zzz')),
       {
         name: 'invalid schedule_id',
-        run: app => call(app, 'DELETE', '/v1/schedule/zzz'),
+        request: () => req('DELETE', '/v1/schedule/zzz'),
         status: 403,
         code: 50028,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/accounts/dev',
+    id: 'GET /v1/accounts/dev',
     cite: 'common/SMSClient.java:287-289 → account/AccountBalanceResult.java:7',
     success: {
-      run: app => call(app, 'GET', '/v1/accounts/dev', undefined, devAuth),
-      fields: { dev_balance: 'int' },
+      request: () => req('GET', '/v1/accounts/dev', undefined, devAuth),
+      shape: { dev_balance: 'int' },
     },
     failures: [
       {
         name: 'app credentials on the developer endpoint',
-        run: app => call(app, 'GET', '/v1/accounts/dev'),
+        request: () => req('GET', '/v1/accounts/dev'),
         status: 401,
         code: 50002,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/accounts/app',
+    id: 'GET /v1/accounts/app',
     cite: 'common/SMSClient.java:299-301 → account/AppBalanceResult.java:8',
-    success: { run: app => call(app, 'GET', '/v1/accounts/app'), fields: { app_balance: 'int' } },
-    failures: [unauthorized('GET', '/v1/accounts/app')],
+    success: { request: () => req('GET', '/v1/accounts/app'), shape: { app_balance: 'int' } },
+    failures: [unauthorized(req('GET', '/v1/accounts/app'))],
   },
   {
-    endpoint: 'POST /v1/templates',
+    id: 'POST /v1/templates',
     cite: 'common/SMSClient.java:314-317 → template/SendTempSMSResult.java:8',
-    success: { run: app => call(app, 'POST', '/v1/templates', SMS_TEMPLATE), fields: { temp_id: 'int' } },
-    failures: [unauthorized('POST', '/v1/templates', SMS_TEMPLATE)],
+    success: { request: () => req('POST', '/v1/templates', SMS_TEMPLATE), shape: { temp_id: 'int' } },
+    failures: [unauthorized(req('POST', '/v1/templates', SMS_TEMPLATE))],
   },
   {
-    endpoint: 'PUT /v1/templates/{temp_id}',
+    id: 'PUT /v1/templates/{temp_id}',
     cite: 'common/SMSClient.java:329-333 → SendTempSMSResult',
     failures: [
-      unauthorized('PUT', '/v1/templates/1', SMS_TEMPLATE),
+      unauthorized(req('PUT', '/v1/templates/1', SMS_TEMPLATE)),
       {
         name: 'an approved template cannot be modified',
-        run: app => call(app, 'PUT', '/v1/templates/1', SMS_TEMPLATE),
+        request: () => req('PUT', '/v1/templates/1', SMS_TEMPLATE),
         status: 403,
         code: 50047,
       },
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'PUT', '/v1/templates/999', SMS_TEMPLATE),
+        request: () => req('PUT', '/v1/templates/999', SMS_TEMPLATE),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'GET /v1/templates/{temp_id}',
+    id: 'GET /v1/templates/{temp_id}',
     cite: 'common/SMSClient.java:344-347 → template/TempSMSResult.java:8-13',
     success: {
-      run: async app => call(app, 'GET', `/v1/templates/${await smsTemplate(app)}`),
-      fields: {
+      request: ctx => req('GET', `/v1/templates/${ctx.tempId}`),
+      shape: {
         temp_id: 'int',
         template: 'string',
         type: 'int',
@@ -310,37 +300,37 @@ const endpoints: Endpoint[] = [
       },
     },
     failures: [
-      unauthorized('GET', '/v1/templates/1'),
+      unauthorized(req('GET', '/v1/templates/1')),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'GET', '/v1/templates/999'),
+        request: () => req('GET', '/v1/templates/999'),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'DELETE /v1/templates/{temp_id}',
+    id: 'DELETE /v1/templates/{temp_id}',
     cite: 'common/SMSClient.java:358-360 (the ResponseWrapper)',
     failures: [
-      unauthorized('DELETE', '/v1/templates/999'),
+      unauthorized(req('DELETE', '/v1/templates/999')),
       {
         name: 'invalid temp_id',
-        run: app => call(app, 'DELETE', '/v1/templates/999'),
+        request: () => req('DELETE', '/v1/templates/999'),
         status: 403,
         code: 50013,
       },
     ],
   },
   {
-    endpoint: 'POST /v1/sign; POST /v1/sign/{sign_id}',
+    id: 'POST /v1/sign; POST /v1/sign/{sign_id}',
     cite: 'common/SMSClient.java:372-397, 413-439 (doPostSign: the error is not parsed, -1)',
-    error: () => ({ code: -1, message: null }),
+    decode: readError(() => ({ code: -1, message: null })),
     failures: [
-      { ...unauthorized('POST', '/v1/sign', {}), read: -1 },
+      { ...unauthorized(req('POST', '/v1/sign', {})), read: -1 },
       {
         name: 'not multipart (media not supported)',
-        run: app => call(app, 'POST', '/v1/sign/1', {}),
+        request: () => req('POST', '/v1/sign/1', {}),
         status: 415,
         code: 50017,
         read: -1,
@@ -348,25 +338,25 @@ const endpoints: Endpoint[] = [
     ],
   },
   {
-    endpoint: 'GET /v1/sign/{sign_id}',
+    id: 'GET /v1/sign/{sign_id}',
     cite: 'common/SMSClient.java:467-470 → sign/SignInfoResult.java:7-14',
     success: {
-      run: app => call(app, 'GET', '/v1/sign/1'),
-      fields: { sign_id: 'int', sign: 'string', status: 'int', is_default: 'int' },
+      request: () => req('GET', '/v1/sign/1'),
+      shape: { sign_id: 'int', sign: 'string', status: 'int', is_default: 'int' },
     },
     failures: [
-      unauthorized('GET', '/v1/sign/1'),
-      { name: 'invalid sign id', run: app => call(app, 'GET', '/v1/sign/999'), status: 403, code: 50102 },
+      unauthorized(req('GET', '/v1/sign/1')),
+      { name: 'invalid sign id', request: () => req('GET', '/v1/sign/999'), status: 403, code: 50102 },
     ],
   },
   {
-    endpoint: 'DELETE /v1/sign/{sign_id}',
+    id: 'DELETE /v1/sign/{sign_id}',
     cite: 'common/SMSClient.java:454-456 (the ResponseWrapper)',
     failures: [
-      unauthorized('DELETE', '/v1/sign/999'),
-      { name: 'invalid sign id', run: app => call(app, 'DELETE', '/v1/sign/999'), status: 403, code: 50102 },
+      unauthorized(req('DELETE', '/v1/sign/999')),
+      { name: 'invalid sign id', request: () => req('DELETE', '/v1/sign/999'), status: 403, code: 50102 },
     ],
   },
 ]
 
-checkEndpoints(client, endpoints)
+checkCalls(client, endpoints)

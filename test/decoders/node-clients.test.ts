@@ -7,7 +7,8 @@ import { testConfig } from '../../src/config.js'
 import { APP_KEY, MASTER_SECRET } from '../helpers.js'
 import { ANDROID_1, IOS_1 } from '../push/helpers.js'
 import { redirectHttpsTo } from '../push/https-redirect.js'
-import { joinGroup, send } from './decoders-shared.js'
+import { joinGroup } from './catalogue.js'
+import { send } from './decoder.js'
 
 // The decoders of the official Node clients, run through their own calls against the sandbox on a
 // real port (as test/push/jpush-async.test.ts and jpush-sdk.test.ts do), read from the packages in

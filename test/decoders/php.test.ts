@@ -5,20 +5,17 @@ import { buildApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
 import { defaultAuth } from '../helpers.js'
+import { admin, checkCalls, jpush, jsms } from './catalogue.js'
 import {
   type Answer,
-  admin,
   type Call,
-  type Checks,
+  type Client,
   type Decoder,
-  decoderApp,
-  drive,
+  type Endpoint,
   expectRateHeaders,
   isObject,
-  jpush,
-  jsms,
   parseJson,
-} from './decoders-shared.js'
+} from './decoder.js'
 
 // The decoders of the official PHP clients, read from their sources:
 //   jpush/jpush-api-php-client @ d3a9697082171b5320d7839942e71e8a612ff989
@@ -55,14 +52,15 @@ const phpJsms: Decoder = answer => {
   return { kind: 'value', value: { body: parsed.ok ? parsed.value : null, http_code: answer.status } }
 }
 
-const jpushChecks: Checks = {
+const jpushChecks: Client = {
+  runtime: 'json',
   success(outcome, answer, endpoint) {
     expect(outcome, endpoint.id).toEqual({
       kind: 'value',
       value: { body: JSON.parse(answer.raw), http_code: 200 },
     })
     // PushPayload.php:796, 813 read $response['body']['cidlist'] before a batch push.
-    if (endpoint === jpush.cid)
+    if (endpoint.id === jpush.cid.id)
       expect((outcome as { value: { body: { cidlist: string[] } } }).value.body.cidlist).toHaveLength(2)
     if (!endpoint.id.includes('admin')) expectRateHeaders(answer)
   },
@@ -86,7 +84,8 @@ const jpushChecks: Checks = {
   },
 }
 
-const jsmsChecks: Checks = {
+const jsmsChecks: Client = {
+  runtime: 'json',
   success(outcome, answer, endpoint) {
     // An empty body (the DELETEs) decodes to null: the caller reads http_code 200.
     expect(outcome, endpoint.id).toEqual({
@@ -102,8 +101,8 @@ const jsmsChecks: Checks = {
   },
 }
 
-const php = (endpoint: Call['endpoint'], cite: string, decode: Decoder, url?: Call['url']): Call => ({
-  endpoint,
+const php = (endpoint: Endpoint, cite: string, decode: Decoder, url?: Call['url']): Call => ({
+  ...endpoint,
   cite,
   decode,
   ...(url ? { url } : {}),
@@ -164,17 +163,11 @@ const JSMS_CALLS: Call[] = [
 ]
 
 describe('jpush-api-php-client decodes every answer of the calls it makes', () => {
-  it.each(JPUSH_CALLS.map(c => [c.endpoint.id, c] as const))('%s', async (_id, call) => {
-    const app = await decoderApp()
-    await drive(app, call, jpushChecks)
-  })
+  checkCalls(jpushChecks, JPUSH_CALLS)
 })
 
 describe('jsms-api-php-client decodes every answer of the calls it makes', () => {
-  it.each(JSMS_CALLS.map(c => [c.endpoint.id, c] as const))('%s', async (_id, call) => {
-    const app = await decoderApp()
-    await drive(app, call, jsmsChecks)
-  })
+  checkCalls(jsmsChecks, JSMS_CALLS)
 })
 
 describe('the headers as PHP reads them off the wire', () => {

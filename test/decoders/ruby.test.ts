@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import { checkCalls, jpush } from './catalogue.js'
 import {
   type Answer,
   type Call,
-  type Checks,
+  type Client,
   type Decoder,
-  decoderApp,
-  drive,
+  type Endpoint,
   isObject,
-  jpush,
   type Outcome,
   parseJson,
-} from './decoders-shared.js'
+} from './decoder.js'
 
 // The decoder of the official Ruby client, read from its source:
 //   jpush/jpush-api-ruby-client @ 47bb1442624651e175004a458991db8504ea10e8
@@ -38,12 +37,13 @@ const rubyResponse: Decoder = (answer: Answer): Outcome => {
   }
 }
 
-const checks: Checks = {
+const checks: Client = {
+  runtime: 'json',
   success(outcome, answer, endpoint) {
     // Every success must be JSON, `{}` included: an empty 200 would raise (jpush-api.md §9).
     expect(outcome, endpoint.id).toEqual({ kind: 'value', value: JSON.parse(answer.raw) })
     // pusher.rb:21, 44, 60 read body['cidlist'] (a cid is fetched before every push).
-    if (endpoint === jpush.cid)
+    if (endpoint.id === jpush.cid.id)
       expect((outcome as { value: { cidlist: string[] } }).value.cidlist).toHaveLength(2)
   },
   failure(outcome, _answer, failure) {
@@ -62,8 +62,8 @@ const doubleSlash = (u: string) => u.replace('/v3/', '/v3//')
 // schedules.rb:48-50 and device.rb's Tag base end in '/': the list is GET /v3/schedules/?page=1.
 const trailingSlash = (u: string) => u.replace('/v3/schedules?', '/v3/schedules/?')
 
-const rb = (endpoint: Call['endpoint'], cite: string, url?: Call['url']): Call => ({
-  endpoint,
+const rb = (endpoint: Endpoint, cite: string, url?: Call['url']): Call => ({
+  ...endpoint,
   cite,
   decode: rubyResponse,
   ...(url ? { url } : {}),
@@ -98,10 +98,7 @@ const CALLS: Call[] = [
 ]
 
 describe('jpush-api-ruby-client decodes every answer of the calls it makes', () => {
-  it.each(CALLS.map(c => [c.endpoint.id, c] as const))('%s', async (_id, call) => {
-    const app = await decoderApp()
-    await drive(app, call, checks)
-  })
+  checkCalls(checks, CALLS)
 
   it('an empty success body is an error to it, a flat failure is read', () => {
     expect(rubyResponse({ status: 200, headers: {}, raw: '' })).toMatchObject({ kind: 'error', code: 200 })

@@ -1,164 +1,122 @@
-import { expect } from 'vitest'
-import type { SandboxApp } from '../../src/app.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp, type SandboxApp } from '../../src/app.js'
+import { ManualClock } from '../../src/clock.js'
+import { testConfig } from '../../src/config.js'
 import { DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET } from '../../src/seed/fixtures.js'
-import { APP_KEY, basic, createTestApp, defaultAuth } from '../helpers.js'
+import { APP_KEY, basic } from '../helpers.js'
 import { ANDROID_1, IOS_1 } from '../push/helpers.js'
+import {
+  type Answer,
+  bodyProblems,
+  type Call,
+  type Client,
+  type Ctx,
+  type Endpoint,
+  type Failure,
+  get,
+  isObject,
+  type Outcome,
+  parseJson,
+  post,
+  type Request,
+  type Shape,
+  send,
+  unknownKeys,
+} from './decoder.js'
 
-// Issue 29, "decoder tests" (Python, PHP, Ruby, C# and Node clients). Each client file models its
-// decoder as data: a function from one answer (status, headers, body bytes) to what the client
-// gives its caller, written after the client's source (file:line at the commit in the file's
-// header). This file drives the sandbox for every endpoint those clients call: its success, a
-// wrong secret (401), an armed fault (429 2002 on /v3, a documented JSMS/Admin failure) and, where
-// one is cheap, a natural refusal (400 validation, 403/404 unknown id), and checks what the
-// decoder makes of each answer.
-
-export interface Answer {
-  status: number
-  /** Lower-cased names (inject's), values as sent. */
-  headers: Record<string, string | undefined>
-  raw: string
-}
-
-export interface Request {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  url: string
-  /** JSON, serialised as the clients do. */
-  body?: unknown
-  /** A body sent as it is, with its content type (multipart forms, C#'s text/plain JSON). */
-  raw?: { payload: string | Buffer; contentType: string }
-  auth?: string
-  host?: string
-}
-
-export async function send(app: SandboxApp, req: Request): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: req.auth ?? defaultAuth }
-  if (req.host) headers.host = req.host
-  let payload: string | Buffer | undefined
-  if (req.raw) {
-    headers['content-type'] = req.raw.contentType
-    payload = req.raw.payload
-  } else if (req.body !== undefined) {
-    headers['content-type'] = 'application/json'
-    payload = JSON.stringify(req.body)
-  }
-  const res = await app.inject({ method: req.method, url: req.url, headers, payload })
-  const out: Record<string, string | undefined> = {}
-  for (const [k, v] of Object.entries(res.headers)) out[k] = v === undefined ? undefined : String(v)
-  return { status: res.statusCode, headers: out, raw: res.body }
-}
+// What the decoder tests drive the sandbox with, shared by every client's file: the request bodies
+// (each client sends these, its own serialisation aside, which test/push and test/sms check), the
+// sandbox state they name (`prepare`), the failures every host answers, the JPush, JSMS and Admin
+// endpoints the official clients call, and the runner that checks a client's calls against them.
+// For each endpoint: its success, a wrong secret (401), an armed fault (429 2002 on /v3, a
+// documented JSMS/Admin failure) and, where one is cheap, a natural refusal (400 validation,
+// 403/404 unknown id).
 
 export const WRONG_SECRET = basic(APP_KEY, 'ffffffffffffffffffffffff')
 export const DEV_AUTH = basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET)
 export const WRONG_DEV_SECRET = basic(DEFAULT_DEV_KEY, 'ffffffffffffffffffffffff')
 export const ADMIN_HOST = 'admin.jpush.cn'
 
-/** Arms one fault (docs/control-plane.md#fault-injection) for the default app; throws if refused. */
-export async function armFault(
-  app: SandboxApp,
-  fault: { method?: string; path: string; code: number },
-): Promise<void> {
-  const res = await send(app, { method: 'POST', url: '/_sandbox/faults', body: { ...fault, times: 1 } })
-  if (res.status !== 200) throw new Error(`fault refused: ${res.raw}`)
+// ---- Request bodies ----
+
+export const PUSH = {
+  platform: 'all',
+  audience: { registration_id: [ANDROID_1, IOS_1] },
+  notification: { alert: 'decoder' },
 }
+/** A push the push host refuses: no audience (400 1002). */
+export const NO_AUDIENCE = { platform: 'all', notification: { alert: 'x' } }
+/** A registration_id no device has: 400 1003 with illegal_rids. */
+export const UNKNOWN_RID = '1a0018970a8b0fd6c99'
+/** The app's clock starts at 2026-01-01 00:00 UTC (ManualClock): a day later is in the future. */
+export const SEND_TIME = '2026-01-02 10:00:00'
+export const SCHEDULE = {
+  name: 'decoder',
+  enabled: true,
+  trigger: { single: { time: SEND_TIME } },
+  push: PUSH,
+}
+/** More than a year ahead: 400 8100. */
+export const SCHEDULE_TOO_LATE = { ...SCHEDULE, trigger: { single: { time: '2028-01-02 10:00:00' } } }
+export const ADD_TAG = { registration_ids: { add: [ANDROID_1] } }
+export const ADD_UNKNOWN = { registration_ids: { add: ['zz'] } }
+export const REMOVE_UNKNOWN = { registration_ids: { remove: ['zz'] } }
+export const BATCH = (target: string, cid = 'c1') => ({
+  pushlist: { [cid]: { platform: 'all', target, notification: { alert: 'x' } } },
+})
+export const TEMPLATE_ID = 'c65b34b96512'
+export const TEMPLATE_PUSH = {
+  id: TEMPLATE_ID,
+  params: [{ audience: { registration_id: [ANDROID_1] }, keys: { content: 'hi' } }],
+}
+export const TEMPLATE_SCHEDULE = {
+  ...TEMPLATE_PUSH,
+  trigger: { single: { time: SEND_TIME } },
+  name: 'decoder',
+}
+export const ADMIN_APP = { app_name: 'decoder', android_package: 'com.example.decoder' }
 
-/** What a client's decoder gives its caller for one answer. */
-export type Outcome =
-  /** A value returned (the client's success path). */
-  | { kind: 'value'; value: unknown }
-  /** A typed failure the caller can catch, with what the client read into it. */
-  | { kind: 'error'; type: string; httpCode?: unknown; code?: unknown; message?: unknown }
-  /** The client itself breaks on the answer (a TypeError, AttributeError, parse error…). */
-  | { kind: 'crash'; reason: string }
+export const SMS_CODE = { mobile: '13800138000', temp_id: 1 }
+export const RECIPIENT = { mobile: '13800138001', temp_para: { order: 'A1', days: '3' } }
+export const SMS_MESSAGE = { ...RECIPIENT, temp_id: 2 }
+export const SMS_BATCH = { temp_id: 2, recipients: [RECIPIENT, { ...RECIPIENT, mobile: '12' }] }
+export const SMS_SCHEDULE = { ...SMS_MESSAGE, send_time: SEND_TIME }
+export const SMS_SCHEDULE_BATCH = { temp_id: 2, send_time: SEND_TIME, recipients: [RECIPIENT] }
+export const SMS_TEMPLATE = { template: '您的订单{{order}}已出库。', type: 2, ttl: 0, remark: 'decoder' }
 
-export type Decoder = (answer: Answer) => Outcome
-
-/** JSON.parse, or not JSON, as every client tries it. */
-export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(raw) }
-  } catch {
-    return { ok: false }
+/** A multipart form of text parts, as requests' `files=` and curl's `-F` send the sign routes. */
+export function form(fields: Record<string, string>): Request['raw'] {
+  const b = 'decoderboundary'
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${b}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  )
+  return {
+    payload: Buffer.from(`${parts.join('')}--${b}--\r\n`),
+    contentType: `multipart/form-data; boundary=${b}`,
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-// ---- Shapes: the fields a success answer carries, with their JSON types ----
-
-export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null'
-/** An object's fields and types; `[shape]` a JSON array of such items; 'empty' no body; 'empty-object' `{}`. */
-export type Shape = { [field: string]: JsonType | JsonType[] } | [Shape] | 'empty' | 'empty-object'
-
-function typeOf(v: unknown): JsonType {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number'
-  return typeof v as JsonType
-}
-
-/** The ways a body differs from `shape` (none when it fits). */
-export function shapeErrors(raw: string, shape: Shape): string[] {
-  if (shape === 'empty') return raw === '' ? [] : [`expected an empty body, got ${raw}`]
-  const parsed = parseJson(raw)
-  if (!parsed.ok) return [`not JSON: ${raw.slice(0, 80)}`]
-  return valueErrors(parsed.value, shape, '$')
-}
-
-function valueErrors(value: unknown, shape: Shape, at: string): string[] {
-  if (shape === 'empty') return [`${at}: an item cannot be an empty body`]
-  if (shape === 'empty-object')
-    return isObject(value) && Object.keys(value).length === 0 ? [] : [`${at}: not {}`]
-  if (Array.isArray(shape)) {
-    if (!Array.isArray(value)) return [`${at}: not an array`]
-    return value.flatMap((item, i) => valueErrors(item, shape[0], `${at}[${i}]`))
-  }
-  if (!isObject(value)) return [`${at}: not an object`]
-  return Object.entries(shape).flatMap(([field, want]) => {
-    const got = typeOf(value[field])
-    const allowed = [want].flat()
-    return allowed.includes(got) || (got === 'integer' && allowed.includes('number'))
-      ? []
-      : [`${at}.${field}: ${got}, expected ${allowed.join('|')}`]
-  })
-}
-
-// ---- The endpoints, with the sandbox state each needs ----
-
-/** What an endpoint's requests refer to, made once per test. */
-export interface Ctx {
-  app: SandboxApp
-  msgId: string
-  scheduleId: string
-  smsScheduleId: string
-  codeMsgId: string
-  /** The code the sandbox texted for codeMsgId. */
-  code: string
-  smsBatchScheduleId: string
-  tempId: number
-  signId: number
-  newAppKey: string
-}
+// ---- The sandbox state the requests name ----
 
 /** Pushes once, makes a JPush schedule, a JSMS schedule, a code and an Admin app: what the calls name. */
 export async function prepare(app: SandboxApp): Promise<Ctx> {
-  const ok = async (req: Request) => {
-    const res = await send(app, req)
-    if (res.status !== 200) throw new Error(`${req.method} ${req.url}: ${res.raw}`)
+  const ok = async (request: Request) => {
+    const res = await send(app, request)
+    if (res.status !== 200) throw new Error(`${request.method} ${request.url}: ${res.raw}`)
     return JSON.parse(res.raw) as Record<string, string>
   }
   const pushed = await ok({ method: 'POST', url: '/v3/push', body: PUSH })
-  const task = await ok({ method: 'POST', url: '/v3/schedules', body: TASK })
+  const task = await ok({ method: 'POST', url: '/v3/schedules', body: SCHEDULE })
   const sms = await ok({ method: 'POST', url: '/v1/schedule', body: SMS_SCHEDULE })
-  const code = await ok({ method: 'POST', url: '/v1/codes', body: { mobile: '13800138000', temp_id: 1 } })
+  const code = await ok({ method: 'POST', url: '/v1/codes', body: SMS_CODE })
   const made = await ok({ method: 'POST', url: '/v1/app', body: ADMIN_APP, auth: DEV_AUTH, host: ADMIN_HOST })
   const texted = await ok({ method: 'GET', url: '/_sandbox/sms/codes/latest?mobile=13800138000' })
   const batch = await ok({
     method: 'POST',
     url: '/v1/schedule/batch',
-    body: { temp_id: 2, send_time: SMS_SCHEDULE.send_time, recipients: [RECIPIENT] },
+    body: SMS_SCHEDULE_BATCH,
   })
-  const template = await ok({ method: 'POST', url: '/v1/templates', body: TEMPLATE })
+  const template = await ok({ method: 'POST', url: '/v1/templates', body: SMS_TEMPLATE })
   const sign = await ok({ method: 'POST', url: '/v1/sign', raw: form({ sign: '解码签名' }) })
   return {
     app,
@@ -174,68 +132,102 @@ export async function prepare(app: SandboxApp): Promise<Ctx> {
   }
 }
 
-export const PUSH = {
-  platform: 'all',
-  audience: { registration_id: [ANDROID_1, IOS_1] },
-  notification: { alert: 'decoder' },
-}
-export const TASK = {
-  name: 'decoder_task',
-  enabled: true,
-  trigger: { single: { time: '2026-01-02 10:00:00' } },
-  push: PUSH,
-}
-export const SMS_SCHEDULE = {
-  mobile: '13800138000',
-  temp_id: 2,
-  temp_para: { order: 'A1', days: '3' },
-  send_time: '2026-01-02 10:00:00',
-}
-export const ADMIN_APP = { app_name: 'decoder', android_package: 'com.example.decoder' }
-
-/** A failure an endpoint answers: its request, and the status and vendor code it must carry. */
-export interface Failure {
-  name: string
-  /** Arms what the failure needs (a fault) before the request. */
-  arm?: (ctx: Ctx) => Promise<void>
-  request: (ctx: Ctx) => Request
-  status: number
-  code: number
+/** The push template TEMPLATE_ID defined in the control plane (the vendor's console). */
+export async function definedTemplate(app: SandboxApp): Promise<void> {
+  const res = await send(app, {
+    method: 'PUT',
+    url: `/_sandbox/push/templates/${TEMPLATE_ID}`,
+    body: { name: 'decoder', push: { platform: 'all', notification: { android: { alert: '{{content}}' } } } },
+  })
+  if (res.status !== 200) throw new Error(`push template: ${res.status} ${res.raw}`)
 }
 
-export interface Endpoint {
-  /** `METHOD /path` as the vendor documents it. */
-  id: string
-  success: (ctx: Ctx) => Request
-  /** The documented success body: fields and JSON types. */
-  shape: Shape
-  failures: Failure[]
-  /** Sandbox state the endpoint needs beyond `prepare` (a group to push through). */
-  setup?: (app: SandboxApp) => Promise<void>
+// ---- The failures every host answers ----
+
+/** Arms one fault (docs/control-plane.md#fault-injection) for the default app; throws if refused. */
+export async function armFault(
+  app: SandboxApp,
+  fault: { method?: string; path: string; code: number },
+): Promise<void> {
+  const res = await send(app, { method: 'POST', url: '/_sandbox/faults', body: { ...fault, times: 1 } })
+  if (res.status !== 200) throw new Error(`fault refused: ${res.raw}`)
 }
+
+type Build = Failure['request']
+const build = (r: Build | Request): Build => (typeof r === 'function' ? r : () => r)
+
+/** A wrong master secret for `key` (the default app's unless named). */
+export const badAuth = (key = APP_KEY) => ({ authorization: basic(key, 'ffffffffffffffffffffffff') })
+
+/** Each host's code for failed Basic authentication (jpush-api.md: push 1004, device 7004, schedule 8101, report 3001). */
+function authCode(url: string): number {
+  if (url.startsWith('/v1')) return 50002
+  if (/^\/v3\/(devices|tags|aliases|test\/model)/.test(url)) return 7004
+  if (url.startsWith('/v3/schedules')) return 8101
+  if (/^\/v3\/(received|messages|status|users|group\/)/.test(url)) return 3001
+  return 1004
+}
+
+/** The request with a wrong secret (`auth`, else the app key's): the vendor's 401 with its host's code. */
+export function unauthorized(request: Build | Request, auth = WRONG_SECRET, code?: number): Failure {
+  const made = build(request)
+  const host = code ?? (typeof request === 'function' ? undefined : authCode(request.url))
+  if (host === undefined) throw new Error('unauthorized: a built request names its code')
+  return {
+    name: auth === WRONG_SECRET ? 'wrong master secret' : 'wrong secret',
+    request: async ctx => ({ ...(await made(ctx)), auth }),
+    status: 401,
+    code: host,
+  }
+}
+
+/** A fault armed on the request's path (control-plane.md#fault-injection), then the request. */
+export function faulted(
+  request: Build | Request,
+  fault: { code: number; status: number; name: string; path?: string },
+): Failure {
+  const made = build(request)
+  return {
+    name: `${fault.name} (fault)`,
+    arm: async ctx => {
+      const r = await made(ctx)
+      const path = fault.path ?? r.url.split('?')[0]?.replace(/\/{2,}/g, '/') ?? ''
+      await armFault(ctx.app, { method: r.method, path, code: fault.code })
+    },
+    request: made,
+    status: fault.status,
+    code: fault.code,
+  }
+}
+
+/** A 2002 "request frequency exceeded" armed on the path: 429 with X-Rate-Limit-Remaining 0. */
+export const rateLimited = (request: Build | Request): Failure => ({
+  ...faulted(request, { code: 2002, status: 429, name: 'rate limit exceeded' }),
+  spent: true,
+})
+
+/** Two more of the push host's documented refusals every push client meets on POST /v3/push. */
+export const PUSH_REFUSALS: Failure[] = [
+  {
+    name: 'app_key does not exist (not 24 characters)',
+    request: () => ({ ...post('/v3/push', PUSH), auth: basic('short', 'x'.repeat(24)) }),
+    status: 400,
+    code: 1008,
+  },
+  {
+    name: 'message too long',
+    request: () => post('/v3/push', { ...PUSH, message: { msg_content: 'a'.repeat(5000) } }),
+    status: 400,
+    code: 1005,
+  },
+]
+
+// ---- The endpoints every client shares ----
 
 type Host = 'push' | 'device' | 'report' | 'schedule'
 const AUTH_CODE: Record<Host, number> = { push: 1004, device: 7004, report: 3001, schedule: 8101 }
 
-/** The failures every /v3 endpoint answers: a wrong secret (its host's code), and 429 2002. */
-function v3Failures(host: Host, success: (ctx: Ctx) => Request, faultPath: (ctx: Ctx) => string): Failure[] {
-  return [
-    {
-      name: `wrong secret (401 ${AUTH_CODE[host]})`,
-      request: ctx => ({ ...success(ctx), auth: WRONG_SECRET }),
-      status: 401,
-      code: AUTH_CODE[host],
-    },
-    {
-      name: 'rate limited (429 2002, fault)',
-      arm: ctx => armFault(ctx.app, { method: success(ctx).method, path: faultPath(ctx), code: 2002 }),
-      request: success,
-      status: 429,
-      code: 2002,
-    },
-  ]
-}
-
+/** A /v3 endpoint: its success, a wrong secret (its host's code), 429 2002, and its natural refusals. */
 function v3(
   id: string,
   host: Host,
@@ -243,15 +235,13 @@ function v3(
   shape: Shape,
   natural: Failure[] = [],
 ): Endpoint {
-  const faultPath = (ctx: Ctx) =>
-    success(ctx)
-      .url.split('?')[0]
-      ?.replace(/\/{2,}/g, '/') ?? ''
-  return { id, success, shape, failures: [...v3Failures(host, success, faultPath), ...natural] }
+  return {
+    id,
+    success: { request: success, shape },
+    failures: [unauthorized(success, WRONG_SECRET, AUTH_CODE[host]), rateLimited(success), ...natural],
+  }
 }
 
-const get = (url: string): Request => ({ method: 'GET', url })
-const post = (url: string, body: unknown): Request => ({ method: 'POST', url, body })
 const nat = (name: string, request: (ctx: Ctx) => Request, status: number, code: number): Failure => ({
   name,
   request,
@@ -328,8 +318,10 @@ export const jpush = {
   groupPush: {
     id: 'POST /v3/grouppush',
     setup: app => joinGroup(app),
-    success: () => ({ ...post('/v3/grouppush', PUSH), auth: basic(`group-${GROUP.key}`, GROUP.secret) }),
-    shape: { group_msgid: 'string' },
+    success: {
+      request: () => ({ ...post('/v3/grouppush', PUSH), auth: basic(`group-${GROUP.key}`, GROUP.secret) }),
+      shape: { group_msgid: 'string' },
+    },
     failures: [
       {
         name: 'wrong group secret (401 1004)',
@@ -403,7 +395,7 @@ export const jpush = {
     'GET /v3/received',
     'report',
     ctx => get(`/v3/received?msg_ids=${ctx.msgId}`),
-    [{ msg_id: 'string', android_received: ['integer', 'null'], ios_apns_received: ['integer', 'null'] }],
+    [{ msg_id: 'string', android_received: ['long', 'null'], ios_apns_received: ['long', 'null'] }],
     [nat('malformed msg_ids (400 3002)', () => get('/v3/received?msg_ids=,'), 400, 3002)],
   ),
   receivedDetail: v3(
@@ -445,7 +437,7 @@ export const jpush = {
     'GET /v3/users',
     'report',
     () => get('/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
-    { time_unit: 'string', start: 'string', duration: 'integer', items: 'array' },
+    { time_unit: 'string', start: 'string', duration: 'long', items: 'array' },
     [
       nat(
         'MONTH with a day start (400 3004)',
@@ -458,7 +450,7 @@ export const jpush = {
   scheduleCreate: v3(
     'POST /v3/schedules',
     'schedule',
-    () => post('/v3/schedules', { ...TASK, name: 'decoder_new' }),
+    () => post('/v3/schedules', { ...SCHEDULE, name: 'decoder_new' }),
     { schedule_id: 'string', name: 'string' },
     [
       nat(
@@ -470,9 +462,9 @@ export const jpush = {
     ],
   ),
   scheduleList: v3('GET /v3/schedules', 'schedule', () => get('/v3/schedules?page=1'), {
-    total_count: 'integer',
-    total_pages: 'integer',
-    page: 'integer',
+    total_count: 'long',
+    total_pages: 'long',
+    page: 'long',
     schedules: 'array',
   }),
   scheduleGet: v3(
@@ -525,7 +517,7 @@ export const jpush = {
     'GET /v3/schedules/{schedule_id}/msg_ids',
     'schedule',
     ctx => get(`/v3/schedules/${ctx.scheduleId}/msg_ids`),
-    { count: 'integer', msgids: 'array' },
+    { count: 'long', msgids: 'array' },
     [
       nat(
         'unknown schedule (404 8104)',
@@ -551,16 +543,18 @@ export async function joinGroup(app: SandboxApp): Promise<void> {
 export const admin = {
   create: {
     id: 'POST admin /v1/app',
-    success: () => ({
-      ...post('/v1/app', { ...ADMIN_APP, android_package: 'com.example.decoder2' }),
-      auth: DEV_AUTH,
-      host: ADMIN_HOST,
-    }),
-    shape: {
-      app_key: 'string',
-      android_package: 'string',
-      is_new_created: 'boolean',
-      master_secret: 'string',
+    success: {
+      request: () => ({
+        ...post('/v1/app', { ...ADMIN_APP, android_package: 'com.example.decoder2' }),
+        auth: DEV_AUTH,
+        host: ADMIN_HOST,
+      }),
+      shape: {
+        app_key: 'string',
+        android_package: 'string',
+        is_new_created: 'boolean',
+        master_secret: 'string',
+      },
     },
     failures: [
       nat(
@@ -579,24 +573,23 @@ export const admin = {
         400,
         4003,
       ),
-      {
-        name: 'system error (500 10, fault)',
-        arm: ctx => armFault(ctx.app, { path: '/admin/v1/app', code: 10 }),
-        request: () => ({ ...post('/v1/app', ADMIN_APP), auth: DEV_AUTH, host: ADMIN_HOST }),
-        status: 500,
-        code: 10,
-      },
+      faulted(
+        { ...post('/v1/app', ADMIN_APP), auth: DEV_AUTH, host: ADMIN_HOST },
+        { code: 10, status: 500, name: 'system error', path: '/admin/v1/app' },
+      ),
     ],
   },
   delete: {
     id: 'POST admin /v1/app/{appKey}/delete',
-    success: ctx => ({
-      method: 'POST',
-      url: `/v1/app/${ctx.newAppKey}/delete`,
-      auth: DEV_AUTH,
-      host: ADMIN_HOST,
-    }),
-    shape: { success: 'string' },
+    success: {
+      request: ctx => ({
+        method: 'POST',
+        url: `/v1/app/${ctx.newAppKey}/delete`,
+        auth: DEV_AUTH,
+        host: ADMIN_HOST,
+      }),
+      shape: { success: 'string' },
+    },
     failures: [
       nat(
         'wrong dev secret (401 4005)',
@@ -625,27 +618,7 @@ export const admin = {
   },
 } satisfies Record<string, Endpoint>
 
-export const RATE_HEADERS = ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset'] as const
-
-/** The three X-Rate-Limit headers, as integers, on a /v3 answer. */
-export function expectRateHeaders(answer: Answer, remaining?: number) {
-  for (const h of RATE_HEADERS) expect(answer.headers[h], h).toMatch(/^\d+$/)
-  if (remaining !== undefined) expect(answer.headers['x-rate-limit-remaining']).toBe(String(remaining))
-}
-
 // ---- JSMS (/v1) ----
-
-/** A multipart form of text parts, as requests' `files=` and curl's `-F` send the sign routes. */
-export function form(fields: Record<string, string>): Request['raw'] {
-  const b = 'decoderboundary'
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${b}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  )
-  return {
-    payload: Buffer.from(`${parts.join('')}--${b}--\r\n`),
-    contentType: `multipart/form-data; boundary=${b}`,
-  }
-}
 
 /** JSMS answers its failures 401 50002 (credentials) and, armed, 403 50009 ("out of freq"). */
 function v1(
@@ -655,37 +628,16 @@ function v1(
   natural: Failure[] = [],
   auth: { wrong: string; fault: boolean } = { wrong: WRONG_SECRET, fault: true },
 ): Endpoint {
-  const path = (ctx: Ctx) => success(ctx).url.split('?')[0] ?? ''
   return {
     id,
-    success,
-    shape,
+    success: { request: success, shape },
     failures: [
-      {
-        name: 'wrong secret (401 50002)',
-        request: ctx => ({ ...success(ctx), auth: auth.wrong }),
-        status: 401,
-        code: 50002,
-      },
-      ...(auth.fault
-        ? [
-            {
-              name: 'too frequent (403 50009, fault)',
-              arm: (ctx: Ctx) =>
-                armFault(ctx.app, { method: success(ctx).method, path: path(ctx), code: 50009 }),
-              request: success,
-              status: 403,
-              code: 50009,
-            },
-          ]
-        : []),
+      unauthorized(success, auth.wrong, 50002),
+      ...(auth.fault ? [faulted(success, { code: 50009, status: 403, name: 'too frequent' })] : []),
       ...natural,
     ],
   }
 }
-
-const TEMPLATE = { template: '您的订单{{order}}已出库。', type: 2, ttl: 0, remark: 'decoder' }
-const RECIPIENT = { mobile: '13800138001', temp_para: { order: 'A1', days: '3' } }
 
 export const jsms = {
   codes: v1(
@@ -706,23 +658,18 @@ export const jsms = {
     { is_valid: 'boolean' },
     [nat('unknown msg_id (403 50026)', () => post('/v1/codes/1/valid', { code: '123456' }), 403, 50026)],
   ),
-  messages: v1(
-    'POST /v1/messages',
-    () => post('/v1/messages', { ...RECIPIENT, temp_id: 2 }),
-    { msg_id: 'string' },
-    [
-      nat(
-        'unknown temp_id (403 50013)',
-        () => post('/v1/messages', { ...RECIPIENT, temp_id: 999 }),
-        403,
-        50013,
-      ),
-    ],
-  ),
+  messages: v1('POST /v1/messages', () => post('/v1/messages', SMS_MESSAGE), { msg_id: 'string' }, [
+    nat(
+      'unknown temp_id (403 50013)',
+      () => post('/v1/messages', { ...RECIPIENT, temp_id: 999 }),
+      403,
+      50013,
+    ),
+  ]),
   messagesBatch: v1(
     'POST /v1/messages/batch',
     () => post('/v1/messages/batch', { temp_id: 2, recipients: [RECIPIENT] }),
-    { success_count: 'integer', failure_count: 'integer', recipients: 'array' },
+    { success_count: 'long', failure_count: 'long', recipients: 'array' },
     [
       nat(
         'unknown temp_id (403 50013)',
@@ -740,12 +687,11 @@ export const jsms = {
       50013,
     ),
   ]),
-  scheduleBatch: v1(
-    'POST /v1/schedule/batch',
-    () =>
-      post('/v1/schedule/batch', { temp_id: 2, send_time: SMS_SCHEDULE.send_time, recipients: [RECIPIENT] }),
-    { schedule_id: 'string', success_count: 'integer', failure_count: 'integer' },
-  ),
+  scheduleBatch: v1('POST /v1/schedule/batch', () => post('/v1/schedule/batch', SMS_SCHEDULE_BATCH), {
+    schedule_id: 'string',
+    success_count: 'long',
+    failure_count: 'long',
+  }),
   schedulePut: v1(
     'PUT /v1/schedule/{schedule_id}',
     ctx => ({ method: 'PUT', url: `/v1/schedule/${ctx.smsScheduleId}`, body: SMS_SCHEDULE }),
@@ -764,14 +710,14 @@ export const jsms = {
     ctx => ({
       method: 'PUT',
       url: `/v1/schedule/batch/${ctx.smsBatchScheduleId}`,
-      body: { temp_id: 2, send_time: SMS_SCHEDULE.send_time, recipients: [RECIPIENT] },
+      body: SMS_SCHEDULE_BATCH,
     }),
-    { schedule_id: 'string', success_count: 'integer', failure_count: 'integer' },
+    { schedule_id: 'string', success_count: 'long', failure_count: 'long' },
   ),
   scheduleGet: v1(
     'GET /v1/schedule/{schedule_id}',
     ctx => get(`/v1/schedule/${ctx.smsScheduleId}`),
-    { schedule_id: 'string', send_time: 'string', temp_id: 'integer', recipients: 'array' },
+    { schedule_id: 'string', send_time: 'string', temp_id: 'long', recipients: 'array' },
     [nat('unknown schedule_id (403 50028)', () => get('/v1/schedule/nope'), 403, 50028)],
   ),
   scheduleDelete: v1(
@@ -788,30 +734,30 @@ export const jsms = {
     ],
   ),
   accountsApp: v1('GET /v1/accounts/app', () => get('/v1/accounts/app'), {
-    app_balance: 'integer',
-    app_voice: 'integer',
-    app_industry: 'integer',
-    app_market: 'integer',
+    app_balance: 'long',
+    app_voice: 'long',
+    app_industry: 'long',
+    app_market: 'long',
   }),
   accountsDev: v1(
     'GET /v1/accounts/dev',
     () => ({ ...get('/v1/accounts/dev'), auth: DEV_AUTH }),
-    { dev_balance: 'integer', dev_voice: 'integer', dev_industry: 'integer', dev_market: 'integer' },
+    { dev_balance: 'long', dev_voice: 'long', dev_industry: 'long', dev_market: 'long' },
     [],
     // A fault is an app's (control-plane.md): a developer's call is not answered by one.
     { wrong: WRONG_DEV_SECRET, fault: false },
   ),
-  templateCreate: v1('POST /v1/templates', () => post('/v1/templates', TEMPLATE), { temp_id: 'integer' }, [
+  templateCreate: v1('POST /v1/templates', () => post('/v1/templates', SMS_TEMPLATE), { temp_id: 'long' }, [
     nat('missing template (403 50042)', () => post('/v1/templates', { type: 2 }), 403, 50042),
   ]),
   templatePut: v1(
     'PUT /v1/templates/{temp_id}',
-    () => ({ method: 'PUT', url: '/v1/templates/5', body: { ...TEMPLATE, remark: 'changed' } }),
-    { temp_id: 'integer' },
+    () => ({ method: 'PUT', url: '/v1/templates/5', body: { ...SMS_TEMPLATE, remark: 'changed' } }),
+    { temp_id: 'long' },
     [
       nat(
         'unknown temp_id (403 50013)',
-        () => ({ method: 'PUT', url: '/v1/templates/999', body: TEMPLATE }),
+        () => ({ method: 'PUT', url: '/v1/templates/999', body: SMS_TEMPLATE }),
         403,
         50013,
       ),
@@ -820,7 +766,7 @@ export const jsms = {
   templateGet: v1(
     'GET /v1/templates/{temp_id}',
     () => get('/v1/templates/1'),
-    { temp_id: 'integer', template: 'string', type: 'integer', ttl: 'integer', status: 'integer' },
+    { temp_id: 'long', template: 'string', type: 'long', ttl: 'long', status: 'long' },
     [nat('unknown temp_id (403 50013)', () => get('/v1/templates/999'), 403, 50013)],
   ),
   templateDelete: v1(
@@ -832,7 +778,7 @@ export const jsms = {
   signCreate: v1(
     'POST /v1/sign',
     () => ({ method: 'POST', url: '/v1/sign', raw: form({ sign: '解码测试', type: '1' }) }),
-    { sign_id: 'integer' },
+    { sign_id: 'long' },
     [
       nat(
         'a one-character sign (403 50104)',
@@ -845,7 +791,7 @@ export const jsms = {
   signUpdate: v1(
     'POST /v1/sign/{sign_id}',
     ctx => ({ method: 'POST', url: `/v1/sign/${ctx.signId}`, raw: form({ sign: '解码测试二' }) }),
-    { sign_id: 'integer' },
+    { sign_id: 'long' },
     [
       nat(
         'unknown sign_id (403 50102)',
@@ -858,7 +804,7 @@ export const jsms = {
   signGet: v1(
     'GET /v1/sign/{sign_id}',
     () => get('/v1/sign/1'),
-    { sign_id: 'integer', sign: 'string', status: 'integer', is_default: 'integer' },
+    { sign_id: 'long', sign: 'string', status: 'long', is_default: 'long' },
     [nat('unknown sign_id (403 50102)', () => get('/v1/sign/999'), 403, 50102)],
   ),
   signDelete: v1(
@@ -869,72 +815,66 @@ export const jsms = {
   ),
 } satisfies Record<string, Endpoint>
 
-// ---- The runner: one test per call a client makes ----
-
-/** One call of a client: the endpoint, where the client makes it, and its decoder. */
-export interface Call {
-  endpoint: Endpoint
-  /** file:line of the call in the client (at the commit in the test file's header). */
-  cite: string
-  decode: Decoder
-  /** The URL as the client forms it (double or trailing slashes), from the vendor's path. */
-  url?: (url: string) => string
-  /** The body as the client encodes it (C#: JSON as text/plain). */
-  encode?: (req: Request) => Request
-}
-
-/** JSON sent as `text/plain; charset=utf-8`, as C#'s `new StringContent(json, Encoding.UTF8)` does. */
-export const asTextPlain = (req: Request): Request =>
-  req.body === undefined
-    ? req
-    : {
-        ...req,
-        body: undefined,
-        raw: { payload: JSON.stringify(req.body), contentType: 'text/plain; charset=utf-8' },
-      }
-
-export interface Checks {
-  /** What the decoder must make of the endpoint's success answer. */
-  success(outcome: Outcome, answer: Answer, endpoint: Endpoint): void
-  /** What the decoder must make of one documented failure. */
-  failure(outcome: Outcome, answer: Answer, failure: Failure): void
-}
+// ---- The runner: one describe per call a client makes, one test per answer ----
 
 /**
- * Drives one call: every failure first (a fault, a wrong secret and the natural refusals leave the
- * state alone), then the success. Asserts the sandbox's answer (status, vendor code, documented
- * success shape), then hands the decoder's outcome to the client's checks.
+ * Checks a client's calls on one sandbox (reviews decided at once, so a second signature is not
+ * refused 50103), reset before each call (POST /_sandbox/reset: the app's items, faults and seed
+ * made again) with the state `prepare` makes; each failure first (a fault, a wrong secret and the
+ * natural refusals leave the state alone), then the success. Asserts the sandbox's answer (status,
+ * vendor code, a JSON content type, the success shape as the client's runtime binds it), then hands
+ * the decoder's outcome to the client's checks.
  */
-export async function drive(app: SandboxApp, call: Call, checks: Checks): Promise<void> {
-  await call.endpoint.setup?.(app)
-  const ctx = await prepare(app)
-  const at = (req: Request): Request => {
-    const shaped = call.url ? { ...req, url: call.url(req.url) } : req
-    return call.encode ? call.encode(shaped) : shaped
+export function checkCalls(client: Client, calls: Call[]): void {
+  let app: SandboxApp
+  beforeAll(async () => {
+    app = await buildApp(testConfig({ reviewDelayMs: 0 }), { clock: new ManualClock() })
+  })
+  afterAll(() => app.close())
+  for (const call of calls) {
+    describe(`${call.id} — ${call.cite}`, () => {
+      let ctx: Ctx
+      beforeAll(async () => {
+        const reset = await send(app, { method: 'POST', url: '/_sandbox/reset' })
+        if (reset.status !== 200) throw new Error(`reset: ${reset.status} ${reset.raw}`)
+        await call.setup?.(app)
+        ctx = await prepare(app)
+      })
+      const decode = (answer: Answer): Outcome => {
+        const read = call.decode ?? client.decode
+        if (!read) throw new Error(`${call.id}: neither the call nor the client has a decoder`)
+        return read(answer)
+      }
+      const at = async (build: Failure['request']): Promise<Request> => {
+        const made = await build(ctx)
+        const shaped = call.url ? { ...made, url: call.url(made.url) } : made
+        return call.encode ? call.encode(shaped) : shaped
+      }
+      for (const failure of call.failures) {
+        it(`${failure.status} ${failure.code}: ${failure.name}`, async () => {
+          await failure.arm?.(ctx)
+          const answer = await send(app, await at(failure.request))
+          const body = parseJson(answer.raw)
+          const sent = body.ok && isObject(body.value) ? body.value : {}
+          const code = isObject(sent.error) ? sent.error.code : sent.code
+          expect([answer.status, code], answer.raw).toEqual([failure.status, failure.code])
+          // jpush-async reads Content-Type before it parses, and fails on its absence (Request2.js:36).
+          expect(answer.headers['content-type']).toMatch(/^application\/json/)
+          client.failure(decode(answer), answer, failure, call)
+        })
+      }
+      const success = call.success
+      if (success) {
+        it('success decodes', async () => {
+          const answer = await send(app, await at(success.request))
+          // Exactly 200: PHP (Http.php:121) and the Node clients take nothing else for a success.
+          expect(answer.status, answer.raw).toBe(success.status ?? 200)
+          expect(answer.headers['content-type']).toMatch(/^application\/json/)
+          expect(bodyProblems(client.runtime, answer.raw, success.shape), answer.raw).toEqual([])
+          if (success.strict) expect(unknownKeys(answer.body, success.strict), answer.raw).toEqual([])
+          client.success?.(decode(answer), answer, call)
+        })
+      }
+    })
   }
-  for (const failure of call.endpoint.failures) {
-    await failure.arm?.(ctx)
-    const answer = await send(app, at(failure.request(ctx)))
-    const body = parseJson(answer.raw)
-    const sent = body.ok && isObject(body.value) ? body.value : {}
-    const code = isObject(sent.error) ? sent.error.code : sent.code
-    expect([answer.status, code], `${call.endpoint.id}, ${failure.name}: ${answer.raw}`).toEqual([
-      failure.status,
-      failure.code,
-    ])
-    // jpush-async reads Content-Type before it parses, and fails on its absence (Request2.js:36).
-    expect(answer.headers['content-type'], failure.name).toMatch(/^application\/json/)
-    checks.failure(call.decode(answer), answer, failure)
-  }
-  const answer = await send(app, at(call.endpoint.success(ctx)))
-  // Exactly 200: PHP (Http.php:121) and the Node clients take nothing else for a success.
-  expect(answer.status, `${call.endpoint.id}: ${answer.raw}`).toBe(200)
-  expect(answer.headers['content-type'], call.endpoint.id).toMatch(/^application\/json/)
-  expect(shapeErrors(answer.raw, call.endpoint.shape), call.endpoint.id).toEqual([])
-  checks.success(call.decode(answer), answer, call.endpoint)
-}
-
-/** A fresh sandbox whose reviews are decided at once (a second signature is not refused 50103). */
-export async function decoderApp(): Promise<SandboxApp> {
-  return (await createTestApp({ reviewDelayMs: 0 })).app
 }

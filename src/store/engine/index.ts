@@ -113,7 +113,7 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     /** When due work next falls due: told by the writes that create it. */
     due,
     /** A statement that writes, with the caches and due work it touches declared beside its SQL. */
-    writes: createStatements(db, due).writes,
+    writes: createStatements(db, due, seqs).writes,
     /** Vendor ids from SQLite's `sequences` rows. */
     ids: createIdBlocks(db, journal),
     /** Group-committed write, durable before it resolves. */

@@ -13,28 +13,28 @@ interface AdvanceDeps {
 /** Safety net against a due item that no tick can clear. */
 const MAX_STEPS = 100_000
 
-// One clock move per app at a time: a second move waits for the first to finish.
-const moving = new WeakMap<Store, Map<string, Promise<void>>>()
-
 /**
- * Moves the app's clock to `target` (app time, never backwards: the caller checks) by stepping it
- * from one due item to the next, running each step's work (tasks, reports, reviews, callback
- * retries, with their HTTP attempts awaited) before the next, so everything happens in order and
- * at its own time, as if the time had really passed. Resolves when all of it has run.
+ * `advance(appKey, target)` moves the app's clock to `target` (app time, never backwards: the
+ * caller checks) by stepping it from one due item to the next, running each step's work (tasks,
+ * reports, reviews, callback retries, with their HTTP attempts awaited) before the next, so
+ * everything happens in order and at its own time, as if the time had really passed. Resolves when
+ * all of it has run. One move per app at a time: a second waits for the first to finish (the moves
+ * under way are the scheduler's, which makes one of these: scheduler/index.ts).
  */
-export function advanceAppClock(deps: AdvanceDeps, appKey: string, target: number): Promise<void> {
-  const perApp = moving.get(deps.store) ?? new Map<string, Promise<void>>()
-  moving.set(deps.store, perApp)
-  const previous = perApp.get(appKey) ?? Promise.resolve()
-  const run = previous.then(() => step(deps, appKey, target))
-  const tracked = run.finally(() => {
-    if (perApp.get(appKey) === tracked) perApp.delete(appKey)
-  })
-  perApp.set(
-    appKey,
-    tracked.catch(() => {}),
-  )
-  return run
+export function createClockMover(deps: AdvanceDeps) {
+  const moving = new Map<string, Promise<void>>()
+  return function advance(appKey: string, target: number): Promise<void> {
+    const previous = moving.get(appKey) ?? Promise.resolve()
+    const run = previous.then(() => step(deps, appKey, target))
+    const tracked = run.finally(() => {
+      if (moving.get(appKey) === tracked) moving.delete(appKey)
+    })
+    moving.set(
+      appKey,
+      tracked.catch(() => {}),
+    )
+    return run
+  }
 }
 
 async function step(

@@ -1,4 +1,4 @@
-import { advanceAppClock } from './advance.js'
+import { createClockMover } from './advance.js'
 import { createCatchUp } from './catch-up.js'
 import { type DueWork, queriesOf, type SchedulerDeps } from './due-work.js'
 
@@ -150,7 +150,7 @@ export function createScheduler<D extends SchedulerDeps>(deps: D, work: readonly
     },
     /** Moves one app's clock forward, running everything that falls due on the way, in order. */
     advance(appKey: string, target: number): Promise<void> {
-      return advanceAppClock({ store, clock, scheduler, queries }, appKey, target)
+      return mover(appKey, target)
     },
     async stop(): Promise<void> {
       if (state === 'stopped') return
@@ -165,6 +165,8 @@ export function createScheduler<D extends SchedulerDeps>(deps: D, work: readonly
   // that create it) or when a manual clock jumps; never per request.
   store.due.watch({ perApp: queriesOf(work.filter(w => w.catchUp)), sooner: scheduler.poke })
   clock.onMove?.(scheduler.poke)
+  // This scheduler's clock moves, one per app at a time (advance.ts); each step runs its ticks.
+  const mover = createClockMover({ store, clock, scheduler, queries })
   return scheduler
 }
 

@@ -79,7 +79,7 @@ export interface IdleApp {
  * `idleMs` (AUTO_PROVISION_IDLE_MS; 0: none expires), the due work of app-expiry.ts.
  */
 export function createActivityStore(
-  { db, due }: Engine,
+  { db, writes }: Engine,
   {
     idleMs = 0,
     devicesOf = () => 0,
@@ -103,9 +103,6 @@ export function createActivityStore(
     `UPDATE app_activity SET activity = @activity, last_request_at = max(coalesce(last_request_at, 0), @at),
        requests = requests + @requests, refusals = refusals + @refusals WHERE app_key = @appKey`,
   )
-  const setIdleSince = db.prepare<{ appKey: string; since: number | null }>(
-    'UPDATE app_activity SET idle_since = @since WHERE app_key = @appKey',
-  )
   const idleSinceOf = db
     .prepare<[string], number | null>('SELECT idle_since FROM app_activity WHERE app_key = ?')
     .pluck()
@@ -126,6 +123,10 @@ export function createActivityStore(
           one: 'SELECT NULL AS t FROM app_activity WHERE app_key = @appKey',
         }
       : undefined
+  const setIdleSince = writes<{ appKey: string; since: number | null }>(
+    'UPDATE app_activity SET idle_since = @since WHERE app_key = @appKey',
+    { due: idleDue && { query: idleDue, at: ({ since }) => (since === null ? null : since + idleMs) } },
+  )
   const prepared = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, Row>>>()
   let counter: number | undefined
   const next = () => {
@@ -148,7 +149,6 @@ export function createActivityStore(
      */
     expiresWhenIdle(appKey: string, since: number | null): void {
       setIdleSince.run({ appKey, since })
-      if (idleDue && since !== null) due.note(idleDue, appKey, since + idleMs)
     },
     /** Since when the app is idle as far as its expiry knows; null: it never expires. */
     idleSince: (appKey: string): number | null => idleSinceOf.get(appKey) ?? null,

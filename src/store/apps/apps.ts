@@ -67,30 +67,34 @@ const appParams = (a: Omit<App, 'createdAt'>, balances: Balances = NO_BALANCES, 
 })
 
 /**
- * Apps: read on every request (Basic auth, standing), so cached (engine/caches.ts); every method
- * that changes them forgets the cached copy. Balances live in the same rows but change with every
+ * Apps: read on every request (Basic auth, standing), so cached (engine/caches.ts); every statement
+ * that changes them forgets the cached copy (declared with it: engine/statements.ts). Balances live in the same rows but change with every
  * send: they are held apart (balances.ts).
  */
-export function createAppStore({ db, caches, due }: Engine, activity: { created(appKey: string): void }) {
+export function createAppStore({ db, caches, writes }: Engine, activity: { created(appKey: string): void }) {
   const apps = caches.rows<string, App>({ perApp: true })
   const getApp = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE app_key = ?')
   const countApps = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM apps')
   const countUsers = db.prepare<[string, string], { n: number }>(
     'SELECT count(*) AS n FROM apps WHERE dev_key = ? AND app_key <> ?',
   )
-  const insertApp = db.prepare<ReturnType<typeof appParams>>(
+  const insertApp = writes<ReturnType<typeof appParams>>(
     `INSERT INTO apps (app_key, master_secret, dev_key, blacklisted, sms_enabled, ip_whitelist,
        sensitive_words, callback_url, settings, clock_offset_ms, balance, voice, industry, market, created_at)
      VALUES (@appKey, @masterSecret, @devKey, @blacklisted, @smsEnabled, @ipWhitelist, @sensitiveWords,
        @callbackUrl, @settings, @clockOffsetMs, @balance, @voice, @industry, @market, @createdAt)`,
+    { forgets: [apps] },
   )
-  const updateSettings = db.prepare<ReturnType<typeof appParams>>(
+  const updateSettings = writes<ReturnType<typeof appParams>>(
     `UPDATE apps SET master_secret = @masterSecret, dev_key = @devKey, blacklisted = @blacklisted,
        sms_enabled = @smsEnabled, ip_whitelist = @ipWhitelist, sensitive_words = @sensitiveWords,
        callback_url = @callbackUrl, settings = @settings WHERE app_key = @appKey`,
+    { forgets: [apps] },
   )
-  const setOffset = db.prepare<{ appKey: string; offsetMs: number }>(
+  // The app's due times now map to other process times (engine/due.ts): every bound is asked again.
+  const setOffset = writes<{ appKey: string; offsetMs: number }>(
     'UPDATE apps SET clock_offset_ms = @offsetMs WHERE app_key = @appKey',
+    { forgets: [apps], remaps: true },
   )
 
   return {
@@ -111,19 +115,14 @@ export function createAppStore({ db, caches, due }: Engine, activity: { created(
     },
     insert(app: NewApp, createdAt: number): void {
       insertApp.run(appParams(app, app.balances, createdAt))
-      apps.forget(app.appKey)
       activity.created(app.appKey)
     },
     /** Replaces the settings (not balances, not the clock) of an existing app. */
     updateSettings(app: Omit<App, 'createdAt'>): void {
       updateSettings.run(appParams(app))
-      apps.forget(app.appKey)
     },
     setClockOffset(appKey: string, offsetMs: number): void {
       setOffset.run({ appKey, offsetMs })
-      apps.forget(appKey)
-      // The app's due times now map to other process times (engine/due.ts).
-      due.remap()
     },
   }
 }

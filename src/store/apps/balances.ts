@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3'
 import type { Engine } from '../engine/index.js'
+import type { WriteStatement } from '../engine/statements.js'
 
 export type Bucket = 'voice' | 'industry' | 'market'
 
@@ -29,10 +29,11 @@ type Column = (typeof BUCKETS)[number]
  * cached settings (apps.ts), because every send writes them. Each is read from SQLite once, then
  * kept; a charge writes the row in the send's own write job and the new value in memory right
  * after the statement, so memory and SQLite never disagree outside a job, and a job that rolls
- * back takes the memory back with it (a journaled cache: engine/caches.ts, undo.ts). Every other
- * write of the columns forgets the value.
+ * back takes the memory back with it (a journaled cache: engine/caches.ts, undo.ts). Every statement
+ * that writes the columns forgets the value (declared with it: engine/statements.ts); a charge that
+ * went through then remembers what it wrote.
  */
-export function createBalanceStore({ db, caches: engineCaches }: Engine) {
+export function createBalanceStore({ db, caches: engineCaches, writes }: Engine) {
   const caches = {
     app: engineCaches.rows<string, Balances>({ perApp: true, journaled: true }),
     dev: engineCaches.rows<string, Balances>({ journaled: true }),
@@ -45,23 +46,26 @@ export function createBalanceStore({ db, caches: engineCaches }: Engine) {
       'SELECT balance, voice, industry, market FROM developers WHERE dev_key = ?',
     ),
   }
+  type Take = [units: number, key: string, atLeast: number]
   // The bound check stays in the UPDATE: a bucket never goes below zero, whatever memory says.
-  const take = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+  const take = (owner: 'app' | 'dev', table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
     Object.fromEntries(
       BUCKETS.map(col => [
         col,
-        db.prepare<[number, string, number]>(
+        writes<Take>(
           `UPDATE ${table} SET ${col} = ${col} - ? WHERE ${key} = ? AND ${col} IS NOT NULL AND ${col} >= ?`,
+          { key: ([, key]) => key, forgets: [caches[owner]] },
         ),
       ]),
-    ) as Record<Column, Statement<[number, string, number]>>
-  const takes = { app: take('apps', 'app_key'), dev: take('developers', 'dev_key') }
-  const set = (table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
-    db.prepare<Balances & { key: string }>(
+    ) as Record<Column, WriteStatement<Take>>
+  const takes = { app: take('app', 'apps', 'app_key'), dev: take('dev', 'developers', 'dev_key') }
+  const set = (owner: 'app' | 'dev', table: 'apps' | 'developers', key: 'app_key' | 'dev_key') =>
+    writes<Balances & { key: string }>(
       `UPDATE ${table} SET balance = @balance, voice = @voice, industry = @industry, market = @market
        WHERE ${key} = @key`,
+      { key: b => b.key, forgets: [caches[owner]] },
     )
-  const sets = { app: set('apps', 'app_key'), dev: set('developers', 'dev_key') }
+  const sets = { app: set('app', 'apps', 'app_key'), dev: set('dev', 'developers', 'dev_key') }
 
   function balancesOf(owner: 'app' | 'dev', key: string): Balances | undefined {
     const hit = caches[owner].get(key)
@@ -75,10 +79,8 @@ export function createBalanceStore({ db, caches: engineCaches }: Engine) {
     const b = balancesOf(owner, key)
     const left = b?.[col]
     if (b === undefined || left === null || left === undefined || left < units) return false
-    if (takes[owner][col].run(units, key, units).changes !== 1) {
-      caches[owner].forget(key) // memory said enough, the row did not: read it again
-      return false
-    }
+    // The statement forgets the value: memory said enough, and the row may not have (read it again).
+    if (takes[owner][col].run([units, key, units]).changes !== 1) return false
     caches[owner].remember(key, { ...b, [col]: left - units })
     return true
   }
@@ -101,11 +103,9 @@ export function createBalanceStore({ db, caches: engineCaches }: Engine) {
     /** Sets the four buckets (PATCH /_sandbox/app, a reset). */
     setBalances(appKey: string, balances: Balances): void {
       sets.app.run({ ...toBalances(balances), key: appKey })
-      caches.app.forget(appKey)
     },
     setDeveloperBalances(devKey: string, balances: Balances): void {
       sets.dev.run({ ...toBalances(balances), key: devKey })
-      caches.dev.forget(devKey)
     },
     /**
      * Takes `units` from the first bucket that has them: the app's own bucket for the kind, the

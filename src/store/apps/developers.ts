@@ -19,25 +19,27 @@ interface DevRow {
  * every request, so cached like apps (engine/caches.ts); their balances are kept apart (balances.ts).
  */
 export function createDeveloperStore(
-  { db, caches }: Engine,
+  { db, caches, writes }: Engine,
   balances: { forgetDeveloper(devKey: string): void },
 ) {
   const developers = caches.rows<string, Developer>()
   const get = db.prepare<[string], DevRow>(
     'SELECT dev_key, dev_secret, frozen FROM developers WHERE dev_key = ?',
   )
-  const upsert = db.prepare<{ devKey: string; devSecret: string; frozen: number } & Balances>(
+  // A developer removed, then made again (auto-provisioning the same app) comes with new balances:
+  // each statement forgets its row and its balances.
+  const forgets = [developers, { forget: balances.forgetDeveloper }]
+  const upsert = writes<{ devKey: string; devSecret: string; frozen: number } & Balances>(
     `INSERT INTO developers (dev_key, dev_secret, frozen, balance, voice, industry, market)
      VALUES (@devKey, @devSecret, @frozen, @balance, @voice, @industry, @market)
      ON CONFLICT (dev_key) DO UPDATE SET dev_secret = excluded.dev_secret, frozen = excluded.frozen`,
+    { key: d => d.devKey, forgets },
   )
   // Only after its apps are gone (apps.dev_key references it).
-  const remove = db.prepare<[string]>('DELETE FROM developers WHERE dev_key = ?')
-  // A developer removed, then made again (auto-provisioning the same app) comes with new balances.
-  const forget = (devKey: string) => {
-    developers.forget(devKey)
-    balances.forgetDeveloper(devKey)
-  }
+  const remove = writes<[devKey: string]>('DELETE FROM developers WHERE dev_key = ?', {
+    key: ([devKey]) => devKey,
+    forgets,
+  })
 
   return {
     developer(devKey: string): Developer | undefined {
@@ -61,11 +63,9 @@ export function createDeveloperStore(
         frozen: d.frozen ? 1 : 0,
         ...toBalances(d.balances ?? NO_BALANCES),
       })
-      forget(d.devKey)
     },
     removeDeveloper(devKey: string): void {
-      remove.run(devKey)
-      forget(devKey)
+      remove.run([devKey])
     },
   }
 }

@@ -124,18 +124,19 @@ const toAttempt = (r: AttemptRow): CallbackAttempt => ({
 export const CALLBACKS_DUE = dueQuery('x.next_attempt_at', 'callbacks x', "x.state = 'pending'")
 
 /** The callback outbox and the log of every delivery attempt. */
-export function createCallbackStore({ db, due, seqs, ids }: Engine) {
-  const insert = db.prepare<{
+export function createCallbackStore({ db, writes, ids }: Engine) {
+  // Due work at its first attempt; its seq (the callback's in the list) taken by the engine.
+  const insert = writes<{
     id: number
     appKey: string
     type: string
     data: string
     url: string | null
     at: number
-    seq: number
   }>(
     `INSERT INTO callbacks (id, app_key, type, data, url, state, next_attempt_at, created_at, seq)
      VALUES (@id, @appKey, @type, @data, @url, 'pending', @at, @at, @seq)`,
+    { seq: 'callbacks', due: { query: CALLBACKS_DUE, at: c => c.at } },
   )
   // Claiming moves the row to 'sending' and counts the attempt, so no second tick can take it.
   const claim = db.prepare<{ now: number; limit: number }, Row>(
@@ -150,20 +151,18 @@ export function createCallbackStore({ db, due, seqs, ids }: Engine) {
      VALUES (@id, @attempt, @url, @at, @statusCode, @error)`,
   )
   // Only the claimed row: an app reset while the attempt was on the wire has none left (and its id
-  // may be another's by now).
-  const settle = db.prepare<{
-    id: number
-    appKey: string
-    state: string
-    nextAttemptAt: number | null
-    seq: number
-  }>(
+  // may be another's by now). Its new seq (its callback.attempt event's) taken by the engine; a retry
+  // is due work from its next attempt.
+  const settle = writes<{ id: number; appKey: string; state: string; nextAttemptAt: number | null }>(
     `UPDATE callbacks SET state = @state, next_attempt_at = @nextAttemptAt, seq = @seq
      WHERE id = @id AND app_key = @appKey AND state = 'sending'`,
+    { seq: 'callbacks', due: { query: CALLBACKS_DUE, at: c => c.nextAttemptAt } },
   )
-  const reset = db.prepare(
+  // Redone from its creation: earlier than anything the due index was told, so it asks again.
+  const reset = writes<[]>(
     `UPDATE callbacks SET state = 'pending', attempts = attempts - 1, next_attempt_at = created_at
      WHERE state = 'sending'`,
+    { remaps: true },
   )
   const list = createLister<'kind' | 'state' | 'mobile' | 'msgId' | 'rid', Row>(db, {
     columns: '*',
@@ -196,10 +195,8 @@ export function createCallbackStore({ db, due, seqs, ids }: Engine) {
       at: number,
       url: string | null = null,
     ): number {
-      const seq = seqs.next(appKey, 'callbacks')
       const id = ids.next('callback_id')
-      insert.run({ id, appKey, type, data: JSON.stringify(data), url, at, seq })
-      due.note(CALLBACKS_DUE, appKey, at)
+      insert.run({ id, appKey, type, data: JSON.stringify(data), url, at })
       return id
     },
     /**
@@ -224,28 +221,14 @@ export function createCallbackStore({ db, due, seqs, ids }: Engine) {
       outcome: { delivered: boolean; next?: number | undefined },
     ): number | undefined {
       const state = outcome.delivered ? 'delivered' : outcome.next === undefined ? 'failed' : 'pending'
-      const seq = seqs.next(c.appKey, 'callbacks')
-      const settled = settle.run({
-        id: c.id,
-        appKey: c.appKey,
-        state,
-        nextAttemptAt: outcome.next ?? null,
-        seq,
-      })
+      const settled = settle.run({ id: c.id, appKey: c.appKey, state, nextAttemptAt: outcome.next ?? null })
       if (settled.changes !== 1) return undefined
       insertAttempt.run({ id: c.id, ...a })
-      // A retry is due work from its next attempt.
-      if (outcome.next !== undefined) due.note(CALLBACKS_DUE, c.appKey, outcome.next)
-      return seq
+      return settled.seq
     },
-    /**
-     * A process killed while a request was on the wire: that attempt never finished, so it is
-     * redone (from its creation: earlier than anything the due index was told, so it asks again).
-     */
+    /** A process killed while a request was on the wire: that attempt never finished, so it is redone. */
     resetInterrupted(): number {
-      const redone = reset.run().changes
-      due.remap()
-      return redone
+      return reset.run([]).changes
     },
     /** Newest change first, each with its attempts. */
     list(appKey: string, filter: CallbackFilter): LoggedCallback[] {

@@ -5,8 +5,8 @@ import type { UndoJournal } from './undo.js'
 // Basic auth, the template and signature of a send, whether a review is due): a primary-key
 // SELECT still costs a read transaction in SQLite, several µs each (docs/performance.md). Sound
 // because every write goes through src/store on the one connection (one process per file: db.ts),
-// and every table method that writes a cached row forgets it, in the method, right after its
-// statement (test/store/caches.test.ts drives each such method). A value read inside a
+// and every statement that writes a cached row forgets it right after it runs, declared beside its
+// SQL (statements.ts: `writes`; test/store/caches.test.ts drives each such method). A value read inside a
 // transaction is not remembered (it may be uncommitted, then rolled back), except by a journaled
 // cache, whose undo journal forgets it again if the transaction rolls back. A write that rolls
 // back after its forget leaves nothing stale: the next read asks SQLite. Values are frozen:

@@ -5,7 +5,7 @@ import type { Db } from './db.js'
  * Where the due times of one kind of row are read, in SQL: `every`, the earliest over every app in
  * process time (each due time minus its app's clock offset, migration 002); `one`, the earliest of
  * the app `@appKey` in its own time. A table module whose rows fall due declares it beside the
- * methods that create such rows (each notes it: `due.note(QUERY, appKey, at)`); the due-work entry
+ * statements that create such rows (each declares it: statements.ts, `due`); the due-work entry
  * that runs those rows lists it as its `nextDue` (src/scheduler/due-work.ts).
  */
 export interface DueQuery {

@@ -35,11 +35,13 @@
  *    that run them; in its feature's folder (`table.ts`, e.g. src/push/plans/table.ts), or
  *    src/store/<area>/<table>.ts for what no feature owns. No SQL elsewhere.
  * 3. Statements that write are made with `writes(sql, touches)` (statements.ts), which declares
- *    beside the SQL what else they change: the caches of the app's rows they make stale
- *    (`forgets`), the due work they create or bring forward (`due`: its query and time). The
- *    engine applies both right after the statement runs: the table method does not. (Modules not
- *    yet moved to it still call `cache.forget(key)` and `due.note(QUERY, appKey, at)` by hand, right
- *    after their statement; `seqs.next(appKey, topic)` gives a listed item its seq.)
+ *    beside the SQL what else they change: the caches of the rows they make stale (`forgets`),
+ *    the due work they create or bring forward (`due`: its query and time), whether they move many
+ *    apps' due times at once (`remaps`), the seq topic of the item they store (`seq`: the engine
+ *    takes the app's next seq and binds it as `@seq`; `run` answers it). The engine applies them
+ *    right after the statement runs: the table method does not. (The push path's modules,
+ *    src/store/push/{deliveries,fan-out,pushes}.ts, and the reports' arrival, which gives a batch of
+ *    rows a seq each in one statement, still call `seqs.next` and `due.note` by hand.)
  * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
  *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write inside
  *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); work
@@ -113,7 +115,7 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     /** When due work next falls due: told by the writes that create it. */
     due,
     /** A statement that writes, with the caches and due work it touches declared beside its SQL. */
-    writes: createStatements(db, due).writes,
+    writes: createStatements(db, due, seqs).writes,
     /** Vendor ids from SQLite's `sequences` rows. */
     ids: createIdBlocks(db, journal),
     /** Group-committed write, durable before it resolves. */

@@ -32,7 +32,13 @@ export function createSeqs(db: Db) {
        UNION ALL SELECT max(seq) FROM callbacks WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM replies WHERE app_key = @appKey
        UNION ALL SELECT max(seq) FROM events WHERE app_key = @appKey
-       UNION ALL SELECT max(seq) FROM requests WHERE app_key = @appKey)`,
+       UNION ALL SELECT max(seq) FROM requests WHERE app_key = @appKey
+       UNION ALL SELECT seq FROM seq_floors WHERE app = @appKey)`,
+  )
+  // Migration 028: what the counter had reached when the app's rows went.
+  const keepFloor = db.prepare<{ appKey: string; seq: number }>(
+    `INSERT INTO seq_floors (app, seq) VALUES (@appKey, @seq)
+     ON CONFLICT (app) DO UPDATE SET seq = max(seq, excluded.seq)`,
   )
   const counters = new Map<string, number>()
   let marks = new Map<string, Set<SeqTopic>>()
@@ -67,13 +73,15 @@ export function createSeqs(db: Db) {
     /** The app's largest seq handed out so far (0: none). */
     current,
     /**
-     * The app's rows are about to be deleted (a reset, a removal, an import): its counter is read
-     * from them now, unless memory holds it already, so that its seqs go on from where they were and
-     * are never repeated. The statements that delete an app's rows call it themselves (apps/app-rows.ts,
-     * apps/app-document.ts: the chunked removal); no caller reads a seq for this effect.
+     * The app's rows are about to be deleted (a reset, a removal, an import), inside the write that
+     * deletes them: its counter is read from them now, unless memory holds it already, and kept in
+     * SQLite (migration 028), so that its seqs go on from where they were and are never repeated,
+     * even once memory has let the counter go or the process restarted (the rows that held the
+     * largest are gone by then). The statements that delete an app's rows call it themselves
+     * (apps/app-rows.ts, apps/app-document.ts: the chunked removal, once per chunk).
      */
     carryOver(appKey: string): void {
-      current(appKey)
+      keepFloor.run({ appKey, seq: current(appKey) })
     },
     /** The app's seqs go on above `seq` (rows written with seqs of their own: an import). In a write. */
     skipPast(appKey: string, seq: number): void {

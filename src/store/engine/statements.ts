@@ -1,51 +1,114 @@
 import type { RunResult } from 'better-sqlite3'
 import type { Db } from './db.js'
 import type { DueIndex, DueQuery } from './due.js'
+import type { Seqs, SeqTopic } from './item-seqs.js'
 
 /**
- * What a statement that writes changes besides its rows, declared with its SQL: the per-app caches
- * holding rows it changes, and the due work it creates or brings forward. `P` is what it binds: an
- * object of named parameters, or a tuple of positional ones.
+ * What a statement that writes changes besides its rows, declared with its SQL: the caches holding
+ * rows it changes, the due work it creates or brings forward, and the seq its item is listed by. `P`
+ * is what it binds: an object of named parameters, or a tuple of positional ones.
  */
 export interface Touches<P> {
-  /** The app whose rows it writes; default: the `appKey` named parameter. */
-  appKey?: (params: P) => string
-  /** Caches of the app's rows (a memo, a per-app row cache): the app is forgotten in each. */
-  forgets?: ReadonlyArray<{ forget(appKey: string): void }>
-  /** The due work it creates or brings forward: its query, and when it falls due (null: none). */
-  due?: { query: DueQuery; at: (params: P) => number | null }
+  /**
+   * The key its rows are known by in the caches it names and the due index: default, the `appKey`
+   * named parameter. (A developer's caches are keyed by devKey: `key: d => d.devKey`.)
+   */
+  key?: (params: P) => string
+  /** Caches of the rows (a memo, a row cache): the key is forgotten in each, whatever it changed. */
+  forgets?: ReadonlyArray<{ forget(key: string): void }>
+  /**
+   * The due work it creates or brings forward: its query, and when it falls due (null: none). Noted
+   * only when the statement changed a row (or returned one): a write that found nothing is no work.
+   */
+  due?: { query: DueQuery; at: (params: P) => number | null } | undefined
+  /**
+   * It moves due times of many apps at once (an app's clock, the interrupted callbacks redone): every
+   * bound the due index holds is asked again of SQLite (due.ts: `remap`).
+   */
+  remaps?: true
+  /**
+   * Its row is a listed item with a seq (item-seqs.ts): the engine takes the app's next seq for the
+   * topic, in the write, and binds it as `@seq` (beside positional parameters, or added to named
+   * ones); `run` answers it as `seq`. A `seq` parameter already a number is kept, and nobody is
+   * woken for it: the item shares the seq another row of the same write took (a reply's event).
+   */
+  seq?: SeqTopic | ((params: P) => SeqTopic)
 }
 
-export interface WriteStatement<P> {
-  run(params: P): RunResult
+/** What a statement that writes answers: SQLite's, and the seq it took (0: none). */
+export interface Written extends RunResult {
+  seq: number
+}
+
+export interface WriteStatement<P, R = unknown> {
+  run(params: P): Written
+  /** The first row a RETURNING clause answers. */
+  get(params: P): R | undefined
+  /** Every row a RETURNING clause answers. */
+  all(params: P): R[]
 }
 
 /**
- * `writes(sql, touches)`: a statement that writes, prepared once, whose `run` also applies what it
+ * `writes(sql, touches)`: a statement that writes, prepared once, whose calls also apply what it
  * declares, right after SQLite ran it (a statement that fails changes nothing, and applies
- * nothing): the app forgotten in the caches it names, its due time noted in the due index
- * (due.ts). A table method is then its SQL and one call; nobody has to remember the rest, and the
- * declaration beside the SQL says what the call touches.
+ * nothing, except a seq taken before it: a gap, never a repeat): the key forgotten in the caches it
+ * names, its due time noted in the due index (due.ts), its seq taken and bound. A table method is
+ * then its SQL and one call; nobody has to remember the rest, and the declaration beside the SQL
+ * says what the call touches.
  */
-export function createStatements(db: Db, due: Pick<DueIndex, 'note'>) {
+export function createStatements(db: Db, due: Pick<DueIndex, 'note' | 'remap'>, seqs: Pick<Seqs, 'next'>) {
   const appKeyParam = <P>(params: P) => (params as { appKey: string }).appKey
   return {
-    writes<P extends object>(sql: string, touches: Touches<P>): WriteStatement<P> {
+    writes<P extends object, R = unknown>(sql: string, touches: Touches<P>): WriteStatement<P, R> {
       const statement = db.prepare(sql)
-      const appKeyOf = touches.appKey ?? appKeyParam
+      const keyOf = touches.key ?? appKeyParam
       const forgets = touches.forgets ?? []
       const dueWork = touches.due
+      const remaps = touches.remaps === true
+      const topic = touches.seq
+      /** The seq it takes for `params` (0: none declared; a given one is kept). */
+      function seqFor(params: P): number {
+        if (topic === undefined) return 0
+        const given = (params as { seq?: unknown }).seq
+        if (!Array.isArray(params) && typeof given === 'number') return given
+        return seqs.next(keyOf(params), typeof topic === 'string' ? topic : topic(params))
+      }
+      /**
+       * Runs `method` bound with the seq (no array of arguments: this is the send's path). An array
+       * binds positional parameters, an object named ones (better-sqlite3): `@seq` is a named one
+       * beside the positional, or one more of the named.
+       */
+      function call<T>(method: 'run' | 'get' | 'all', params: P, seq: number): T {
+        if (topic === undefined) return statement[method](params) as T
+        if (Array.isArray(params)) return statement[method](params, { seq }) as T
+        return statement[method]({ ...params, seq }) as T
+      }
+      function apply(params: P, changed: boolean): void {
+        const key = forgets.length > 0 || (dueWork && changed) ? keyOf(params) : ''
+        for (const cache of forgets) cache.forget(key)
+        if (dueWork && changed) {
+          const at = dueWork.at(params)
+          if (at !== null) due.note(dueWork.query, key, at)
+        }
+        if (remaps) due.remap()
+      }
       return {
         run(params) {
-          // An array binds positional parameters, an object named ones (better-sqlite3).
-          const result = statement.run(params)
-          const appKey = appKeyOf(params)
-          for (const cache of forgets) cache.forget(appKey)
-          if (dueWork) {
-            const at = dueWork.at(params)
-            if (at !== null) due.note(dueWork.query, appKey, at)
-          }
+          const seq = seqFor(params)
+          const result = call<Written>('run', params, seq)
+          result.seq = seq
+          apply(params, result.changes > 0)
           return result
+        },
+        get(params) {
+          const row = call<R | undefined>('get', params, seqFor(params))
+          apply(params, row !== undefined)
+          return row
+        },
+        all(params) {
+          const rows = call<R[]>('all', params, seqFor(params))
+          apply(params, rows.length > 0)
+          return rows
         },
       }
     },

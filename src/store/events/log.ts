@@ -76,10 +76,18 @@ export function eventData(type: string, text: string): unknown {
  * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
  * largest seq survives a restart.
  */
-export function createEventLog({ db, seqs }: Engine) {
-  const insert = db.prepare(
-    'INSERT INTO events (app_key, seq, type, at, data) VALUES (@appKey, @seq, @type, @at, @data)',
-  )
+export function createEventLog({ db, writes }: Engine) {
+  // Its seq taken by the engine, unless the change took one for its own row (a reply, a callback
+  // attempt); an app.reset's wakes the app's waiters too (item-seqs.ts: topic 'reset').
+  const insert = writes<{
+    appKey: string
+    type: LogEventType
+    at: number
+    data: string
+    seq: number | undefined
+  }>('INSERT INTO events (app_key, seq, type, at, data) VALUES (@appKey, @seq, @type, @at, @data)', {
+    seq: e => (e.type === 'app.reset' ? 'reset' : 'events'),
+  })
   const prune = db.prepare<{ appKey: string; keep: number }>(
     `DELETE FROM events WHERE app_key = @appKey AND seq < (
        SELECT seq FROM events WHERE app_key = @appKey ORDER BY seq DESC LIMIT 1 OFFSET @keep - 1)`,
@@ -101,9 +109,13 @@ export function createEventLog({ db, seqs }: Engine) {
      * hears of it once the write is durable; an `app.reset` also answers the app's waiters.
      */
     append(e: { appKey: string; type: LogEventType; data: unknown; at: number; seq?: number }): number {
-      const seq = e.seq ?? seqs.next(e.appKey, e.type === 'app.reset' ? 'reset' : 'events')
-      if (e.type === 'app.reset') seqs.mark(e.appKey, 'reset')
-      insert.run({ appKey: e.appKey, seq, type: e.type, at: e.at, data: JSON.stringify(e.data) })
+      const { seq } = insert.run({
+        appKey: e.appKey,
+        seq: e.seq,
+        type: e.type,
+        at: e.at,
+        data: JSON.stringify(e.data),
+      })
       const n = (appended.get(e.appKey) ?? 0) + 1
       if (n >= PRUNE_EVERY) {
         prune.run({ appKey: e.appKey, keep: EVENTS_KEPT })

@@ -213,26 +213,30 @@ const toEntry = (r: Row): JournaledRequest => ({
  * the store refuses (its file damaged: health.ts, which reports it) only loses the entries.
  */
 export function createRequestJournal(
-  { db, seqs, ride, hurry, caches }: Engine,
+  { db, seqs, writes, ride, hurry, caches }: Engine,
   activity: ActivityStore,
   keep: number,
 ) {
   const strangersKept = Math.min(keep, STRANGERS_KEPT)
-  // Positional: binding 20 values by name cost ≈ 0.7 µs more per request (docs/performance.md).
-  const insert = db.prepare(
+  // Positional: binding 20 values by name cost ≈ 0.7 µs more per request (docs/performance.md). The
+  // app's key 19th; each row's seq (`request.completed` on the stream) taken and bound by the engine.
+  const journaled = { key: (values: unknown[]) => values[18] as string, seq: 'requests' } as const
+  const insert = writes<unknown[]>(
     `INSERT INTO requests (seq, at, real_at, method, path, query, surface, status, code, message, reason, ids,
        duration_ms, client, user_agent, operator, request_body, answer_body, warnings, app_key, authenticated)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (@seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    journaled,
   )
   // The oldest row of the entry's own ring; `authenticated` is a literal in each, so that the
   // strangers' statement reads their partial index (migration 019).
   const overwriteOf = (authenticated: 0 | 1) =>
-    db.prepare(
-      `UPDATE requests SET seq = ?, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
+    writes<unknown[]>(
+      `UPDATE requests SET seq = @seq, at = ?, real_at = ?, method = ?, path = ?, query = ?, surface = ?, status = ?,
          code = ?, message = ?, reason = ?, ids = ?, duration_ms = ?, client = ?, user_agent = ?, operator = ?,
          request_body = ?, answer_body = ?, warnings = ?
        WHERE rowid = (SELECT rowid FROM requests WHERE app_key = ? AND authenticated = ${authenticated}
          ORDER BY seq LIMIT 1)`,
+      journaled,
     )
   const overwrite = { own: overwriteOf(1), strangers: overwriteOf(0) }
   const countOf = db.prepare<[string], { own: number | null; strangers: number | null }>(
@@ -290,9 +294,7 @@ export function createRequestJournal(
   function append(e: JournalEntry, n: Held): void {
     const ring = e.authenticated ? 'own' : 'strangers'
     const max = e.authenticated ? keep : strangersKept
-    const seq = seqs.next(e.appKey, 'requests')
-    const values = [
-      seq,
+    const values: unknown[] = [
       e.at,
       e.realAt,
       e.method,
@@ -314,9 +316,10 @@ export function createRequestJournal(
       e.appKey,
     ]
     if (n[ring] < max) {
-      insert.run(...values, e.authenticated ? 1 : 0)
+      values.push(e.authenticated ? 1 : 0)
+      insert.run(values)
       n[ring] += 1
-    } else overwrite[ring].run(...values)
+    } else overwrite[ring].run(values)
   }
 
   /** Inside the write job: the entries of apps that still exist, each app's activity once. */

@@ -110,22 +110,23 @@ const ACTIVE = 'app_key = @appKey AND deleted_at IS NULL AND ends_at > @now'
 /**
  * JPush schedule tasks: the vendor's CRUD (a task's sections and times), the firing of each
  * occurrence (what is due, the claim that lets one caller fire it, the record of what it made), and
- * the control plane's list of every task. A method that sets an occurrence to fire notes it.
+ * the control plane's list of every task. A statement that sets an occurrence to fire declares it (engine/statements.ts).
  */
-export function createPushScheduleStore({ db, due: dueIndex }: Engine) {
-  const noteNextDue = (appKey: string, nextDueAt: number | null) => {
-    if (nextDueAt !== null) dueIndex.note(PUSH_SCHEDULES_DUE, appKey, nextDueAt)
-  }
-  const insert = db.prepare<Params>(
+export function createPushScheduleStore({ db, writes }: Engine) {
+  // An occurrence to fire is due work at next_due_at (null: none left).
+  const nextDue = { due: { query: PUSH_SCHEDULES_DUE, at: (s: Params) => s.nextDueAt } }
+  const insert = writes<Params>(
     `INSERT INTO push_schedules (schedule_id, app_key, cid, name, enabled, kind, trigger_json, push_json,
        ends_at, next_due_at, created_at, updated_at)
      VALUES (@scheduleId, @appKey, @cid, @name, @enabled, @kind, @trigger, @push, @endsAt, @nextDueAt,
        @createdAt, @updatedAt)`,
+    nextDue,
   )
-  const update = db.prepare<Params>(
+  const update = writes<Params>(
     `UPDATE push_schedules SET name = @name, enabled = @enabled, trigger_json = @trigger, push_json = @push,
        ends_at = @endsAt, next_due_at = @nextDueAt, updated_at = @updatedAt
      WHERE schedule_id = @scheduleId AND app_key = @appKey AND deleted_at IS NULL`,
+    nextDue,
   )
   const remove = db.prepare<{ appKey: string; scheduleId: string; now: number }>(
     `UPDATE push_schedules SET deleted_at = @now, updated_at = @now, next_due_at = NULL
@@ -174,12 +175,10 @@ export function createPushScheduleStore({ db, due: dueIndex }: Engine) {
   return {
     insert(s: Columns): void {
       insert.run(params(s))
-      noteNextDue(s.appKey, s.nextDueAt)
     },
     /** Replaces a task's sections and times; false when it is deleted. */
     update(s: Columns): boolean {
       if (update.run(params(s)).changes !== 1) return false
-      noteNextDue(s.appKey, s.nextDueAt)
       return true
     },
     /** Deleted tasks are kept (inspection shows them) but never fire again. */

@@ -62,12 +62,13 @@ const toMessage = (r: Row): Message => ({
 /** The control plane's filters of sent messages. */
 export type MessageFilter = ListWindow & { mobile?: string; msgId?: string; kind?: string }
 
-export function createMessageStore({ db, seqs }: Engine) {
-  // Positional: a send binds these without building an object.
-  const insert = db.prepare<unknown[]>(
+export function createMessageStore({ db, writes }: Engine) {
+  // Positional, the app's key second; its seq (the sms.sent event's) taken and bound by the engine.
+  const insert = writes<unknown[]>(
     `INSERT INTO messages (msg_id, app_key, mobile, kind, temp_id, temp_type, sign_id, temp_para, content, units,
        tag, schedule_id, created_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, @seq)`,
+    { key: m => m[1] as string, seq: 'sms' },
   )
   const list = createLister<'mobile' | 'msgId' | 'kind', Row & { code: string | null }>(db, {
     columns: 'm.*, c.code',
@@ -114,8 +115,7 @@ export function createMessageStore({ db, seqs }: Engine) {
   return {
     /** Stores a sent message with the next seq of its app; returns the seq. */
     insert(m: Omit<Message, 'seq'>): number {
-      const seq = seqs.next(m.appKey, 'sms')
-      insert.run(
+      return insert.run([
         newMsgIdKey(m.msgId),
         m.appKey,
         m.mobile,
@@ -129,9 +129,7 @@ export function createMessageStore({ db, seqs }: Engine) {
         m.tag,
         m.scheduleId,
         m.createdAt,
-        seq,
-      )
-      return seq
+      ]).seq
     },
     list(appKey: string, filter: MessageFilter): ListedMessage[] {
       const query = filter.msgId === undefined ? filter : { ...filter, msgId: msgIdKey(filter.msgId) }

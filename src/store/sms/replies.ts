@@ -32,13 +32,15 @@ const toReply = (r: Row): Reply => ({
 })
 
 /** Uplink (MO) replies, handed out once each by GET /v1/reply. */
-export function createReplyStore({ db, seqs, ids }: Engine) {
-  const insert = db.prepare<
-    { id: number; appKey: string; mobile: string; content: string; replyAt: number; seq: number },
+export function createReplyStore({ db, writes, ids }: Engine) {
+  // Its seq (the sms.reply event's) taken and bound by the engine.
+  const insert = writes<
+    { id: number; appKey: string; mobile: string; content: string; replyAt: number },
     Row
   >(
     `INSERT INTO replies (id, app_key, mobile, content, reply_at, seq)
      VALUES (@id, @appKey, @mobile, @content, @replyAt, @seq) RETURNING *`,
+    { seq: 'replies' },
   )
   const list = createLister<'mobile', Row>(db, {
     columns: '*',
@@ -57,7 +59,7 @@ export function createReplyStore({ db, seqs, ids }: Engine) {
   )
   return {
     insert(r: Omit<Reply, 'id' | 'seq'>): Reply {
-      return toReply(insert.get({ ...r, id: ids.next('reply_id'), seq: seqs.next(r.appKey, 'replies') })!)
+      return toReply(insert.get({ ...r, id: ids.next('reply_id') })!)
     },
     /** Newest first. */
     list(appKey: string, filter: ReplyFilter): Reply[] {

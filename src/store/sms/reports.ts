@@ -68,13 +68,14 @@ const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.loca
  * work at its report_at: it arrives then (its seq, the sms.report event) and, for an app that
  * takes callbacks, goes into the outbox.
  */
-export function createReportStore({ db, due, seqs }: Engine) {
-  // Positional: one per send.
-  const insert = db.prepare<
+export function createReportStore({ db, writes, seqs }: Engine) {
+  // Positional: one per send. Due work at its report_at (it arrives then).
+  const insert = writes<
     [msgId: number, appKey: string, mobile: string, status: number, reportAt: number, notify: number]
   >(
     `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    { key: r => r[1], due: { query: REPORTS_DUE, at: r => r[4] } },
   )
   // Select and mark in one statement: a record can be handed out only once.
   const pull = db.prepare<{ appKey: string; now: number; since: number; limit: number }, Row>(
@@ -136,8 +137,7 @@ export function createReportStore({ db, due, seqs }: Engine) {
     },
     /** `notify`: the app had a callback URL when the message went out, so it will be called back. */
     insert(r: Report, notify: boolean): void {
-      insert.run(newMsgIdKey(r.msgId), r.appKey, r.mobile, r.status, r.reportAt, notify ? 1 : 0)
-      due.note(REPORTS_DUE, r.appKey, r.reportAt)
+      insert.run([newMsgIdKey(r.msgId), r.appKey, r.mobile, r.status, r.reportAt, notify ? 1 : 0])
     },
     /** Up to `limit` reports that arrived after `since` and were never handed out, oldest first. */
     pull(appKey: string, now: number, since: number, limit: number): Report[] {

@@ -60,33 +60,40 @@ export const REVIEW_RESULTS_DUE = dueQuery('x.at', 'review_events x', '1')
  * this). `afterDecision` lets a table react (the first approved signature becomes the default).
  *
  * Every send reads its template and signature: the table's rows are cached per app (`memo`,
- * engine/caches.ts), which every method of the table that writes forgets.
+ * engine/caches.ts), which every statement of the table that writes forgets (declared with it:
+ * engine/statements.ts).
  */
 export function createReviewable<Row>(
-  { db, caches, due }: Engine,
+  { db, caches, writes }: Engine,
   { table, id, kind }: ReviewTable,
   afterDecision: (appKey: string) => void = () => {},
 ) {
   const memo = caches.perApp()
   const DUE = 'status = 0 AND review_at IS NOT NULL AND review_at <= @now'
   // Recorded before the decision, while the status it changes can still be compared.
-  const recordDecision = db.prepare<Decision>(
+  // Each decision recorded is due at once (REVIEW_RESULTS_DUE: the callbacks it makes).
+  const recorded = { query: REVIEW_RESULTS_DUE, at: ({ now }: { now: number }) => now }
+  const recordDecision = writes<Decision>(
     `INSERT INTO review_events (app_key, kind, ref_id, status, refuse_reason, at)
      SELECT app_key, '${kind}', ${id}, @status, @reason, @now FROM ${table}
      WHERE app_key = @appKey AND ${id} = @id AND status <> @status`,
+    { due: recorded },
   )
-  const decide = db.prepare<Decision>(
+  const decide = writes<Decision>(
     `UPDATE ${table} SET status = @status, refuse_reason = @reason, review_at = NULL, updated_at = @now
      WHERE app_key = @appKey AND ${id} = @id`,
+    { forgets: [memo] },
   )
-  const recordSettled = db.prepare<{ appKey: string; now: number }>(
+  const recordSettled = writes<{ appKey: string; now: number }>(
     `INSERT INTO review_events (app_key, kind, ref_id, status, refuse_reason, at)
      SELECT app_key, '${kind}', ${id}, 1, refuse_reason, @now FROM ${table}
      WHERE app_key = @appKey AND ${DUE} ORDER BY ${id}`,
+    { due: recorded },
   )
-  const settle = db.prepare<{ appKey: string; now: number }, Row>(
+  const settle = writes<{ appKey: string; now: number }, Row>(
     `UPDATE ${table} SET status = 1, review_at = NULL, updated_at = @now WHERE app_key = @appKey AND ${DUE}
      RETURNING *`,
+    { forgets: [memo] },
   )
   const nextReview = db.prepare<[string], { t: number | null }>(
     `SELECT MIN(review_at) AS t FROM ${table} WHERE app_key = ? AND status = 0 AND review_at IS NOT NULL`,
@@ -98,10 +105,8 @@ export function createReviewable<Row>(
     /** Approves or rejects at once, whatever the state; false when there is no such row. */
     decide(appKey: string, rowId: number, status: 1 | 2, reason: string | null, now: number): boolean {
       const decision = { appKey, id: rowId, status, reason, now }
-      const recorded = recordDecision.run(decision).changes
+      recordDecision.run(decision)
       const changed = decide.run(decision).changes === 1
-      memo.forget(appKey)
-      if (recorded > 0) due.note(REVIEW_RESULTS_DUE, appKey, now)
       afterDecision(appKey)
       return changed
     },
@@ -112,10 +117,8 @@ export function createReviewable<Row>(
     settleReviews(appKey: string, now: number): Row[] {
       const next = memo.read(appKey, 'review', loadNextReview)
       if (next === null || next > now) return []
-      const recorded = recordSettled.run({ appKey, now }).changes
+      recordSettled.run({ appKey, now })
       const settled = settle.all({ appKey, now })
-      memo.forget(appKey)
-      if (recorded > 0) due.note(REVIEW_RESULTS_DUE, appKey, now)
       if (settled.length > 0) afterDecision(appKey)
       return settled
     },

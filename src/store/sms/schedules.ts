@@ -82,17 +82,21 @@ type Params = Omit<NewSchedule, 'batch'> & { batch: number | boolean; now: numbe
 /** Pending tasks, due at send_at. */
 export const SCHEDULES_DUE = dueQuery('x.send_at', 'schedules x', "x.status = 'pending'")
 
-export function createScheduleStore({ db, due: dueIndex }: Engine) {
+export function createScheduleStore({ db, writes }: Engine) {
   const get = db.prepare<[string, string], Row>(
     'SELECT * FROM schedules WHERE app_key = ? AND schedule_id = ?',
   )
-  const insert = db.prepare<Params>(
+  // A pending task is due work at its send_at.
+  const dueAt = { query: SCHEDULES_DUE, at: (s: Params) => s.sendAt }
+  const insert = writes<Params>(
     `INSERT INTO schedules (schedule_id, app_key, batch, temp_id, sign_id, tag, send_at, status, created_at, updated_at)
      VALUES (@scheduleId, @appKey, @batch, @tempId, @signId, @tag, @sendAt, 'pending', @now, @now)`,
+    { due: dueAt },
   )
-  const update = db.prepare<Params>(
+  const update = writes<Params>(
     `UPDATE schedules SET temp_id = @tempId, sign_id = @signId, tag = @tag, send_at = @sendAt, updated_at = @now
      WHERE schedule_id = @scheduleId AND status = 'pending'`,
+    { due: dueAt },
   )
   const setDeleted = db.prepare(
     `UPDATE schedules SET status = 'deleted', updated_at = ? WHERE schedule_id = ? AND status = 'pending'`,
@@ -128,13 +132,11 @@ export function createScheduleStore({ db, due: dueIndex }: Engine) {
     insert(s: NewSchedule, list: NewRecipient[], now: number): void {
       insert.run({ ...s, batch: s.batch ? 1 : 0, now })
       recipients.put(s.scheduleId, list)
-      dueIndex.note(SCHEDULES_DUE, s.appKey, s.sendAt)
     },
     /** Replaces a pending task's content; false when it is no longer pending. */
     replace(s: NewSchedule, list: NewRecipient[], now: number): boolean {
       if (update.run({ ...s, now }).changes !== 1) return false
       recipients.put(s.scheduleId, list)
-      dueIndex.note(SCHEDULES_DUE, s.appKey, s.sendAt)
       return true
     },
     markDeleted(scheduleId: string, now: number): boolean {

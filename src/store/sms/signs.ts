@@ -49,13 +49,12 @@ const toSign = (r: Row): Sign => ({
 export type SignInput = Pick<Sign, 'sign' | 'type' | 'remark' | 'images'>
 
 export function createSignStore(engine: Engine) {
-  const { db, due } = engine
+  const { db, writes } = engine
   // Every send reads its signature (or the default): answered from memory (reviews.ts) until a
-  // method below changes the app's signatures and forgets them. A decision may make one the
-  // default (promote).
+  // statement below changes the app's signatures and forgets them (declared with it:
+  // engine/statements.ts). A decision may make one the default (promote).
   const review = createReviewable<Row>(engine, { table: 'signs', id: 'sign_id', kind: 'sign' }, appKey => {
     promote.run({ appKey })
-    memo.forget(appKey)
   })
   const { memo } = review
   const get = db.prepare<[string, number], Row>('SELECT * FROM signs WHERE app_key = ? AND sign_id = ?')
@@ -65,28 +64,37 @@ export function createSignStore(engine: Engine) {
   const pendingOther = db.prepare<[string, number], Row>(
     'SELECT * FROM signs WHERE app_key = ? AND status = 0 AND sign_id <> ? LIMIT 1',
   )
-  const insert = db.prepare<
+  const insert = writes<
     Omit<Sign, 'createdAt' | 'updatedAt' | 'isDefault'> & { isDefault: number; now: number }
   >(
     `INSERT INTO signs (app_key, sign_id, sign, type, remark, images, status, is_default, refuse_reason,
        review_at, created_at, updated_at)
      VALUES (@appKey, @signId, @sign, @type, @remark, @images, @status, @isDefault, @refuseReason, @reviewAt,
        @now, @now)`,
+    { forgets: [memo], due: { query: REVIEWS_DUE.signs, at: s => s.reviewAt } },
   )
-  const update = db.prepare<SignInput & { appKey: string; signId: number; reviewAt: number; now: number }>(
+  const update = writes<SignInput & { appKey: string; signId: number; reviewAt: number; now: number }>(
     `UPDATE signs SET sign = @sign, type = @type, remark = @remark, images = @images, status = 0,
        refuse_reason = NULL, review_at = @reviewAt, updated_at = @now
      WHERE app_key = @appKey AND sign_id = @signId`,
+    { forgets: [memo], due: { query: REVIEWS_DUE.signs, at: s => s.reviewAt } },
   )
-  const remove = db.prepare<[string, number]>('DELETE FROM signs WHERE app_key = ? AND sign_id = ?')
+  const remove = writes<[appKey: string, signId: number]>(
+    'DELETE FROM signs WHERE app_key = ? AND sign_id = ?',
+    {
+      key: ([appKey]) => appKey,
+      forgets: [memo],
+    },
+  )
   const usedBy = db.prepare<[string, number], { used: number }>(
     'SELECT EXISTS (SELECT 1 FROM messages WHERE app_key = ? AND sign_id = ?) AS used',
   )
   // The first approved signature of an app becomes its default, as in the console.
-  const promote = db.prepare<{ appKey: string }>(
+  const promote = writes<{ appKey: string }>(
     `UPDATE signs SET is_default = 1 WHERE app_key = @appKey AND sign_id = (
        SELECT sign_id FROM signs WHERE app_key = @appKey AND status = 1 ORDER BY sign_id LIMIT 1)
      AND NOT EXISTS (SELECT 1 FROM signs WHERE app_key = @appKey AND is_default = 1)`,
+    { forgets: [memo] },
   )
   const loadSign = (appKey: string, signId: number): Sign | null => {
     const row = get.get(appKey, signId)
@@ -112,18 +120,12 @@ export function createSignStore(engine: Engine) {
     },
     insert(s: Omit<Sign, 'createdAt' | 'updatedAt'>, now: number): void {
       insert.run({ ...s, isDefault: s.isDefault ? 1 : 0, now })
-      memo.forget(s.appKey)
-      if (s.reviewAt !== null) due.note(REVIEWS_DUE.signs, s.appKey, s.reviewAt)
     },
     update(appKey: string, signId: number, input: SignInput, reviewAt: number, now: number): void {
       update.run({ appKey, signId, ...input, reviewAt, now })
-      memo.forget(appKey)
-      due.note(REVIEWS_DUE.signs, appKey, reviewAt)
     },
     remove(appKey: string, signId: number): boolean {
-      const removed = remove.run(appKey, signId).changes === 1
-      memo.forget(appKey)
-      return removed
+      return remove.run([appKey, signId]).changes === 1
     },
     /** Whether any message of the app went out under this signature. */
     usedByMessages(appKey: string, signId: number): boolean {

@@ -69,7 +69,7 @@ export function createTemplateStore(engine: Engine) {
   )
   const remove = writes<[appKey: string, tempId: number]>(
     'DELETE FROM templates WHERE app_key = ? AND temp_id = ?',
-    { appKey: ([appKey]) => appKey, forgets: [memo] },
+    { key: ([appKey]) => appKey, forgets: [memo] },
   )
   const loadTemplate = (appKey: string, tempId: number): Template | null => {
     const row = get.get(appKey, tempId)

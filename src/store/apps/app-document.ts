@@ -7,7 +7,7 @@ import type { Seqs } from '../engine/item-seqs.js'
 import { appTables } from './app-rows.js'
 
 // Every row of one app, as its tables hold them: what GET /_sandbox/app/export writes into the
-// app's document, and what POST /_sandbox/app/import writes back (sandbox/app/transfer.ts says
+// app's document, and what POST /_sandbox/app/import writes back (across/app/transfer.ts says
 // what the document is). Like the reset (app-rows.ts), the tables are read from the schema: the
 // tables with an `app_key`, and the tables that cascade from one of them (a schedule's recipients,
 // a callback's attempts, a push schedule's firings), so a table a later migration adds travels in
@@ -15,7 +15,7 @@ import { appTables } from './app-rows.js'
 //
 // Neither direction holds the event loop for long, whatever the app holds (issue 33): every step
 // here is synchronous and small (a page of rows read, a chunk written), and the control plane
-// yields to other requests between steps (sandbox/app/export.ts, import.ts).
+// yields to other requests between steps (across/app/export.ts, import.ts).
 // - Export: a table is read a page at a time between other writes: owned rowid tables by windows
 //   of rowids up to the largest rowid when the table's reading began, the others by their primary
 //   key. So the document is not one instant: rows written while it streams may or may not be in
@@ -26,7 +26,7 @@ import { appTables } from './app-rows.js'
 //   `stage`, each table with its primary key, so a row given twice is refused), checked there as a
 //   whole (references, ids other apps hold), and only then written into the app's tables a chunk
 //   at a time, the app closed meanwhile (its due work waits: `CLOSED_OFFSET`; its requests wait:
-//   sandbox/app/transfer.ts). A document refused at any check changed nothing.
+//   across/app/transfer.ts). A document refused at any check changed nothing.
 
 /** A BLOB's bytes (an image, a certificate) travel in JSON as base64. */
 export type Bytes = { base64: string }

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3'
 import type { Db } from './db.js'
 
 /**
- * What every control-plane list takes besides its own filters (src/sandbox/lists/query.ts reads it
+ * What every control-plane list takes besides its own filters (src/control/list-query.ts reads it
  * from the query string): a seq to read past, a window of the app's clock, and how many.
  */
 export interface ListWindow {

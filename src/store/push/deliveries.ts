@@ -227,10 +227,22 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     /** A delivery made at once (the device was online) gets the next seq of its app; returns it. */
     insert(d: NewDelivery): Delivery {
       const delivered = d.status === 'delivered'
-      const made = {
-        ...d,
+      // Field by field, not a spread of `d`: one insert per delivery of every push.
+      const made: Delivery = {
+        msgId: d.msgId,
+        appKey: d.appKey,
+        registrationId: d.registrationId,
+        platform: d.platform,
+        status: d.status,
+        expiresAt: d.expiresAt,
+        deliveredAt: d.deliveredAt,
+        smsDueAt: d.smsDueAt,
+        smsMsgId: d.smsMsgId,
+        smsError: d.smsError,
         seq: delivered ? seqs.next(d.appKey, 'push') : null,
         alias: delivered ? d.alias : null,
+        route: d.route,
+        reason: d.reason,
       }
       insert.run(
         made.msgId,

@@ -43,6 +43,13 @@ export const QUOTA_LOW_SHARE = 0.1
 const CAV_OPTIONS = 'cavlabs/jiguang-sdk-go api/jpush/push/options/options.go'
 const quotaName = (q: VendorQuotaSeen) => `${q.vendor}'s ${q.kind} quota`
 
+/**
+ * Whether any rule below can find something: an iOS device of the other APNs environment, or a
+ * vendor quota the push took or found used up. Most pushes have neither: the rules are not run.
+ */
+export const audienceRulesApply = (s: AudienceSubject): boolean =>
+  s.ios.otherEnvironment > 0 || s.quotas.length > 0
+
 export const audienceRules: readonly Rule<AudienceSubject>[] = [
   {
     rule: 'apns-environment',

@@ -23,6 +23,22 @@ const android = (s: PushSubject) => obj(obj(s.body.notification)?.android)
 const CAV_OPTIONS = 'cavlabs/jiguang-sdk-go api/jpush/push/options/options.go'
 const JIGUANG_CLASSIFICATION = 'https://docs.jiguang.cn/jpush/client/Android/android_channel_id'
 
+/**
+ * Whether any rule below can find something: each reads `options.active_push`,
+ * `options.need_backup`, `options.third_party_channel` or `notification.hmos`, and finds nothing
+ * when its field is absent. Most pushes name none of them: the rules are not run (≈ 1 µs a push).
+ * A rule reading another field must be added here (test/advisor/push-warnings.test.ts checks it).
+ */
+export function pushRulesApply(body: Record<string, unknown>): boolean {
+  const o = obj(body.options)
+  if (
+    o &&
+    (o.active_push !== undefined || o.need_backup !== undefined || o.third_party_channel !== undefined)
+  )
+    return true
+  return obj(obj(body.notification)?.hmos) !== undefined
+}
+
 export const pushRules: readonly Rule<PushSubject>[] = [
   {
     rule: 'active-push-custom-message',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { pushRules, pushRulesApply } from '../../src/advisor/push.js'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 
 // The production advisor on /v3/push (docs/advisor.md): what the push itself says that production
@@ -110,5 +111,41 @@ describe('the advisor on JPush pushes', () => {
     )
     expect(huawei.headers['x-sandbox-warning']).toBeUndefined()
     expect(await rules(app, auth)).toEqual([[], ['honor-importance-high']])
+  })
+})
+
+describe("the push rules' gate (advisor/push.ts, pushRulesApply)", () => {
+  // A push naming none of the fields the gate reads: the rules are skipped, and must find nothing.
+  const plain = {
+    platform: 'all',
+    audience: { alias: ['a'] },
+    notification: {
+      alert: 'hi',
+      android: { alert: 'a', channel_id: '', priority: 2, category: 'x', importance: 'HIGH' },
+      ios: { alert: 'i', sound: 'default', 'mutable-content': true },
+      quickapp: { alert: 'q', title: 't', page: '/p' },
+    },
+    message: { msg_content: 'm', title: 't' },
+    sms_message: { temp_id: 1, delay_time: 0 },
+    options: {
+      time_to_live: 60,
+      apns_production: false,
+      classification: 1,
+      big_push_duration: 10,
+      override_msg_id: 1,
+      notification_importance: 'HIGH',
+      business_operation_code: 'x',
+    },
+    callback: { url: 'https://example.com', type: 15 },
+  }
+  it('skips only pushes no rule can warn about', () => {
+    expect(pushRulesApply(plain)).toBe(false)
+    for (const message of [false, true])
+      for (const r of pushRules) expect(r.check({ body: plain, message }), r.rule).toBeUndefined()
+    const some = (extra: object) => pushRulesApply({ ...plain, ...extra })
+    expect(some({ options: { active_push: true } })).toBe(true)
+    expect(some({ options: { need_backup: true } })).toBe(true)
+    expect(some({ options: { third_party_channel: { honor: { importance: 'HIGH' } } } })).toBe(true)
+    expect(some({ notification: { hmos: { alert: 'h' } } })).toBe(true)
   })
 })

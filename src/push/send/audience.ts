@@ -137,6 +137,12 @@ export function resolveAudience(
     throw invalidRid(first!, more)
   }
   if (audience.live_activity_id !== undefined) return [] // live activities are not routed to devices
+  // Registration ids alone (most pushes): the named devices are the audience, nothing else to match.
+  if (named && onlyRids(audience)) {
+    const devices = named as Device[]
+    if (devices.length === 1) return platforms.includes(devices[0]!.platform) ? devices : []
+    return inRegistryOrder(unique(devices)).filter(d => platforms.includes(d.platform))
+  }
   const segment = inGroups(audience.segment, groups.segments)
   const abtest = inGroups(audience.abtest, groups.abtests)
   const candidates =
@@ -158,6 +164,15 @@ export function resolveAudience(
     d => platforms.includes(d.platform) && matches(audience, d, sets),
   )
 }
+
+/** Whether the audience names registration ids and nothing else. */
+const onlyRids = (a: AudienceSelectors): boolean =>
+  a.tag === undefined &&
+  a.tag_and === undefined &&
+  a.tag_not === undefined &&
+  a.alias === undefined &&
+  a.segment === undefined &&
+  a.abtest === undefined
 
 type Lookups = Record<'alias' | 'rid' | 'segment' | 'abtest', Set<string> | undefined>
 
@@ -234,6 +249,15 @@ function unique(devices: Device[]): Device[] {
 /** The order of the registry (registration time), whatever selector found them. */
 function inRegistryOrder(devices: Device[]): Device[] {
   return devices.sort((a, b) => a.createdAt - b.createdAt)
+}
+
+const NO_GROUPS: Groups = Object.freeze({ segments: {}, abtests: {} })
+
+/** The app's groups as `audience` reads them: none unless it names a segment or an A/B test. */
+export function groupsFor(audience: Audience, settings: Record<string, unknown>): Groups {
+  return audience !== 'all' && (audience.segment !== undefined || audience.abtest !== undefined)
+    ? groupsOf(settings)
+    : NO_GROUPS
 }
 
 export function groupsOf(settings: Record<string, unknown>): Groups {

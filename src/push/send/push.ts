@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { advise } from '../../advisor/advice.js'
-import { audienceRules } from '../../advisor/audience.js'
-import { pushRules } from '../../advisor/push.js'
+import { audienceRules, audienceRulesApply } from '../../advisor/audience.js'
+import { pushRules, pushRulesApply } from '../../advisor/push.js'
 import type { PipelineDeps } from '../../deps.js'
 import { field, params, part, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
@@ -105,12 +105,13 @@ export function pushRoutes(deps: PipelineDeps): RouteSpec[] {
     async (req: FastifyRequest, { body }: { body: PushRequest }) => {
       // Before the write: a strict refusal leaves nothing behind (advisor/advice.ts).
       // An encrypted push has no content to advise on.
-      if (isObject(body.body) && !body.encrypted)
+      if (isObject(body.body) && !body.encrypted && pushRulesApply(body.body))
         advise(req, deps.config, pushRules, { body: body.body, message: body.message !== undefined })
       const outcome = await sendPush(deps, req.tenant, body, validateOnly)
       if (outcome.noTarget) throw outcome.noTarget
       // Whom it reached (its fan-out counted it): warnings only, production accepts these pushes.
-      if (outcome.seen) advise(req, deps.config, audienceRules, outcome.seen)
+      if (outcome.seen && audienceRulesApply(outcome.seen))
+        advise(req, deps.config, audienceRules, outcome.seen)
       return { sendno: outcome.sendno, msg_id: outcome.msgId }
     }
   return [

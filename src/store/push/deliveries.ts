@@ -35,9 +35,9 @@ export interface Delivery {
   seq: number | null
   /** The device's alias when the push was delivered to it. */
   alias: string | null
-  /** The channel it took, or will take once the device is back (push/delivery/route.ts). */
+  /** The channel it took, or will take once the device is back (push/send/delivery/route.ts). */
   route: string | null
-  /** Why it did not arrive at once, or at all (push/delivery/route.ts). */
+  /** Why it did not arrive at once, or at all (push/send/delivery/route.ts). */
   reason: string | null
 }
 
@@ -191,7 +191,7 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
        AND (@rid IS NULL OR registration_id = @rid) AND (@msgId IS NULL OR msg_id = @msgId)
      ORDER BY coalesce(delivered_at, expires_at), rowid`,
   )
-  // Both say what they changed: a push callback may owe an event for each (push/delivery/callbacks.ts).
+  // Both say what they changed: a push callback may owe an event for each (push/send/delivery/callbacks.ts).
   const expire = db.prepare<{ appKey: string; now: number }, DeliveryRow>(
     `UPDATE push_deliveries SET status = 'expired' WHERE app_key = @appKey AND status = 'pending' AND expires_at <= @now
      RETURNING *`,
@@ -227,10 +227,22 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     /** A delivery made at once (the device was online) gets the next seq of its app; returns it. */
     insert(d: NewDelivery): Delivery {
       const delivered = d.status === 'delivered'
-      const made = {
-        ...d,
+      // Field by field, not a spread of `d`: one insert per delivery of every push.
+      const made: Delivery = {
+        msgId: d.msgId,
+        appKey: d.appKey,
+        registrationId: d.registrationId,
+        platform: d.platform,
+        status: d.status,
+        expiresAt: d.expiresAt,
+        deliveredAt: d.deliveredAt,
+        smsDueAt: d.smsDueAt,
+        smsMsgId: d.smsMsgId,
+        smsError: d.smsError,
         seq: delivered ? seqs.next(d.appKey, 'push') : null,
         alias: delivered ? d.alias : null,
+        route: d.route,
+        reason: d.reason,
       }
       insert.run(
         made.msgId,

@@ -120,7 +120,20 @@ export function createPushDeviceStore({ db, caches }: Engine) {
   const counted = caches.rows<string, { n: number }>({ perApp: true, journaled: true })
 
   // Without `tags`, they are read when first asked for: a push to a registration_id or an alias
-  // without tag selectors never asks (a statement per push less).
+  // without tag selectors never asks (a statement per push less). One getter for every device (a
+  // closure per device gave each its own hidden class), the tags it read kept beside the device.
+  const readTags = new WeakMap<Device, string[]>()
+  const lazyTags: PropertyDescriptor = {
+    enumerable: true,
+    get(this: Device): string[] {
+      let read = readTags.get(this)
+      if (!read) {
+        read = tagsOf.all({ appKey: this.appKey, rid: this.registrationId }).map(t => t.tag)
+        readTags.set(this, read)
+      }
+      return read
+    },
+  }
   const toDevice = (r: Row, tags?: string[]): Device => {
     const device = {
       appKey: r.app_key,
@@ -135,16 +148,7 @@ export function createPushDeviceStore({ db, caches }: Engine) {
       apnsEnvironment: r.apns_environment as ApnsEnvironment | null,
     } as Device
     if (tags) device.tags = tags
-    else {
-      let read: string[] | undefined
-      Object.defineProperty(device, 'tags', {
-        enumerable: true,
-        get: () => {
-          read ??= tagsOf.all({ appKey: r.app_key, rid: r.registration_id }).map(t => t.tag)
-          return read
-        },
-      })
-    }
+    else Object.defineProperty(device, 'tags', lazyTags)
     return device
   }
 

@@ -4,7 +4,7 @@ import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from './dev
 
 /**
  * A device's place in the registry's order (registration time, then rowid: the order every
- * fan-out writes deliveries in), which a push's slices go through (push/delivery/slices.ts).
+ * fan-out writes deliveries in), which a push's slices go through (push/send/delivery/slices.ts).
  */
 export type RegistryKey = readonly [createdAt: number, rowid: number]
 
@@ -15,14 +15,14 @@ export const REGISTRY_START: RegistryKey = [Number.MIN_SAFE_INTEGER, 0]
 export type PlacedDevice = Device & { key: RegistryKey }
 
 // A broadcast's deliveries (audience "all") as one INSERT … SELECT per slice of the registry
-// (push/delivery/slices.ts), instead of reading 100 000 devices into JavaScript and inserting their
+// (push/send/delivery/slices.ts), instead of reading 100 000 devices into JavaScript and inserting their
 // rows one statement each (issue 11: that path cost 1.3 s, the inserts alone half of it). The rows
-// are the ones the row-by-row path (push/delivery/fan-out.ts, deliverEach) writes, computed in SQL: the same devices (the app's, on the platforms the push
+// are the ones the row-by-row path (push/send/delivery/fan-out.ts, deliverEach) writes, computed in SQL: the same devices (the app's, on the platforms the push
 // reaches), in the same order (the registry's: created_at, rowid), so the same rowids; the same
 // status, times and alias; and each device online at push time gets the next seq of the app, one
 // consecutive range taken once from seqs.ts, numbered in that order (`first + running count - 1`).
 
-// How each device is reached (push/delivery/route.ts, routeOf, in SQL; no vendor quota here: a
+// How each device is reached (push/send/delivery/route.ts, routeOf, in SQL; no vendor quota here: a
 // push of an app that set one takes the row-by-row path). @apnsEnv: the environment of the iOS
 // notification; @distributions: each channel's distribution (JSON); @notified: the platforms with a
 // notification (JSON). `go`: delivered at once; `route_`, `reason_`: as routeOf says.

@@ -3,7 +3,7 @@ import { createLister, type ListWindow } from '../engine/lister.js'
 import type { RegistryKey } from './fan-out.js'
 
 /**
- * Where a push's slices have got to (push/delivery/slices.ts): the registry's devices after
+ * Where a push's slices have got to (push/send/delivery/slices.ts): the registry's devices after
  * `after` and up to `end` still have to be gone through.
  */
 export interface FanOutPlan {
@@ -34,7 +34,7 @@ export interface Push {
   groupMsgId?: string | null
   /** The push plan it named (options.business_operation_code). */
   plan?: string | null
-  /** Its slices still to be written (push/delivery/slices.ts); null once every delivery is. */
+  /** Its slices still to be written (push/send/delivery/slices.ts); null once every delivery is. */
   fanOut?: FanOutPlan | null
   /** Its push.sent event (given by `insert`); null for pushes accepted before migration 018. */
   seq?: number | null
@@ -76,11 +76,25 @@ const toPush = (r: PushRow): Push => ({
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
 export function createPushStore({ db, due, seqs }: Engine) {
-  const insertPush = db.prepare(
+  const insertPush = db.prepare<
+    [
+      msgId: string,
+      appKey: string,
+      sendno: string,
+      cid: string | null,
+      payload: string,
+      broadcast: number,
+      dayKey: string,
+      timeToLive: number,
+      createdAt: number,
+      groupMsgId: string | null,
+      plan: string | null,
+      seq: number,
+    ]
+  >(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
        group_msgid, plan, seq)
-     VALUES (@msgId, @appKey, @sendno, @cid, @payload, @broadcast, @dayKey, @timeToLive, @createdAt,
-       @groupMsgId, @plan, @seq)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const list = createLister<never, PushRow>(db, {
     columns: '*',
@@ -129,7 +143,7 @@ export function createPushStore({ db, due, seqs }: Engine) {
 
   return {
     /**
-     * The push's deliveries will be written in slices (push/delivery/slices.ts): from `plan.after`
+     * The push's deliveries will be written in slices (push/send/delivery/slices.ts): from `plan.after`
      * on; `audience`, when the payload does not carry it (a file push's). Due at once.
      */
     sliceFanOut(p: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>, plan: FanOutPlan, audience?: unknown): void {
@@ -153,14 +167,21 @@ export function createPushStore({ db, due, seqs }: Engine) {
     },
     /** Stores an accepted push with the seq of its push.sent event (the stream reads the row). */
     insert(p: Push): void {
-      insertPush.run({
-        ...p,
-        payload: JSON.stringify(p.payload),
-        broadcast: p.broadcast ? 1 : 0,
-        groupMsgId: p.groupMsgId ?? null,
-        plan: p.plan ?? null,
-        seq: seqs.next(p.appKey, 'push'),
-      })
+      // Positional: binding by name looks each parameter up in an object, on every push.
+      insertPush.run(
+        p.msgId,
+        p.appKey,
+        p.sendno,
+        p.cid,
+        JSON.stringify(p.payload),
+        p.broadcast ? 1 : 0,
+        p.dayKey,
+        p.timeToLive,
+        p.createdAt,
+        p.groupMsgId ?? null,
+        p.plan ?? null,
+        seqs.next(p.appKey, 'push'),
+      )
     },
     /** The app's accepted pushes by seq, newest first (lister.ts): the push.sent events. */
     list(appKey: string, window: ListWindow): Push[] {

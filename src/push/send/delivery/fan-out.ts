@@ -1,6 +1,7 @@
 import type { AudienceSubject } from '../../../advisor/audience.js'
 import type { PipelineDeps } from '../../../deps.js'
 import type { App } from '../../../store/apps/apps.js'
+import type { Store } from '../../../store/index.js'
 import type { Delivery, NewDelivery } from '../../../store/push/deliveries.js'
 import {
   type Device,
@@ -11,7 +12,7 @@ import {
 import type { QuotaVendor } from '../../../store/push/vendor-quota.js'
 import type { Tenant } from '../../../tenancy.js'
 import { dayKey } from '../../../time.js'
-import { groupsOf, type Registry, resolveAudience } from '../audience.js'
+import { groupsFor, type Registry, resolveAudience } from '../audience.js'
 import type { PushRequest } from '../payload.js'
 import {
   checkOspush,
@@ -100,16 +101,11 @@ function countAll(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targets
 
 function resolveEach(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targets {
   const { app } = tenant
-  const devices = deps.store.pushDevices
-  const registry: Registry = {
-    all: withTags => devices.list(app.appKey, withTags),
-    get: rid => devices.get(app.appKey, rid),
-    byAlias: alias => devices.byAlias(app.appKey, alias),
-    byTag: tag => devices.byTag(app.appKey, tag),
-  }
+  const registry = new AppRegistry(deps.store.pushDevices, app.appKey)
   // options.test_model: the audience as resolved, then only the app's test devices (docs/jpush-wire.md).
   const tests = req.options.testModel ? deps.store.pushTestDevices.ids(app.appKey) : undefined
-  const targets = resolveAudience(req.audience, req.platforms, registry, groupsOf(app.settings)).filter(
+  const groups = groupsFor(req.audience, app.settings)
+  const targets = resolveAudience(req.audience, req.platforms, registry, groups).filter(
     d => reaches(req, d.platform) && (tests === undefined || tests.has(d.registrationId)),
   )
   // ospush names a vendor whose quota cannot cover its devices: 1012, before anything is written.
@@ -123,6 +119,26 @@ function resolveEach(deps: PipelineDeps, tenant: Tenant, req: PushRequest): Targ
     checkOspush(routing, quotaLedger(deps.store, app, routing, day), needed)
   }
   return { count: targets.length, devices: targets, seen: seenOf(routing, targets) }
+}
+
+/** The app's devices as an audience looks them up (one object a push, its methods shared). */
+class AppRegistry implements Registry {
+  constructor(
+    private readonly devices: Store['pushDevices'],
+    private readonly appKey: string,
+  ) {}
+  all(withTags: boolean): Device[] {
+    return this.devices.list(this.appKey, withTags)
+  }
+  get(rid: string): Device | undefined {
+    return this.devices.get(this.appKey, rid)
+  }
+  byAlias(alias: string): Device[] {
+    return this.devices.byAlias(this.appKey, alias)
+  }
+  byTag(tag: string): Device[] {
+    return this.devices.byTag(this.appKey, tag)
+  }
 }
 
 /** The advisor's view of a push's targets: its iOS devices, by APNs environment (one pass, no read). */

@@ -70,7 +70,7 @@ export interface Routing {
   quotaKinds: Partial<Record<QuotaVendor, QuotaKind>>
 }
 
-export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Routing {
+export function routingOf(body: unknown, notified: readonly PushPlatform[]): Routing {
   const options = isObject(body) && isObject(body.options) ? body.options : {}
   const channels = isObject(options.third_party_channel) ? options.third_party_channel : undefined
   const production = options.apns_production
@@ -78,13 +78,23 @@ export function routingOf(body: unknown, notified: Iterable<PushPlatform>): Rout
   // (read only, never written: route.ts and fan-out.ts read them).
   const classification = options.classification
   const plain = channels === undefined && (classification === undefined || classification === null)
-  const parts = plain ? PLAIN_PARTS : routingParts(channels ?? {}, classification)
-  return {
-    // Absent: production (the server's default); the official SDKs send false unless told.
-    apnsEnvironment: production === false || production === 0 ? 'development' : 'production',
-    ...parts,
-    notified: new Set(notified),
-  }
+  // Absent: production (the server's default); the official SDKs send false unless told.
+  const apnsEnvironment: ApnsEnvironment =
+    production === false || production === 0 ? 'development' : 'production'
+  if (plain) return plainRouting(apnsEnvironment, notified)
+  return { apnsEnvironment, ...routingParts(channels ?? {}, classification), notified: new Set(notified) }
+}
+
+// A plain push's routing depends on its APNs environment and notified platforms only: one frozen
+// Routing per combination (2 × 32), made when first asked, shared by every such push.
+const PLATFORM_BIT: Record<PushPlatform, number> = { android: 1, ios: 2, hmos: 4, quickapp: 8, winphone: 16 }
+const plainRoutings: Routing[] = []
+
+function plainRouting(apnsEnvironment: ApnsEnvironment, notified: readonly PushPlatform[]): Routing {
+  let bits = apnsEnvironment === 'development' ? 32 : 0
+  for (const p of notified) bits |= PLATFORM_BIT[p]
+  plainRoutings[bits] ??= Object.freeze({ apnsEnvironment, ...PLAIN_PARTS, notified: new Set(notified) })
+  return plainRoutings[bits]!
 }
 
 type RoutingParts = Pick<Routing, 'distributions' | 'ospush' | 'quotaKinds'>
@@ -198,7 +208,8 @@ export function quotaLedger(
   day: string,
 ): QuotaLedger {
   let used: Map<string, number> | undefined
-  const taken = new Map<QuotaVendor, number>()
+  // Made when a delivery first takes a quota: most pushes take none.
+  let taken: Map<QuotaVendor, number> | undefined
   const left = (channel: VendorChannel): number => {
     if (!isQuotaVendor(channel)) return Number.POSITIVE_INFINITY
     const kind = routing.quotaKinds[channel]
@@ -206,7 +217,7 @@ export function quotaLedger(
     const limit = limitOf(app.settings, channel, kind)
     if (limit.total === -1) return Number.POSITIVE_INFINITY
     used ??= store.pushVendorQuota.usedOn(app.appKey, day)
-    return limit.total - limit.used - (used.get(`${channel}.${kind}`) ?? 0) - (taken.get(channel) ?? 0)
+    return limit.total - limit.used - (used.get(`${channel}.${kind}`) ?? 0) - (taken?.get(channel) ?? 0)
   }
   return {
     left,
@@ -219,13 +230,14 @@ export function quotaLedger(
       const n = left(channel)
       if (n === Number.POSITIVE_INFINITY) return true
       if (n <= 0) return false
+      taken ??= new Map()
       taken.set(channel as QuotaVendor, (taken.get(channel as QuotaVendor) ?? 0) + 1)
       return true
     },
     flush() {
-      for (const [vendor, n] of taken)
+      for (const [vendor, n] of taken ?? [])
         store.pushVendorQuota.take(app.appKey, day, vendor, routing.quotaKinds[vendor]!, n)
-      taken.clear()
+      taken = undefined
       used = undefined
     },
   }

@@ -10,7 +10,7 @@ import { type PlacedDevice, REGISTRY_START, type RegistryKey } from '../../../st
 import { FAN_OUT_DUE, type FanOutPlan, type Push } from '../../../store/push/pushes.js'
 import type { Tenant } from '../../../tenancy.js'
 import { isObject } from '../../values.js'
-import { audienceTest, candidatesAtMost, groupsOf, readsTags } from '../audience.js'
+import { audienceTest, candidatesAtMost, groupsFor, groupsOf, readsTags } from '../audience.js'
 import { type PushRequest, parsePush } from '../payload.js'
 import { deliveriesMade, pushAccepted, pushSucceeded } from './callbacks.js'
 import {
@@ -79,7 +79,7 @@ export type FanOutShape = { wide: false } | WideShape
 export function isWide(store: Pick<Store, 'pushDevices'>, app: App, req: PushRequest): boolean {
   // A test-mode push reaches the app's test devices only, a few dozen at most.
   if (req.options.testModel) return false
-  const groups = groupsOf(app.settings)
+  const groups = groupsFor(req.audience, app.settings)
   const most = candidatesAtMost(req.audience, groups, tags => store.pushDevices.tagged(app.appKey, tags))
   if (most !== undefined) return most > SLICED_ABOVE
   return store.pushDevices.count(app.appKey) > SLICED_ABOVE

@@ -238,7 +238,11 @@ export function defineRoutes(
     const others = METHODS.filter(m => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')))
     if (others.length === 0) continue
     const derived = {
-      method: others,
+      // HEAD goes with a derived GET as it goes with a real one, named beside the other methods:
+      // Fastify's own HEAD route would be a second route per such path (≈ 200 at start, each with
+      // its context and hooks), answering the same (a HEAD's answer is its GET's, without the body).
+      method: others.includes('GET') ? [...others, 'HEAD' as const] : others,
+      exposeHeadRoute: false,
       url,
       config: { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) },
       [SURFACE]: { ...surface, methodNotAllowed: true },

@@ -60,6 +60,22 @@ const findMyWayFunctionsOnce = (): Plugin => ({
 })
 
 /**
+ * esbuild drops an import of a Node module that names nothing (`import 'node:tls'`): it takes
+ * Node's modules to have no side effects. src/process/builtins.ts imports them for the side effect
+ * of loading them before V8's flags change (its comment says why): those imports are kept.
+ */
+const builtinsLoadedFirst = (): Plugin => ({
+  name: 'builtins-loaded-first',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, ({ path, importer }) =>
+      /[\\/]src[\\/]process[\\/]builtins\.ts$/.test(importer)
+        ? { path, external: true, sideEffects: true }
+        : undefined,
+    )
+  },
+})
+
+/**
  * Fastify's default schema compilers (ajv, fast-json-stringify: 500 KiB) are never loaded from the
  * bundle: Fastify requires them only when it is given no compilers, and http/lazy-compilers.ts
  * always gives its own, which load them from node_modules on first use.
@@ -86,7 +102,7 @@ export async function bundleServer(
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
-    plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce()],
+    plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce(), builtinsLoadedFirst()],
     // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
     minifyWhitespace: true,
     minifySyntax: true,

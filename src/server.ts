@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The process's entry. V8's heap sizing (process/heap.ts) is set first, and the sandbox (process/run.ts) is
+// The process's entry. Node's own modules are loaded first (process/builtins.ts: under V8's own flags,
+// from node's code cache), then V8's heap sizing (process/heap.ts) is set first, and the sandbox (process/run.ts) is
 // imported only after it: a static import would load and compile its ~700 modules before any
 // module's code runs, and that loading is most of what grows the young generation at start.
+import './process/builtins.js'
 import './process/heap.js'
 
 const { main } = await import('./process/run.js')

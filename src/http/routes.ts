@@ -208,6 +208,13 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTION
 /** The methods a path answers, in METHODS' order (HEAD goes with GET and is not named). */
 const allowedOf = (methods: Set<string> | undefined): string[] => METHODS.filter(m => methods?.has(m))
 
+/** A HEAD's answer: its GET's, the body's length kept in Content-Length, the body left out. */
+const headWithoutBody = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  if (req.method !== 'HEAD' || typeof payload !== 'string') return payload
+  reply.header('content-length', String(Buffer.byteLength(payload)))
+  return null
+}
+
 /**
  * Registers a route table, then answers every other method on the same paths with the dialect's
  * "method not allowed" (Fastify alone would say 404). Those answers need no credentials. Each
@@ -237,8 +244,15 @@ export function defineRoutes(
   for (const [url, methods] of byUrl) {
     const others = METHODS.filter(m => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')))
     if (others.length === 0) continue
+    const withHead = others.includes('GET')
     const derived = {
-      method: others,
+      // HEAD goes with a derived GET as it goes with a real one, named beside the other methods:
+      // Fastify's own HEAD route would be a second route per such path (≈ 100 at start, each with
+      // its context and hooks). The answer is what that route answers: the GET's header fields,
+      // no body (Fastify's head-route.js, for a string payload: what an error envelope is).
+      method: withHead ? [...others, 'HEAD' as const] : others,
+      exposeHeadRoute: false,
+      ...(withHead ? { onSend: headWithoutBody } : {}),
       url,
       config: { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) },
       [SURFACE]: { ...surface, methodNotAllowed: true },

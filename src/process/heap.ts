@@ -22,6 +22,9 @@ import { setFlagsFromString } from 'node:v8'
  *   hotter parts of it on background threads for nothing, ≈ 15 % of the CPU to the first 200
  *   (docs/performance.md, "Fast start"). Both come back with `startupDone`; functions that are hot
  *   then are optimized as they would have been (V8 reads both flags at each tiering decision).
+ *
+ * Setting any flag makes V8 refuse node's code cache for the built-in modules loaded afterwards:
+ * the entry loads the ones the start needs before this module runs (process/builtins.ts).
  */
 const OLD_GENERATION_GROWTH = '--heap-growing-percent=40'
 

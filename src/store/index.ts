@@ -141,6 +141,8 @@ export function createStore(
     health: engine.health,
     /** Group-committed write, durable before it resolves (engine/writer.ts). */
     write: engine.write,
+    /** Jobs committed so far: background work tells from it whether others wrote meanwhile. */
+    committed: engine.committed,
     flush: engine.flush,
     /**
      * A synchronous transaction, for rare writes outside the request path; durable when it

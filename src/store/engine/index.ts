@@ -123,6 +123,8 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     /** A write that joins a later commit instead of making one (writer.ts: RIDE_MS). */
     ride: writer.ride,
     hurry: writer.hurry,
+    /** Jobs committed so far: whether others wrote meanwhile (writer.ts). */
+    committed: writer.committed,
     flush: writer.flush,
     transaction: writer.transaction,
     /** Every row of an app is gone (a reset, a removal): nothing of it stays cached or bounded. */

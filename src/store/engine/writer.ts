@@ -55,6 +55,11 @@ export interface Writer {
   transaction<T>(fn: () => T): T
   /** Lets go of the WAL's descriptor (once an fsync in flight returned). */
   close(): void
+  /**
+   * Jobs committed so far (whatever their outcome): background work (a push's slices) reads it
+   * between its own jobs to tell whether others are writing meanwhile.
+   */
+  committed(): number
 }
 
 interface Pending {
@@ -97,6 +102,7 @@ export function createWriter(
   }: { health: StoreHealth; seqs: Seqs; journal?: UndoJournal; wal?: WalSync },
 ): Writer {
   let queue: Pending[] = []
+  let committedJobs = 0
   let riders: Pending[] = []
   let rideTimer: NodeJS.Timeout | undefined
   /** The riders waited RIDE_MS on a busy writer: its next commit takes them. */
@@ -205,6 +211,7 @@ export function createWriter(
       return undefined
     }
     const marks = seqs.take()
+    committedJobs += batch.length
     return syncError => {
       if (syncError) health.observe(syncError)
       else if (outcomes.some(o => o.ok)) health.wrote(mark)
@@ -276,6 +283,7 @@ export function createWriter(
         throw err
       }
     },
+    committed: () => committedJobs,
     close: () => {
       clearTimeout(rideTimer)
       wal.close()

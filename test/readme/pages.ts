@@ -27,7 +27,7 @@ export const PAGES: readonly Page[] = [
   { path: 'docs/advisor.md', noRun: 0 },
   { path: 'docs/fidelity.md', noRun: 0 },
   { path: 'docs/configuration.md', noRun: 1 },
-  { path: 'docs/performance.md', noRun: 8 },
+  { path: 'docs/performance.md', noRun: 9 },
   { path: 'docs/reliability.md', noRun: 3 },
   { path: 'docs/architecture.md', noRun: 0 },
 ]

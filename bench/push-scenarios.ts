@@ -8,6 +8,18 @@ import { APPS, basic } from './product.js'
 const devicesAuth = basic(APPS.devices.key, APPS.devices.secret)
 const push = (audience: unknown) => ({ platform: 'all', audience, notification: { alert: 'bench' } })
 
+/** The devices app's device number `i`: online, android, alias u<i> (tagged "bench" where it is registered). */
+export const bigAppDevice = (i: number) => ({
+  appKey: APPS.devices.key,
+  registrationId: `1a${i.toString(16).padStart(17, '0')}`,
+  platform: 'android' as const,
+  alias: `u${i}`,
+  mobile: null,
+  online: true,
+  lastOnlineAt: 0,
+  createdAt: i,
+})
+
 /**
  * An app with `count` devices, each with its own alias (u0…) and the tag "bench", written through
  * the store into the database file before the server starts (100 000 HTTP registrations would
@@ -21,21 +33,9 @@ export function fillRegistry(database: string, count: number): number {
     if (!store.apps.get(APPS.devices.key)) throw new Error(`app ${APPS.devices.key} is not in ${database}`)
     store.transaction(() => {
       for (let i = 0; i < count; i++) {
-        const registrationId = `1a${i.toString(16).padStart(17, '0')}`
-        if (store.pushDevices.get(APPS.devices.key, registrationId)) continue
-        store.pushDevices.insert(
-          {
-            appKey: APPS.devices.key,
-            registrationId,
-            platform: 'android',
-            alias: `u${i}`,
-            mobile: null,
-            online: true,
-            lastOnlineAt: 0,
-            createdAt: i,
-          },
-          ['bench'],
-        )
+        const device = bigAppDevice(i)
+        if (store.pushDevices.get(device.appKey, device.registrationId)) continue
+        store.pushDevices.insert(device, ['bench'])
       }
     })
   } finally {

@@ -22,6 +22,7 @@ import {
   startProduct,
   type Workspace,
 } from './product.js'
+import { bigAppDevice } from './push-scenarios.js'
 
 export interface Size {
   apps: number
@@ -87,20 +88,7 @@ export async function fill(ws: Workspace, size: Size): Promise<Record<string, nu
     const fixtures = store.pushDevices.count(tenantKey(0)) * size.apps
     const spread = Math.max(0, size.devices - size.bigApp - fixtures)
     store.transaction(() => {
-      for (let i = 0; i < size.bigApp; i++)
-        store.pushDevices.insert(
-          {
-            appKey: APPS.devices.key,
-            registrationId: `1a${i.toString(16).padStart(17, '0')}`,
-            platform: 'android',
-            alias: `u${i}`,
-            mobile: null,
-            online: true,
-            lastOnlineAt: 0,
-            createdAt: i,
-          },
-          ['bench'],
-        )
+      for (let i = 0; i < size.bigApp; i++) store.pushDevices.insert(bigAppDevice(i), ['bench'])
       for (let i = 0; i < spread; i++)
         store.pushDevices.insert(
           {

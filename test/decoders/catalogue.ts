@@ -19,6 +19,7 @@ import {
   parseJson,
   post,
   type Request,
+  req,
   type Shape,
   send,
   unknownKeys,
@@ -36,6 +37,8 @@ export const WRONG_SECRET = basic(APP_KEY, 'ffffffffffffffffffffffff')
 export const DEV_AUTH = basic(DEFAULT_DEV_KEY, DEFAULT_DEV_SECRET)
 export const WRONG_DEV_SECRET = basic(DEFAULT_DEV_KEY, 'ffffffffffffffffffffffff')
 export const ADMIN_HOST = 'admin.jpush.cn'
+/** A dev key the Admin API does not know: 401 4004. */
+export const UNKNOWN_DEV_KEY = basic('nodevkey0000000000000000', 'ffffffffffffffffffffffff')
 
 // ---- Request bodies ----
 
@@ -64,6 +67,10 @@ export const REMOVE_UNKNOWN = { registration_ids: { remove: ['zz'] } }
 export const BATCH = (target: string, cid = 'c1') => ({
   pushlist: { [cid]: { platform: 'all', target, notification: { alert: 'x' } } },
 })
+/** What a batch push answers for BATCH's one cid: its msg_id, or its own error. */
+export const BATCH_SHAPE: Shape = {
+  c1: { 'msg_id?': 'string', 'error?': { code: 'int', message: 'string', 'illegal_rids?': 'strings' } },
+}
 export const TEMPLATE_ID = 'c65b34b96512'
 export const TEMPLATE_PUSH = {
   id: TEMPLATE_ID,
@@ -263,32 +270,56 @@ export const jpush = {
       400,
       1011,
     ),
+    nat('no audience', () => post('/v3/push', NO_AUDIENCE), 400, 1002),
+    nat(
+      'unknown registration_id (illegal_rids)',
+      () => post('/v3/push', { ...PUSH, audience: { registration_id: [UNKNOWN_RID] } }),
+      400,
+      1003,
+    ),
+    ...PUSH_REFUSALS,
+    faulted(post('/v3/push', PUSH), { code: 1011, status: 400, name: 'no target' }),
+    faulted(post('/v3/push', PUSH), { code: 2005, status: 403, name: 'volume beyond a reasonable range' }),
+    // A 5xx with the vendor's body: Go reads `error` on every status, Java's ApiErrorDecoder too.
+    faulted(post('/v3/push', PUSH), { code: 1030, status: 503, name: 'internal service timeout' }),
   ]),
   validate: v3(
     'POST /v3/push/validate',
     'push',
     () => post('/v3/push/validate', PUSH),
     { sendno: 'string', msg_id: 'string' },
-    [
-      nat(
-        'missing audience (400 1002)',
-        () => post('/v3/push/validate', { platform: 'all', notification: { alert: 'x' } }),
-        400,
-        1002,
-      ),
-    ],
+    [nat('missing audience (400 1002)', () => post('/v3/push/validate', NO_AUDIENCE), 400, 1002)],
   ),
-  cid: v3('GET /v3/push/cid', 'push', () => get('/v3/push/cid?count=2&type=push'), { cidlist: 'array' }, [
+  cid: v3('GET /v3/push/cid', 'push', () => get('/v3/push/cid?count=2&type=push'), { cidlist: 'strings' }, [
     nat('count 0 (400 1003)', () => get('/v3/push/cid?count=0'), 400, 1003),
+    // The Schedule API's cids come from the same route (jiguang-sdk-go jpush/schedule/v3_get_cid.go).
+    {
+      ...unauthorized(get('/v3/push/cid?type=schedule&count=2')),
+      name: 'wrong master secret (type=schedule)',
+    },
   ]),
+  quota: v3('GET /v3/push/quota', 'push', () => get('/v3/push/quota'), {
+    code: 'int',
+    message: 'string',
+    data: {
+      xiaomi_quota: { system: { total: 'long', used: 'long' }, operation: { total: 'long', used: 'long' } },
+      oppo_quota: { system: { total: 'long', used: 'long' }, operation: { total: 'long', used: 'long' } },
+      vivo_quota: { system: { total: 'long', used: 'long' }, operation: { total: 'long', used: 'long' } },
+    },
+  }),
+  withdraw: {
+    id: 'DELETE /v3/push/{msg_id}',
+    success: { request: ctx => req('DELETE', `/v3/push/${ctx.msgId}`), shape: {} },
+    failures: [
+      unauthorized(req('DELETE', '/v3/push/1')),
+      nat('unknown msg_id', () => req('DELETE', '/v3/push/1'), 400, 1003),
+    ],
+  } satisfies Endpoint,
   batchRegid: v3(
     'POST /v3/push/batch/regid/single',
     'push',
-    () =>
-      post('/v3/push/batch/regid/single', {
-        pushlist: { 'decoder-cid-1': { platform: 'all', target: ANDROID_1, notification: { alert: 'b' } } },
-      }),
-    { 'decoder-cid-1': 'object' },
+    () => post('/v3/push/batch/regid/single', BATCH(ANDROID_1)),
+    BATCH_SHAPE,
     [
       nat(
         'empty pushlist (400 1003)',
@@ -301,11 +332,8 @@ export const jpush = {
   batchAlias: v3(
     'POST /v3/push/batch/alias/single',
     'push',
-    () =>
-      post('/v3/push/batch/alias/single', {
-        pushlist: { 'decoder-cid-2': { platform: 'all', target: 'alias1', notification: { alert: 'b' } } },
-      }),
-    { 'decoder-cid-2': 'object' },
+    () => post('/v3/push/batch/alias/single', BATCH('alias1')),
+    BATCH_SHAPE,
     [
       nat(
         'empty pushlist (400 1003)',
@@ -315,6 +343,70 @@ export const jpush = {
       ),
     ],
   ),
+  template: {
+    id: 'POST /v3/push/template',
+    success: {
+      request: async ({ app }) => {
+        await definedTemplate(app)
+        return post('/v3/push/template', TEMPLATE_PUSH)
+      },
+      shape: {
+        code: 'int',
+        message: 'string',
+        data: {
+          push_list: [{ code: 'int', message: 'string', 'message_id?': 'string', 'trace_id?': 'string' }],
+        },
+      },
+    },
+    failures: [
+      { ...unauthorized(post('/v3/push/template', TEMPLATE_PUSH)), name: 'wrong master secret (flat)' },
+      nat(
+        'unknown template id (flat)',
+        () => post('/v3/push/template', { ...TEMPLATE_PUSH, id: 'nope' }),
+        400,
+        1003,
+      ),
+    ],
+  } satisfies Endpoint,
+  templateSchedule: {
+    id: 'POST /v3/push/template/schedule',
+    failures: [
+      {
+        ...unauthorized(post('/v3/push/template/schedule', TEMPLATE_SCHEDULE)),
+        name: 'wrong master secret (flat)',
+      },
+      nat(
+        'empty params (flat)',
+        () => post('/v3/push/template/schedule', { ...TEMPLATE_SCHEDULE, params: [] }),
+        400,
+        1003,
+      ),
+    ],
+  } satisfies Endpoint,
+  pushFile: {
+    id: 'POST /v3/push/file',
+    failures: [
+      unauthorized(post('/v3/push/file', PUSH)),
+      nat(
+        'unknown file_id',
+        () => post('/v3/push/file', { ...PUSH, audience: { file: { file_id: 'nope' } } }),
+        400,
+        1003,
+      ),
+    ],
+  } satisfies Endpoint,
+  plans: {
+    id: 'POST /v3/push_plan/create|update; GET /v3/push_plan/list',
+    success: {
+      request: () => get('/v3/push_plan/list?page=1&page_size=10&info=&send_source=0'),
+      shape: {
+        code: 'long',
+        message: 'string',
+        data: { total: 'long', page: 'long', page_size: 'long', detail: 'array' },
+      },
+    },
+    failures: [nat('no name', () => post('/v3/push_plan/create', {}), 400, 1002)],
+  } satisfies Endpoint,
   groupPush: {
     id: 'POST /v3/grouppush',
     setup: app => joinGroup(app),
@@ -332,14 +424,23 @@ export const jpush = {
         status: 401,
         code: 1004,
       },
+      {
+        ...unauthorized(post('/v3/grouppush', PUSH), basic(`group-${'g'.repeat(24)}`, 'x'.repeat(24)), 1004),
+        name: 'unknown group key',
+      },
     ],
   } satisfies Endpoint,
+  groupPushFile: { id: 'POST /v3/grouppush/file', failures: [unauthorized(post('/v3/grouppush/file', {}))] },
   deviceGet: v3(
     'GET /v3/devices/{registration_id}',
     'device',
     () => get(`/v3/devices/${ANDROID_1}`),
-    { tags: 'array', alias: ['string', 'null'], mobile: ['string', 'null'] },
-    [nat('unknown registration_id (400 7002)', () => get('/v3/devices/0000aaaa'), 400, 7002)],
+    { tags: 'strings', alias: ['string', 'null'], mobile: ['string', 'null'] },
+    [
+      nat('unknown registration_id (400 7002)', () => get('/v3/devices/0000aaaa'), 400, 7002),
+      nat('invalid registration_id', () => get('/v3/devices/nope'), 400, 7002),
+      faulted(get(`/v3/devices/${ANDROID_1}`), { code: 7030, status: 503, name: 'system busy' }),
+    ],
   ),
   devicePost: v3(
     'POST /v3/devices/{registration_id}',
@@ -353,44 +454,80 @@ export const jpush = {
         400,
         7002,
       ),
+      nat('tags not an add/remove object', () => post(`/v3/devices/${ANDROID_1}`, { tags: 5 }), 400, 7002),
     ],
   ),
   deviceStatus: v3(
     'POST /v3/devices/status',
     'device',
     () => post('/v3/devices/status', { registration_ids: [ANDROID_1] }),
-    { [ANDROID_1]: 'object' },
+    { [ANDROID_1]: { online: 'boolean', 'last_online_time?': ['string', 'null'] } },
     [nat('no registration_ids (400 7002)', () => post('/v3/devices/status', {}), 400, 7002)],
   ),
-  tagList: v3('GET /v3/tags', 'device', () => get('/v3/tags/'), { tags: 'array' }),
+  testDevices: {
+    id: 'POST /v3/test/model/add|update; GET /v3/test/model/list; DELETE /v3/test/model/delete/{rid}',
+    success: {
+      request: () => get('/v3/test/model/list'),
+      shape: { total: 'long', page: 'long', page_size: 'long', detail: 'array' },
+    },
+    failures: [
+      unauthorized(get('/v3/test/model/list')),
+      nat('no device_name', () => post('/v3/test/model/add', {}), 400, 7002),
+    ],
+  } satisfies Endpoint,
+  tagList: v3('GET /v3/tags', 'device', () => get('/v3/tags/'), { tags: 'strings' }),
   tagHas: v3(
     'GET /v3/tags/{tag}/registration_ids/{registration_id}',
     'device',
     () => get(`/v3/tags/tag1/registration_ids/${ANDROID_1}`),
     { result: 'boolean' },
+    [nat('invalid registration_id', () => get('/v3/tags/tag1/registration_ids/zz'), 400, 7002)],
   ),
   tagPost: v3(
     'POST /v3/tags/{tag}',
     'device',
     () => post('/v3/tags/tag1', { registration_ids: { add: [IOS_1] } }),
     'empty-object',
-    [nat('nothing to add or remove (400 7002)', () => post('/v3/tags/tag1', {}), 400, 7002)],
+    [
+      nat('nothing to add or remove (400 7002)', () => post('/v3/tags/tag1', {}), 400, 7002),
+      nat('unknown registration_ids (illegal_rids)', () => post('/v3/tags/tag1', ADD_UNKNOWN), 400, 7013),
+    ],
   ),
   tagDelete: v3(
     'DELETE /v3/tags/{tag}',
     'device',
     () => ({ method: 'DELETE', url: '/v3/tags/decoder_tag' }),
     'empty-object',
+    [nat('invalid platform', () => req('DELETE', '/v3/tags/tag1?platform=zz'), 400, 7002)],
   ),
   aliasGet: v3('GET /v3/aliases/{alias}', 'device', () => get('/v3/aliases/alias1'), {
     registration_ids: 'array',
   }),
+  aliasGetNew: v3(
+    'GET /v3/aliases/{alias}?new_format=true',
+    'device',
+    () => get('/v3/aliases/alias1?platform=android&new_format=true'),
+    { data: [{ registration_id: 'string', platform: 'string', last_online_date: 'string' }] },
+    [nat('invalid platform', () => get('/v3/aliases/alias1?platform=zz&new_format=true'), 400, 7002)],
+  ),
   aliasDelete: v3(
     'DELETE /v3/aliases/{alias}',
     'device',
     () => ({ method: 'DELETE', url: '/v3/aliases/decoder_alias' }),
     'empty-object',
   ),
+  aliasRemove: {
+    id: 'POST /v3/aliases/{alias}',
+    failures: [
+      unauthorized(post('/v3/aliases/alias1', REMOVE_UNKNOWN)),
+      nat(
+        'unknown registration_ids (illegal_rids)',
+        () => post('/v3/aliases/alias1', REMOVE_UNKNOWN),
+        400,
+        7013,
+      ),
+    ],
+  } satisfies Endpoint,
   received: v3(
     'GET /v3/received',
     'report',
@@ -402,14 +539,24 @@ export const jpush = {
     'GET /v3/received/detail',
     'report',
     ctx => get(`/v3/received/detail?msg_ids=${ctx.msgId}`),
-    [{ msg_id: 'string' }],
-    [nat('malformed msg_ids (400 3002)', () => get('/v3/received/detail?msg_ids=,'), 400, 3002)],
+    [
+      {
+        msg_id: 'string',
+        jpush_received: 'long',
+        ios_apns_sent: 'long',
+        'android_pns_sent?': ['long', 'null'],
+      },
+    ],
+    [
+      nat('malformed msg_ids (400 3002)', () => get('/v3/received/detail?msg_ids=,'), 400, 3002),
+      nat('msg_ids invalid', () => get('/v3/received/detail?msg_ids=abc'), 400, 3002),
+    ],
   ),
   statusMessage: v3(
     'POST /v3/status/message',
     'report',
     ctx => post('/v3/status/message', { msg_id: Number(ctx.msgId), registration_ids: [ANDROID_1] }),
-    { [ANDROID_1]: 'object' },
+    { [ANDROID_1]: { status: 'int' } },
     [
       nat(
         'no registration_ids (400 3002)',
@@ -430,14 +577,30 @@ export const jpush = {
     'GET /v3/messages/detail',
     'report',
     ctx => get(`/v3/messages/detail?msg_ids=${ctx.msgId}`),
-    [{ msg_id: 'string', jpush: 'object' }],
-    [nat('malformed msg_ids (400 3002)', () => get('/v3/messages/detail?msg_ids=,'), 400, 3002)],
+    [
+      {
+        msg_id: 'string',
+        jpush: 'object',
+        details: {
+          notification: { target: 'long', sent: 'long', received: 'long', display: 'long', click: 'long' },
+        },
+      },
+    ],
+    [
+      nat('malformed msg_ids (400 3002)', () => get('/v3/messages/detail?msg_ids=,'), 400, 3002),
+      nat('msg_ids invalid', () => get('/v3/messages/detail?msg_ids=abc'), 400, 3002),
+    ],
   ),
   users: v3(
     'GET /v3/users',
     'report',
     () => get('/v3/users?time_unit=DAY&start=2026-01-01&duration=1'),
-    { time_unit: 'string', start: 'string', duration: 'long', items: 'array' },
+    {
+      time_unit: 'string',
+      start: 'string',
+      duration: 'int',
+      items: [{ time: 'string', 'android?': { new: 'long', online: 'long', active: 'long' } }],
+    },
     [
       nat(
         'MONTH with a day start (400 3004)',
@@ -445,8 +608,17 @@ export const jpush = {
         400,
         3004,
       ),
+      nat('time_unit invalid', () => get('/v3/users?time_unit=X&start=2026-01-01&duration=1'), 400, 3002),
     ],
   ),
+  groupMessagesDetail: {
+    id: 'GET /v3/group/messages/detail',
+    failures: [unauthorized(get('/v3/group/messages/detail?group_msgids=x'))],
+  },
+  groupUsers: {
+    id: 'GET /v3/group/users',
+    failures: [unauthorized(get('/v3/group/users?time_unit=DAY&start=2026-01-01&duration=1'))],
+  },
   scheduleCreate: v3(
     'POST /v3/schedules',
     'schedule',
@@ -459,14 +631,22 @@ export const jpush = {
         400,
         8100,
       ),
+      nat('trigger more than a year ahead', () => post('/v3/schedules', SCHEDULE_TOO_LATE), 400, 8100),
+      faulted(post('/v3/schedules', SCHEDULE), { code: 8203, status: 503, name: 'schedule timeout' }),
     ],
   ),
-  scheduleList: v3('GET /v3/schedules', 'schedule', () => get('/v3/schedules?page=1'), {
-    total_count: 'long',
-    total_pages: 'long',
-    page: 'long',
-    schedules: 'array',
-  }),
+  scheduleList: v3(
+    'GET /v3/schedules',
+    'schedule',
+    () => get('/v3/schedules?page=1'),
+    {
+      total_count: 'long',
+      total_pages: 'long',
+      page: 'long',
+      schedules: [{ schedule_id: 'string', name: 'string', 'enabled?': 'boolean' }],
+    },
+    [nat('page 0', () => get('/v3/schedules?page=0'), 400, 8100)],
+  ),
   scheduleGet: v3(
     'GET /v3/schedules/{schedule_id}',
     'schedule',
@@ -527,6 +707,46 @@ export const jpush = {
       ),
     ],
   ),
+  filesUpload: {
+    id: 'POST /v3/files/{alias|registration_id}',
+    failures: [
+      unauthorized(post('/v3/files/alias', {})),
+      unauthorized(post('/v3/files/registration_id', {})),
+    ],
+  },
+  filesList: v3('GET /v3/files', 'push', () => get('/v3/files'), { total_count: 'int', files: 'array' }),
+  file: {
+    id: 'GET|DELETE /v3/files/{file_id}',
+    failures: [
+      unauthorized(req('DELETE', '/v3/files/nope')),
+      nat('unknown file_id', () => get('/v3/files/nope'), 400, 1003),
+    ],
+  },
+  imagesByUrls: {
+    id: 'POST|PUT /v3/images/byurls',
+    failures: [
+      unauthorized(post('/v3/images/byurls', {})),
+      nat(
+        'no image_type',
+        () => post('/v3/images/byurls', { image_url: 'https://img.example/a.png' }),
+        400,
+        1002,
+      ),
+      nat(
+        'unknown media_id',
+        () => req('PUT', '/v3/images/byurls/nope', { image_url: 'https://img.example/a.png' }),
+        400,
+        1003,
+      ),
+    ],
+  },
+  imagesByFiles: {
+    id: 'POST|PUT /v3/images/byfiles',
+    failures: [
+      unauthorized(post('/v3/images/byfiles', {})),
+      unauthorized(req('PUT', '/v3/images/byfiles/nope', {})),
+    ],
+  },
 } satisfies Record<string, Endpoint>
 
 /** Joins the default app to the group that `jpush.groupPush` names. */
@@ -562,6 +782,12 @@ export const admin = {
         () => ({ ...post('/v1/app', ADMIN_APP), auth: WRONG_DEV_SECRET, host: ADMIN_HOST }),
         401,
         4005,
+      ),
+      nat(
+        'unknown dev key (401 4004)',
+        () => ({ ...post('/v1/app', ADMIN_APP), auth: UNKNOWN_DEV_KEY, host: ADMIN_HOST }),
+        401,
+        4004,
       ),
       nat(
         'invalid android_package (400 4003)',
@@ -602,6 +828,12 @@ export const admin = {
         401,
         4005,
       ),
+      nat(
+        'unknown dev key (401 4004)',
+        () => ({ ...post('/v1/app/nope/delete', {}), auth: UNKNOWN_DEV_KEY, host: ADMIN_HOST }),
+        401,
+        4004,
+      ),
       // The vendor's table answers 1010–1015 with HTTP 200 (docs/fidelity.md, Admin API).
       nat(
         'unknown appkey (200 1013)',
@@ -611,6 +843,17 @@ export const admin = {
           auth: DEV_AUTH,
           host: ADMIN_HOST,
         }),
+        200,
+        1013,
+      ),
+    ],
+  },
+  certificate: {
+    id: 'POST admin /v1/app/{appKey}/certificate',
+    failures: [
+      nat(
+        'unknown appkey (200 1013)',
+        () => ({ ...post('/v1/app/nope/certificate', {}), auth: DEV_AUTH, host: ADMIN_HOST }),
         200,
         1013,
       ),
@@ -644,13 +887,20 @@ export const jsms = {
     'POST /v1/codes',
     () => post('/v1/codes', { mobile: '13800138002', temp_id: 1 }),
     { msg_id: 'string' },
-    [nat('missing mobile (400 50004)', () => post('/v1/codes', { temp_id: 1 }), 400, 50004)],
+    [
+      nat('missing mobile (400 50004)', () => post('/v1/codes', { temp_id: 1 }), 400, 50004),
+      nat('invalid mobile', () => post('/v1/codes', { ...SMS_CODE, mobile: '123' }), 403, 50006),
+      faulted(post('/v1/codes', SMS_CODE), { code: 50019, status: 500, name: 'server error' }),
+    ],
   ),
   voiceCodes: v1(
     'POST /v1/voice_codes',
     () => post('/v1/voice_codes', { mobile: '13800138003' }),
     { msg_id: 'string' },
-    [nat('missing mobile (400 50004)', () => post('/v1/voice_codes', {}), 400, 50004)],
+    [
+      nat('missing mobile (400 50004)', () => post('/v1/voice_codes', {}), 400, 50004),
+      nat('invalid mobile', () => post('/v1/voice_codes', { mobile: '1' }), 403, 50006),
+    ],
   ),
   valid: v1(
     'POST /v1/codes/{msg_id}/valid',
@@ -668,9 +918,17 @@ export const jsms = {
   ]),
   messagesBatch: v1(
     'POST /v1/messages/batch',
-    () => post('/v1/messages/batch', { temp_id: 2, recipients: [RECIPIENT] }),
-    { success_count: 'long', failure_count: 'long', recipients: 'array' },
+    // One recipient refused (mobile '12'): its entry carries error_code and error_message.
+    () => post('/v1/messages/batch', SMS_BATCH),
+    {
+      success_count: 'long',
+      failure_count: 'long',
+      recipients: [
+        { 'error_code?': 'string', 'error_message?': 'string', 'msg_id?': 'string', mobile: 'string' },
+      ],
+    },
     [
+      nat('recipients empty', () => post('/v1/messages/batch', { temp_id: 2, recipients: [] }), 403, 50030),
       nat(
         'unknown temp_id (403 50013)',
         () => post('/v1/messages/batch', { temp_id: 999, recipients: [RECIPIENT] }),
@@ -713,11 +971,24 @@ export const jsms = {
       body: SMS_SCHEDULE_BATCH,
     }),
     { schedule_id: 'string', success_count: 'long', failure_count: 'long' },
+    [
+      nat(
+        'unknown schedule_id (403 50028)',
+        () => req('PUT', '/v1/schedule/batch/zzz', SMS_SCHEDULE_BATCH),
+        403,
+        50028,
+      ),
+    ],
   ),
   scheduleGet: v1(
     'GET /v1/schedule/{schedule_id}',
     ctx => get(`/v1/schedule/${ctx.smsScheduleId}`),
-    { schedule_id: 'string', send_time: 'string', temp_id: 'long', recipients: 'array' },
+    {
+      schedule_id: 'string',
+      send_time: 'string',
+      temp_id: 'long',
+      recipients: [{ 'msg_id?': 'string', mobile: 'string', 'temp_para?': 'object' }],
+    },
     [nat('unknown schedule_id (403 50028)', () => get('/v1/schedule/nope'), 403, 50028)],
   ),
   scheduleDelete: v1(
@@ -743,7 +1014,7 @@ export const jsms = {
     'GET /v1/accounts/dev',
     () => ({ ...get('/v1/accounts/dev'), auth: DEV_AUTH }),
     { dev_balance: 'long', dev_voice: 'long', dev_industry: 'long', dev_market: 'long' },
-    [],
+    [nat('app credentials on the developer endpoint', () => get('/v1/accounts/dev'), 401, 50002)],
     // A fault is an app's (control-plane.md): a developer's call is not answered by one.
     { wrong: WRONG_DEV_SECRET, fault: false },
   ),
@@ -761,12 +1032,18 @@ export const jsms = {
         403,
         50013,
       ),
+      nat(
+        'an approved template cannot be modified',
+        () => req('PUT', '/v1/templates/1', SMS_TEMPLATE),
+        403,
+        50047,
+      ),
     ],
   ),
   templateGet: v1(
     'GET /v1/templates/{temp_id}',
-    () => get('/v1/templates/1'),
-    { temp_id: 'long', template: 'string', type: 'long', ttl: 'long', status: 'long' },
+    ctx => get(`/v1/templates/${ctx.tempId}`),
+    { temp_id: 'long', template: 'string', type: 'long', ttl: 'long', remark: 'string', status: 'long' },
     [nat('unknown temp_id (403 50013)', () => get('/v1/templates/999'), 403, 50013)],
   ),
   templateDelete: v1(
@@ -799,12 +1076,13 @@ export const jsms = {
         403,
         50102,
       ),
+      nat('not multipart (media not supported)', () => post('/v1/sign/1', {}), 415, 50017),
     ],
   ),
   signGet: v1(
     'GET /v1/sign/{sign_id}',
     () => get('/v1/sign/1'),
-    { sign_id: 'long', sign: 'string', status: 'long', is_default: 'long' },
+    { sign_id: 'long', sign: 'string', status: 'long', is_default: 'long', 'use_status?': 'long' },
     [nat('unknown sign_id (403 50102)', () => get('/v1/sign/999'), 403, 50102)],
   ),
   signDelete: v1(
@@ -813,6 +1091,12 @@ export const jsms = {
     'empty',
     [nat('unknown sign_id (403 50102)', () => ({ method: 'DELETE', url: '/v1/sign/999' }), 403, 50102)],
   ),
+  report: {
+    id: 'GET /v1/report',
+    success: { request: () => get('/v1/report'), shape: [{}] },
+    failures: [unauthorized(get('/v1/report'))],
+  },
+  reply: { id: 'GET /v1/reply', failures: [unauthorized(get('/v1/reply'))] },
 } satisfies Record<string, Endpoint>
 
 // ---- The runner: one describe per call a client makes, one test per answer ----

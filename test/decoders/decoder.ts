@@ -353,6 +353,24 @@ export interface Call extends Endpoint {
   encode?: (request: Request) => Request
 }
 
+/**
+ * An endpoint of the catalogue as one client calls it: where in the client's source (`cite`), and
+ * what the client does its own way: a strict bean's keys, its decoder, the URL it forms, another
+ * answer it takes for its success.
+ */
+export function called(
+  endpoint: Endpoint,
+  cite: string,
+  how: Partial<Pick<Call, 'decode' | 'url' | 'encode' | 'success'>> & { strict?: string[] } = {},
+): Call {
+  const { strict, ...own } = how
+  const success = endpoint.success && strict ? { ...endpoint.success, strict } : endpoint.success
+  return { ...endpoint, ...(success ? { success } : {}), ...own, cite }
+}
+
+/** A URL as the typed SDKs form it where others add a trailing slash (GET /v3/tags). */
+export const noTrailingSlash = (url: string) => url.replace(/\/(?=\?|$)/, '')
+
 /** A client: how it binds a success, its decoder, and what its caller must get from each answer. */
 export interface Client {
   runtime: Runtime

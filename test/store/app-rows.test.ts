@@ -1,13 +1,11 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { appTables } from '../../src/store/apps/app-rows.js'
 import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
-import { createStore, type Store } from '../../src/store/index.js'
+import type { Store } from '../../src/store/index.js'
 import { basic, call, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
 import { startReceiver } from '../scheduler/receiver.js'
+import { databaseFile, openStore } from './file-store.js'
 
 // Reset and removal find an app's rows from the schema (src/store/apps/app-rows.ts), so a table a later
 // migration adds is covered only if it carries `app_key`, or cascades from a table that does.
@@ -94,7 +92,7 @@ describe("an app's seqs when its rows go", () => {
   // (item-seqs.ts). A reset, a removal or an import deletes those rows: the deletes carry the counter
   // over first, so the app's seqs go on from where they were even when nothing read them before.
   function storeWithReplies(): { store: Store; close: () => void } {
-    const path = join(mkdtempSync(join(tmpdir(), 'seqs-')), 'sandbox.db')
+    const path = databaseFile('seqs')
     const first = openDatabase(path)
     first.exec(`
       INSERT INTO developers (dev_key, dev_secret) VALUES ('dev', 'secret');
@@ -103,15 +101,7 @@ describe("an app's seqs when its rows go", () => {
     `)
     closeDatabase(first)
     // A new process: nothing in memory of the app's seqs.
-    const db = openDatabase(path)
-    const store = createStore(db)
-    return {
-      store,
-      close: () => {
-        store.close()
-        closeDatabase(db)
-      },
-    }
+    return openStore(path)
   }
 
   it('go on after every row was removed at once (a reset, a removal)', () => {

@@ -1,33 +1,18 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
-import { createStore } from '../../src/store/index.js'
+import type { Store } from '../../src/store/index.js'
+import { databaseFile, openStore } from './file-store.js'
 
 // An app's seqs are counted in memory, started from the largest seq of its rows (engine/item-seqs.ts).
 // Once a reset, an import or a removal has deleted the rows that held the largest, memory alone
 // knew it: a restart (or memory letting the counter go, past 10 000 apps) read a smaller one and
 // handed seqs out again. The counter is kept in SQLite as the rows go (migration 028).
 
-function openStore(path: string) {
-  const db = openDatabase(path)
-  const store = createStore(db)
-  return {
-    store,
-    close: () => {
-      store.close()
-      closeDatabase(db)
-    },
-  }
-}
-
-const append = (store: ReturnType<typeof createStore>, appKey: string) =>
+const append = (store: Store, appKey: string) =>
   store.write(() => store.events.append({ appKey, type: 'clock.moved', data: {}, at: 0 }))
 
 describe('an app whose rows were deleted', () => {
   it('goes on above the seqs it handed out, after a restart, whether its rows went at once or a chunk at a time', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'seq-floors-')), 'sandbox.db')
+    const path = databaseFile('seq-floors')
     const first = openStore(path)
     first.store.db.exec(`
       INSERT INTO developers (dev_key, dev_secret) VALUES ('dev', 'secret');
@@ -61,7 +46,7 @@ describe('an app whose rows were deleted', () => {
   })
 
   it('keeps no floor of a write that rolled back', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'seq-floors-')), 'sandbox.db')
+    const path = databaseFile('seq-floors')
     const { store, close } = openStore(path)
     store.db.exec(`
       INSERT INTO developers (dev_key, dev_secret) VALUES ('dev', 'secret');

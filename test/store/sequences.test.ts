@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
-import { createStore, type Store } from '../../src/store/index.js'
+import type { Store } from '../../src/store/index.js'
+import { databaseFile, openStore } from './file-store.js'
 
 // msg_ids and push msg_ids are reserved in blocks (sequences.ts): the row is written by the job
 // that takes the first id of a block, later ids come from memory. Ids never repeat: not after a
@@ -12,21 +9,9 @@ import { createStore, type Store } from '../../src/store/index.js'
 const storedValue = (store: Store, name: string) =>
   (store.db.prepare('SELECT value FROM sequences WHERE name = ?').get(name) as { value: number }).value
 
-function openStore(path: string) {
-  const db = openDatabase(path)
-  const store = createStore(db)
-  return {
-    store,
-    close: () => {
-      store.close()
-      closeDatabase(db)
-    },
-  }
-}
-
 describe('id sequences reserved in blocks', () => {
   it('hand out consecutive ids, write the row once per block, and go on past it after a restart', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'sequences-')), 'sandbox.db')
+    const path = databaseFile('sequences')
     const first = openStore(path)
     const start = storedValue(first.store, 'msg_id')
     const ids: number[] = []
@@ -48,7 +33,7 @@ describe('id sequences reserved in blocks', () => {
   })
 
   it('never hand out again an id of a job that rolled back its reservation', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'sequences-')), 'sandbox.db')
+    const path = databaseFile('sequences')
     const { store, close } = openStore(path)
     const start = storedValue(store, 'push_msg_id')
     const seen: number[] = []

@@ -17,7 +17,6 @@ import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushGroupStore } from './push/groups.js'
 import { createPushStore } from './push/pushes.js'
-import { createPushScheduleStore } from './push/schedules.js'
 import { createVendorQuotaStore } from './push/vendor-quota.js'
 import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
@@ -102,7 +101,6 @@ export function createStore(
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
     pushFanOut: createPushFanOut(engine, pushDeliveries),
-    pushSchedules: createPushScheduleStore(engine),
     // The push variants of jpush-api.md §5.14.
     pushGroups: createPushGroupStore(engine),
     /** The Admin API's records: how an app was created, its APNs certificates. */

@@ -1,6 +1,6 @@
 import type { JobDeps } from '../../deps.js'
 import type { DueWork } from '../../scheduler/due-work.js'
-import { PUSH_SCHEDULES_DUE } from '../../store/push/schedules.js'
+import { PUSH_SCHEDULES_DUE } from './table.js'
 import { firePushSchedule, skipPushScheduleOccurrence } from './fire.js'
 
 // The JPush schedules entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts):

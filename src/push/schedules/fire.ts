@@ -1,6 +1,6 @@
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
-import type { Firing } from '../../store/push/schedules.js'
+import type { Firing } from './table.js'
 import type { Tenant } from '../../tenancy.js'
 import { pushErrors } from '../errors.js'
 import { dispatchPush, parsePush } from '../send/index.js'

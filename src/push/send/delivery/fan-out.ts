@@ -9,7 +9,7 @@ import {
   VENDOR_CHANNELS,
   type VendorChannel,
 } from '../../../store/push/devices.js'
-import type { QuotaVendor } from '../../../store/push/vendor-quota.js'
+import type { QuotaVendor } from './vendor-quota-table.js'
 import type { Tenant } from '../../../tenancy.js'
 import { dayKey } from '../../../time.js'
 import { groupsFor, type Registry, resolveAudience } from '../audience.js'

@@ -6,7 +6,7 @@ import {
   type QuotaKind,
   type QuotaVendor,
   type VendorQuotaStore,
-} from '../../../store/push/vendor-quota.js'
+} from './vendor-quota-table.js'
 import { pushErrors } from '../../errors.js'
 import { isObject } from '../../values.js'
 

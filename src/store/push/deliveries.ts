@@ -218,7 +218,10 @@ export function createPushDeliveryStore({ db, writes, caches }: Engine) {
      WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now ORDER BY rowid`,
   )
   // Each delivered with the next seq of its app (its push.delivered event).
-  const deliver = writes<{ appKey: string; msgId: string; rid: string; now: number; alias: string | null }, DeliveryRow>(
+  const deliver = writes<
+    { appKey: string; msgId: string; rid: string; now: number; alias: string | null },
+    DeliveryRow
+  >(
     `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias,
        route = coalesce(route, 'jpush'), reason = NULL
      WHERE msg_id = @msgId AND registration_id = @rid RETURNING *`,

@@ -1,5 +1,5 @@
+import type { Store } from '../store/index.js'
 import type { ApnsEnvironment } from '../store/push/devices.js'
-import type { QuotaKind, QuotaVendor } from '../store/push/vendor-quota.js'
 import type { Rule } from './advice.js'
 
 // The JPush rules over whom a push reached (push/send/delivery/fan-out.ts counts it while it resolves
@@ -26,6 +26,11 @@ export interface AudienceSubject {
    */
   sample?: number
 }
+
+// A vendor and a kind of quota as the quota's table (push/send/delivery/vendor-quota-table.ts) names
+// them, through the store's `Tables`: the advisor stands below the features and imports none.
+type QuotaVendor = Parameters<Store['pushVendorQuota']['take']>[2]
+type QuotaKind = Parameters<Store['pushVendorQuota']['take']>[3]
 
 export interface VendorQuotaSeen {
   vendor: QuotaVendor

@@ -1,6 +1,5 @@
 import type { Store } from '../store/index.js'
 import type { Device } from '../store/push/devices.js'
-import type { PushSchedule, ScheduleState } from '../store/push/schedules.js'
 import type { Schedule } from '../store/sms/schedules.js'
 import type { Sign } from '../store/sms/signs.js'
 import type { Template } from '../store/sms/templates.js'
@@ -81,8 +80,14 @@ export function smsScheduleItem(store: Pick<Store, 'schedules'>, s: Schedule, ti
   }
 }
 
+/**
+ * A push task as its table (push/schedules/table.ts) answers it, named through the store's `Tables`:
+ * the feature's table declares it there, and this module, below the features, imports none of them.
+ */
+type PushSchedule = NonNullable<ReturnType<Store['pushSchedules']['get']>>
+
 /** deleted; expired (its time or end has passed); disabled; or active. */
-const stateOf = (s: PushSchedule, now: number): ScheduleState =>
+const stateOf = (s: PushSchedule, now: number): 'deleted' | 'expired' | 'active' | 'disabled' =>
   s.deletedAt !== null ? 'deleted' : s.endsAt <= now ? 'expired' : s.enabled ? 'active' : 'disabled'
 
 /** GET /_sandbox/push/schedules' item: the task, its state at `now`, every occurrence it fired. */

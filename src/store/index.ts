@@ -15,10 +15,7 @@ import { createStream } from './events/stream.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
-import { createPushGroupStore } from './push/groups.js'
 import { createPushStore } from './push/pushes.js'
-import { createPushScheduleStore } from './push/schedules.js'
-import { createVendorQuotaStore } from './push/vendor-quota.js'
 import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
 import { createMessageStore } from './sms/messages.js'
@@ -97,14 +94,10 @@ export function createStore(
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
     pushDevices,
-    pushVendorQuota: createVendorQuotaStore(engine),
     pushes,
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
     pushFanOut: createPushFanOut(engine, pushDeliveries),
-    pushSchedules: createPushScheduleStore(engine),
-    // The push variants of jpush-api.md §5.14.
-    pushGroups: createPushGroupStore(engine),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     schedules: createScheduleStore(engine),

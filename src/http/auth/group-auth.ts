@@ -22,7 +22,7 @@ const PREFIX = 'group-'
 
 /**
  * `group-<groupKey>:<groupMasterSecret>` (jpush-api.md §2): the apps that name this group and its
- * secret in their settings (store/push/groups.ts). Wrong or unknown: the surface's 401 (1004); a
+ * secret in their settings (push/send/groups-table.ts). Wrong or unknown: the surface's 401 (1004); a
  * username without the prefix is not a group's. Each member is counted and checked as its own
  * login would be (its push window, its standing), and what refuses it stays its own: the group
  * push answers it in that app's entry. The answer's rate headers are the member window closest to

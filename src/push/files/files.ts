@@ -71,7 +71,7 @@ const filePushBody = part({
 /**
  * Whose files a request of the file API reads and writes. An app's own (appKey:masterSecret), or,
  * with the developer's devKey:devSecret (rest_api_v3_file, since 2020-08-11, for VIP file group
- * push), the developer's: held by the developer's first app in a group (store/push/groups.ts
+ * push), the developer's: held by the developer's first app in a group (push/send/groups-table.ts
  * `holderOf`), at that app's time, their ids `<devKey>-<uuid>`, for POST /v3/grouppush/file.
  */
 interface FileOwner {

@@ -1,7 +1,7 @@
 import type { JobDeps } from '../../deps.js'
 import type { DueWork } from '../../scheduler/due-work.js'
-import { PUSH_SCHEDULES_DUE } from '../../store/push/schedules.js'
 import { firePushSchedule, skipPushScheduleOccurrence } from './fire.js'
+import { PUSH_SCHEDULES_DUE } from './table.js'
 
 // The JPush schedules entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts):
 // every due occurrence of every app, each on its own app's clock, in time order, each fired once.

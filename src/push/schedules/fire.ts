@@ -1,10 +1,10 @@
 import type { PipelineDeps } from '../../deps.js'
 import { isApiError } from '../../errors.js'
-import type { Firing } from '../../store/push/schedules.js'
 import type { Tenant } from '../../tenancy.js'
 import { pushErrors } from '../errors.js'
 import { dispatchPush, parsePush } from '../send/index.js'
 import { nextOccurrence, parseTrigger } from './occurrences.js'
+import type { Firing } from './table.js'
 
 export interface Fired {
   firing: Firing

@@ -2,10 +2,11 @@ import type { Feature } from '../../http/feature.js'
 import { duePushSchedules } from './due.js'
 import { pushScheduleInspectRoutes } from './sandbox.js'
 import { pushScheduleRoutes } from './schedules.js'
+import { createPushScheduleStore } from './table.js'
 
 // Push schedules, the Schedule API (jpush-api.md §8): its routes on the schedule host
 // (schedules.ts, input.ts, rules.ts), their occurrences (occurrences.ts), their firing (fire.ts,
-// due.ts), and GET /_sandbox/push/schedules (sandbox.ts). Their rows are still in src/store/push.
+// due.ts), GET /_sandbox/push/schedules (sandbox.ts), and their table (table.ts).
 
 export { readName, readPush, readTrigger, type TriggerSection, taskSections } from './input.js'
 export { scheduleSubject } from './occurrences.js'
@@ -18,4 +19,5 @@ export const pushSchedules = {
   vendor: { schedule: [pushScheduleRoutes] },
   sandbox: [pushScheduleInspectRoutes],
   due: { fire: [duePushSchedules] },
+  tables: engine => ({ pushSchedules: createPushScheduleStore(engine) }),
 } satisfies Feature

@@ -5,7 +5,7 @@ import { type ListQuery, listQuery } from '../../control/list-query.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import { SCHEDULE_STATES } from '../../store/push/schedules.js'
+import { SCHEDULE_STATES } from './table.js'
 
 // What the Schedule API does not show: every task of the app (over and deleted ones too), its
 // state, when it fires next, and each occurrence it fired with the push's msg_id or error.

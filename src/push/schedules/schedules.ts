@@ -9,10 +9,10 @@ import { field, params, query, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
-import type { Firing, PushSchedule } from '../../store/push/schedules.js'
 import { type NewSchedule, newTask, taskChanges } from './input.js'
 import { endOf, nextOccurrence, parseTrigger, scheduleSubject } from './occurrences.js'
 import { scheduleErrors as e, SCHEDULE_LIMITS, scheduleLimitOf } from './rules.js'
+import type { Firing, PushSchedule } from './table.js'
 
 // The Schedule API (jpush-api.md §8; docs2019 rest_api_push_schedule.md), at its own path and at
 // the Beijing data centre's (`bjapi.push.jiguang.cn/v3/push/schedules`, §1.1). The scheduler

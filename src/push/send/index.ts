@@ -4,6 +4,8 @@ import { pushClickRoutes } from './clicks.js'
 import { createPushClickStore } from './clicks-table.js'
 import { duePushes } from './delivery/delivery.js'
 import { dueFanOuts } from './delivery/slices.js'
+import { createVendorQuotaStore } from './delivery/vendor-quota-table.js'
+import { createPushGroupStore } from './groups-table.js'
 import { pushRoutes } from './push.js'
 import { pushDeliveryRoutes } from './sandbox.js'
 import { createPushWithdrawalStore } from './withdrawals-table.js'
@@ -16,8 +18,9 @@ import { createPushWithdrawalStore } from './withdrawals-table.js'
 // control plane shows and steers of it: each device's delivery of a push (sandbox.ts:
 // /_sandbox/push/messages/{msg_id}/deliveries) and a device opening a push (clicks.ts). Every
 // other feature that pushes (schedules, templates, files) goes through what this file exports. Its
-// tables: clicks (clicks-table.ts) and withdrawals (withdrawals-table.ts); its other rows (pushes,
-// deliveries, the fan-out, vendor quotas) are still in src/store/push.
+// tables: clicks (clicks-table.ts), withdrawals (withdrawals-table.ts), vendor quotas
+// (delivery/vendor-quota-table.ts) and the groups of apps (groups-table.ts); its other rows (pushes,
+// deliveries, the fan-out) are still in src/store/push.
 
 export { type Audience, parseAudience } from './audience.js'
 export { schemas as clickSchemas } from './clicks.js'
@@ -45,5 +48,7 @@ export const pushSend = {
   tables: engine => ({
     pushClicks: createPushClickStore(engine),
     pushWithdrawals: createPushWithdrawalStore(engine),
+    pushVendorQuota: createVendorQuotaStore(engine),
+    pushGroups: createPushGroupStore(engine),
   }),
 } satisfies Feature

@@ -31,8 +31,16 @@ export interface Touches<P> {
    * topic, in the write, and binds it as `@seq` (beside positional parameters, or added to named
    * ones); `run` answers it as `seq`. A `seq` parameter already a number is kept, and nobody is
    * woken for it: the item shares the seq another row of the same write took (a reply's event).
+   * A function may answer null: this call's row has no seq (a delivery still pending), `@seq` is
+   * bound NULL and `run` answers 0.
    */
-  seq?: SeqTopic | ((params: P) => SeqTopic)
+  seq?: SeqTopic | ((params: P) => SeqTopic | null)
+  /**
+   * It writes a batch of listed items in one statement (an INSERT … SELECT): how many seqs it takes,
+   * consecutive, the first bound as `@seq` and each row numbering itself from it (`@seq - 1 +` its
+   * running count). Default one; 0 takes none (`@seq` NULL, `run` answers 0).
+   */
+  seqCount?: (params: P) => number
 }
 
 /** What a statement that writes answers: SQLite's, and the seq it took (0: none). */
@@ -66,19 +74,24 @@ export function createStatements(db: Db, due: Pick<DueIndex, 'note' | 'remap'>, 
       const dueWork = touches.due
       const remaps = touches.remaps === true
       const topic = touches.seq
-      /** The seq it takes for `params` (0: none declared; a given one is kept). */
-      function seqFor(params: P): number {
+      const countOf = touches.seqCount
+      /** The seq it takes for `params` (0: none declared; null: none for this call; a given one is kept). */
+      function seqFor(params: P): number | null {
         if (topic === undefined) return 0
         const given = (params as { seq?: unknown }).seq
         if (!Array.isArray(params) && typeof given === 'number') return given
-        return seqs.next(keyOf(params), typeof topic === 'string' ? topic : topic(params))
+        const named = typeof topic === 'string' ? topic : topic(params)
+        if (named === null) return null
+        if (countOf === undefined) return seqs.next(keyOf(params), named)
+        const n = countOf(params)
+        return n > 0 ? seqs.next(keyOf(params), named, n) : null
       }
       /**
        * Runs `method` bound with the seq (no array of arguments: this is the send's path). An array
        * binds positional parameters, an object named ones (better-sqlite3): `@seq` is a named one
        * beside the positional, or one more of the named.
        */
-      function call<T>(method: 'run' | 'get' | 'all', params: P, seq: number): T {
+      function call<T>(method: 'run' | 'get' | 'all', params: P, seq: number | null): T {
         if (topic === undefined) return statement[method](params) as T
         if (Array.isArray(params)) return statement[method](params, { seq }) as T
         return statement[method]({ ...params, seq }) as T
@@ -96,7 +109,7 @@ export function createStatements(db: Db, due: Pick<DueIndex, 'note' | 'remap'>, 
         run(params) {
           const seq = seqFor(params)
           const result = call<Written>('run', params, seq)
-          result.seq = seq
+          result.seq = seq ?? 0
           apply(params, result.changes > 0)
           return result
         },

@@ -109,16 +109,26 @@ type DeliveryParams = [
   smsDueAt: number | null,
   smsMsgId: string | null,
   smsError: number | null,
-  seq: number | null,
   alias: string | null,
   route: string | null,
   reason: string | null,
 ]
 
+/**
+ * When a new delivery's push work falls due (null: none): the expiry of a pending one, the fallback
+ * of one not delivered, the earlier of the two (the due index keeps a lower bound).
+ */
+function dueOf(d: DeliveryParams): number | null {
+  const expiry = d[4] === 'pending' ? d[5] : null
+  const fallback = d[7] !== null && d[6] === null && d[8] === null && d[9] === null ? d[7] : null
+  if (expiry === null) return fallback
+  return fallback === null ? expiry : Math.min(expiry, fallback)
+}
+
 /** What each targeted device got of each push, and its SMS fallback (sms_message). */
 export type PushDeliveryStore = ReturnType<typeof createPushDeliveryStore>
 
-export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
+export function createPushDeliveryStore({ db, writes, caches }: Engine) {
   // How many deliveries each app has, read once from SQLite, then kept by every statement that
   // adds or removes some (the retention below asks it after every push). Journaled: a write job
   // that rolls back takes its count back too; a reset forgets it (caches.forgetApp).
@@ -146,11 +156,18 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
   const dropPush = db.prepare<{ appKey: string; msgId: string }>(
     'DELETE FROM pushes WHERE app_key = @appKey AND msg_id = @msgId',
   )
-  // Positional, not named: a broadcast inserts one row per device (100 000 and more).
-  const insert = db.prepare<DeliveryParams>(
+  // Positional, not named: a broadcast inserts one row per device (100 000 and more). A delivery
+  // made at once (the device was online) takes the next seq of its app (its push.delivered event);
+  // one pending, or with a fallback, is push work due (dueOf).
+  const insert = writes<DeliveryParams>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, @seq, ?, ?, ?)`,
+    {
+      key: d => d[1],
+      seq: d => (d[4] === 'delivered' ? 'push' : null),
+      due: { query: PUSH_DUE, at: dueOf },
+    },
   )
   const countOf = db.prepare<{ appKey: string; msgId: string }, { n: number }>(
     'SELECT count(*) AS n FROM push_deliveries WHERE msg_id = @msgId AND app_key = @appKey',
@@ -200,13 +217,15 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     `SELECT msg_id FROM push_deliveries
      WHERE app_key = @appKey AND registration_id = @rid AND status = 'pending' AND expires_at > @now ORDER BY rowid`,
   )
-  const deliver = db.prepare<
-    { msgId: string; rid: string; now: number; seq: number; alias: string | null },
+  // Each delivered with the next seq of its app (its push.delivered event).
+  const deliver = writes<
+    { appKey: string; msgId: string; rid: string; now: number; alias: string | null },
     DeliveryRow
   >(
     `UPDATE push_deliveries SET status = 'delivered', delivered_at = @now, seq = @seq, alias = @alias,
        route = coalesce(route, 'jpush'), reason = NULL
      WHERE msg_id = @msgId AND registration_id = @rid RETURNING *`,
+    { seq: 'push' },
   )
   // `+app_key`: through the partial index of undecided fallbacks (a few rows), not the app's
   // index, which holds every delivery the app ever had and is read on every push.
@@ -227,8 +246,24 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     /** A delivery made at once (the device was online) gets the next seq of its app; returns it. */
     insert(d: NewDelivery): Delivery {
       const delivered = d.status === 'delivered'
+      const { seq } = insert.run([
+        d.msgId,
+        d.appKey,
+        d.registrationId,
+        d.platform,
+        d.status,
+        d.expiresAt,
+        d.deliveredAt,
+        d.smsDueAt,
+        d.smsMsgId,
+        d.smsError,
+        delivered ? d.alias : null,
+        d.route,
+        d.reason,
+      ])
+      added(d.appKey, 1)
       // Field by field, not a spread of `d`: one insert per delivery of every push.
-      const made: Delivery = {
+      return {
         msgId: d.msgId,
         appKey: d.appKey,
         registrationId: d.registrationId,
@@ -239,38 +274,11 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
         smsDueAt: d.smsDueAt,
         smsMsgId: d.smsMsgId,
         smsError: d.smsError,
-        seq: delivered ? seqs.next(d.appKey, 'push') : null,
+        seq: delivered ? seq : null,
         alias: delivered ? d.alias : null,
         route: d.route,
         reason: d.reason,
       }
-      insert.run(
-        made.msgId,
-        made.appKey,
-        made.registrationId,
-        made.platform,
-        made.status,
-        made.expiresAt,
-        made.deliveredAt,
-        made.smsDueAt,
-        made.smsMsgId,
-        made.smsError,
-        made.seq,
-        made.alias,
-        made.route,
-        made.reason,
-      )
-      added(made.appKey, 1)
-      // Push work due: the expiry of a pending delivery, the fallback of one not delivered.
-      if (made.status === 'pending') due.note(PUSH_DUE, made.appKey, made.expiresAt)
-      if (
-        made.smsDueAt !== null &&
-        made.deliveredAt === null &&
-        made.smsMsgId === null &&
-        made.smsError === null
-      )
-        due.note(PUSH_DUE, made.appKey, made.smsDueAt)
-      return made
     },
     /** How many deliveries the app has (kept in memory after the first time). */
     count,
@@ -328,7 +336,7 @@ export function createPushDeliveryStore({ db, due, seqs, caches }: Engine) {
     deliverPending(appKey: string, rid: string, alias: string | null, now: number): Delivery[] {
       return pendingFor
         .all({ appKey, rid, now })
-        .map(({ msg_id: msgId }) => deliver.get({ msgId, rid, now, alias, seq: seqs.next(appKey, 'push') }))
+        .map(({ msg_id: msgId }) => deliver.get({ appKey, msgId, rid, now, alias }))
         .filter(r => r !== undefined)
         .map(toDelivery)
     },

@@ -20,7 +20,8 @@ export type PlacedDevice = Device & { key: RegistryKey }
 // are the ones the row-by-row path (push/send/delivery/fan-out.ts, deliverEach) writes, computed in SQL: the same devices (the app's, on the platforms the push
 // reaches), in the same order (the registry's: created_at, rowid), so the same rowids; the same
 // status, times and alias; and each device online at push time gets the next seq of the app, one
-// consecutive range taken once from seqs.ts, numbered in that order (`first + running count - 1`).
+// consecutive range taken once by the engine (statements.ts: `seqCount`), numbered in that order
+// (`@seq + running count - 1`).
 
 // How each device is reached (push/send/delivery/route.ts, routeOf, in SQL; no vendor quota here: a
 // push of an app that set one takes the row-by-row path). @apnsEnv: the environment of the iOS
@@ -62,8 +63,8 @@ interface FanOutParams {
   expiresAt: number
   /** What a device offline at push time gets: pending, or expired at once (time_to_live 0). */
   offline: 'pending' | 'expired'
-  /** The seq of the first device online at push time (any number when none is). */
-  firstSeq: number
+  /** How many devices are online at push time: the seqs it takes, the first bound as `@seq`. */
+  online: number
   apnsEnv: string
   distributions: string
   notified: string
@@ -99,7 +100,7 @@ interface DeviceRow {
 }
 
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written a slice at a time. */
-export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
+export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
   const count = db.prepare<
     { appKey: string; platforms: string; apnsEnv: string; distributions: string; notified: string },
     { targets: number; online: number; ios: number; wrongApns: number }
@@ -125,7 +126,8 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
        ON t.app_key = d.app_key AND t.registration_id = d.registration_id ORDER BY t.tag`,
   )
   // A broadcast's slice, as one INSERT … SELECT like `insert` below: the online devices of the
-  // slice on the platforms reached, counted first (the seqs they take), then the rows.
+  // slice on the platforms reached, counted first (the seqs they take, from @seq on), then the rows;
+  // pending ones are push work due at their expiry.
   const sliceCount = db.prepare<
     SliceParams & { platforms: string; apnsEnv: string; distributions: string; notified: string },
     { online: number }
@@ -133,17 +135,22 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
     `SELECT coalesce(sum(go), 0) AS online FROM (SELECT *, ${ROUTED} FROM (${SLICE}))
      WHERE platform IN (SELECT value FROM json_each(@platforms))`,
   )
-  const sliceInsert = db.prepare<SliceParams & Omit<FanOutParams, 'appKey'>>(
+  const sliceInsert = writes<SliceParams & Omit<FanOutParams, 'appKey'>>(
     `INSERT INTO push_deliveries (msg_id, app_key, registration_id, platform, status, expires_at, delivered_at,
        sms_due_at, sms_msg_id, sms_error, seq, alias, route, reason)
      SELECT @msgId, app_key, registration_id, platform,
        CASE WHEN go THEN 'delivered' WHEN route_ IS NULL THEN 'expired' ELSE @offline END, @expiresAt,
        CASE WHEN go THEN @now END, NULL, NULL, NULL,
        CASE WHEN go
-         THEN @firstSeq - 1 + sum(go) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
+         THEN @seq - 1 + sum(go) OVER (ORDER BY created_at, place ROWS UNBOUNDED PRECEDING) END,
        CASE WHEN go THEN alias END, route_, reason_
      FROM (SELECT *, ${ROUTED} FROM (${SLICE})) WHERE platform IN (SELECT value FROM json_each(@platforms))
      ORDER BY created_at, place`,
+    {
+      seq: 'push',
+      seqCount: s => s.online,
+      due: { query: PUSH_DUE, at: s => (s.offline === 'pending' ? s.expiresAt : null) },
+    },
   )
   const range = (appKey: string, after: RegistryKey, end: RegistryKey, limit: number): SliceParams => ({
     appKey,
@@ -216,12 +223,10 @@ export function createPushFanOut({ db, due, seqs }: Engine, deliveries: Pick<Pus
         ...routeParams(routing),
       }
       const online = sliceCount.get(params)?.online ?? 0
-      const firstSeq = online > 0 ? seqs.next(d.appKey, 'push', online) : 0
       const expiresAt = d.now + d.ttl * 1000
       const offline = d.ttl > 0 ? 'pending' : 'expired'
-      const written = sliceInsert.run({ ...params, msgId: d.msgId, now: d.now, expiresAt, offline, firstSeq })
+      const written = sliceInsert.run({ ...params, msgId: d.msgId, now: d.now, expiresAt, offline, online })
       deliveries.added(d.appKey, written.changes)
-      if (offline === 'pending') due.note(PUSH_DUE, d.appKey, expiresAt)
       return written.changes
     },
     /** The devices of the app on `platforms`: how many, how many online, how many iOS (and of the other APNs environment). */

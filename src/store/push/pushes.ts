@@ -75,8 +75,10 @@ const toPush = (r: PushRow): Push => ({
 })
 
 /** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
-export function createPushStore({ db, due, seqs }: Engine) {
-  const insertPush = db.prepare<
+export function createPushStore({ db, writes }: Engine) {
+  // Positional (binding by name looks each parameter up in an object, on every push), the app's key
+  // second; the seq of its push.sent event taken and bound by the engine.
+  const insertPush = writes<
     [
       msgId: string,
       appKey: string,
@@ -89,12 +91,12 @@ export function createPushStore({ db, due, seqs }: Engine) {
       createdAt: number,
       groupMsgId: string | null,
       plan: string | null,
-      seq: number,
     ]
   >(
     `INSERT INTO pushes (msg_id, app_key, sendno, cid, payload, broadcast, day_key, time_to_live, created_at,
        group_msgid, plan, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, @seq)`,
+    { key: p => p[1], seq: 'push' },
   )
   const list = createLister<never, PushRow>(db, {
     columns: '*',
@@ -128,9 +130,12 @@ export function createPushStore({ db, due, seqs }: Engine) {
     'SELECT count(*) AS n FROM pushes WHERE app_key = @appKey AND day_key = @dayKey AND broadcast = 1',
   )
 
-  const setFanOut = db.prepare<{ appKey: string; msgId: string; plan: string | null }>(
-    'UPDATE pushes SET fan_out = @plan WHERE app_key = @appKey AND msg_id = @msgId',
-  )
+  const SET_FAN_OUT = 'UPDATE pushes SET fan_out = @plan WHERE app_key = @appKey AND msg_id = @msgId'
+  const setFanOut = db.prepare<{ appKey: string; msgId: string; plan: string | null }>(SET_FAN_OUT)
+  // A fan-out planned is due at once: its slices are overdue from the push's creation on.
+  const planFanOut = writes<{ appKey: string; msgId: string; plan: string; createdAt: number }>(SET_FAN_OUT, {
+    due: { query: FAN_OUT_DUE, at: p => p.createdAt },
+  })
   const setAudience = db.prepare<{ appKey: string; msgId: string; audience: string }>(
     'UPDATE pushes SET fan_out_audience = @audience WHERE app_key = @appKey AND msg_id = @msgId',
   )
@@ -147,10 +152,9 @@ export function createPushStore({ db, due, seqs }: Engine) {
      * on; `audience`, when the payload does not carry it (a file push's). Due at once.
      */
     sliceFanOut(p: Pick<Push, 'appKey' | 'msgId' | 'createdAt'>, plan: FanOutPlan, audience?: unknown): void {
-      setFanOut.run({ appKey: p.appKey, msgId: p.msgId, plan: JSON.stringify(plan) })
+      planFanOut.run({ appKey: p.appKey, msgId: p.msgId, plan: JSON.stringify(plan), createdAt: p.createdAt })
       if (audience !== undefined)
         setAudience.run({ appKey: p.appKey, msgId: p.msgId, audience: JSON.stringify(audience) })
-      due.note(FAN_OUT_DUE, p.appKey, p.createdAt)
     },
     /** A slice is written: the next starts after `after`; `null`: every delivery is written. */
     fanOutAt(appKey: string, msgId: string, plan: FanOutPlan | null): void {
@@ -167,8 +171,7 @@ export function createPushStore({ db, due, seqs }: Engine) {
     },
     /** Stores an accepted push with the seq of its push.sent event (the stream reads the row). */
     insert(p: Push): void {
-      // Positional: binding by name looks each parameter up in an object, on every push.
-      insertPush.run(
+      insertPush.run([
         p.msgId,
         p.appKey,
         p.sendno,
@@ -180,8 +183,7 @@ export function createPushStore({ db, due, seqs }: Engine) {
         p.createdAt,
         p.groupMsgId ?? null,
         p.plan ?? null,
-        seqs.next(p.appKey, 'push'),
-      )
+      ])
     },
     /** The app's accepted pushes by seq, newest first (lister.ts): the push.sent events. */
     list(appKey: string, window: ListWindow): Push[] {

@@ -9,7 +9,6 @@ import {
   VENDOR_CHANNELS,
   type VendorChannel,
 } from '../../../store/push/devices.js'
-import type { QuotaVendor } from '../../../store/push/vendor-quota.js'
 import type { Tenant } from '../../../tenancy.js'
 import { dayKey } from '../../../time.js'
 import { groupsFor, type Registry, resolveAudience } from '../audience.js'
@@ -24,6 +23,7 @@ import {
   routingOf,
 } from './route.js'
 import { sendSmsFallback } from './sms-fallback.js'
+import type { QuotaVendor } from './vendor-quota-table.js'
 
 // Who a push reaches, and the delivery row each device gets (push_deliveries). Every push's
 // deliveries are written by one path, slices.ts's writeSlice, a slice at a time; what differs is

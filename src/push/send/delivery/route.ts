@@ -1,14 +1,14 @@
 import type { App } from '../../../store/apps/apps.js'
 import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from '../../../store/push/devices.js'
 import { VENDOR_CHANNELS } from '../../../store/push/devices.js'
+import { pushErrors } from '../../errors.js'
+import { isObject } from '../../values.js'
 import {
   QUOTA_VENDORS,
   type QuotaKind,
   type QuotaVendor,
   type VendorQuotaStore,
-} from '../../../store/push/vendor-quota.js'
-import { pushErrors } from '../../errors.js'
-import { isObject } from '../../values.js'
+} from './vendor-quota-table.js'
 
 // How one push reaches one phone (docs/push.md "How a push reaches a phone"): the device is a twin
 // of a phone (its platform, the maker's channel it registered with, the APNs environment of its

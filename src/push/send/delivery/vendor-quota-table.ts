@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../../store/engine/index.js'
 
 /** The vendors whose daily quotas GET /v3/push/quota reports (cav v3_get_quota.go). */
 export type QuotaVendor = 'xiaomi' | 'oppo' | 'vivo'
@@ -31,3 +31,10 @@ export function createVendorQuotaStore({ db }: Engine) {
 }
 
 export type VendorQuotaStore = ReturnType<typeof createVendorQuotaStore>
+
+declare module '../../../store/index.js' {
+  interface Tables {
+    /** What each vendor's daily quota has given (store.pushVendorQuota): GET /v3/push/quota, the routes. */
+    pushVendorQuota: VendorQuotaStore
+  }
+}

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { appEventData } from '../../across/app/view.js'
 import type { Clock } from '../../clock.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
@@ -7,6 +6,7 @@ import { type GroupSetting, groupSetting } from '../../seed/push-settings.js'
 import type { App } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
 import type { Tenant } from '../../tenancy.js'
+import { appEventData } from './view.js'
 
 // The calling app's membership of a group for group push (POST /v3/grouppush): the app setting
 // `settings.group` (seed/push-settings.ts), set here without a seed file. A group is the apps that

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /**
  * Groups of apps for group push (jpush-api.md §5.14): an app belongs to the group its settings
@@ -16,7 +16,7 @@ export function createPushGroupStore({ db }: Engine) {
   return {
     /**
      * The developer's first app (appKey order) that is in a group, if any: the developer may then
-     * use the file API for file group push, and that app holds the developer's files (files.ts).
+     * use the file API for file group push, and that app holds the developer's files (push/files).
      */
     holderOf(devKey: string): string | undefined {
       return grouped.get(devKey)?.app_key
@@ -25,5 +25,15 @@ export function createPushGroupStore({ db }: Engine) {
     members(groupKey: string): string[] {
       return members.all(groupKey).map(r => r.app_key)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /**
+     * The apps of each group, for group push (store.pushGroups): batch.ts, group auth
+     * (http/auth/group-auth.ts), the control plane's membership (sandbox/push/group.ts).
+     */
+    pushGroups: ReturnType<typeof createPushGroupStore>
   }
 }

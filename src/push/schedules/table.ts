@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3'
-import { dueQuery, type Engine } from '../engine/index.js'
-import type { ListWindow } from '../engine/lister.js'
+import { dueQuery, type Engine } from '../../store/engine/index.js'
+import type { ListWindow } from '../../store/engine/lister.js'
 
 /** A JPush schedule task (jpush-api.md §8), its sections as accepted. */
 export interface PushSchedule {
@@ -245,5 +245,12 @@ export function createPushScheduleStore({ db, writes }: Engine) {
       }
       return statement.all(params).map(toSchedule)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Push tasks of the Schedule API, their occurrences' firings (store.pushSchedules). */
+    pushSchedules: ReturnType<typeof createPushScheduleStore>
   }
 }

@@ -46,7 +46,9 @@ describe('a new database', () => {
       expect(copied.pragma('locking_mode', { simple: true })).toBe('exclusive')
       expect(copied.pragma('foreign_keys', { simple: true })).toBe(1)
       // Another process on the same file is refused, as on any other.
-      expect(() => openDatabase(join(folder, 'copied.db'), MIGRATIONS_DIR, fresh)).toThrow(/is in use by another/)
+      expect(() => openDatabase(join(folder, 'copied.db'), MIGRATIONS_DIR, fresh)).toThrow(
+        /is in use by another/,
+      )
       // Nothing left beside it but SQLite's own files and the holder's note.
       expect(readdirSync(folder).sort()).toEqual([
         'copied.db',
@@ -56,7 +58,9 @@ describe('a new database', () => {
         'migrated.db-holder',
         'migrated.db-wal',
       ])
-      expect(statSync(join(folder, 'copied.db')).mode & 0o777).toBe(statSync(join(folder, 'migrated.db')).mode & 0o777)
+      expect(statSync(join(folder, 'copied.db')).mode & 0o777).toBe(
+        statSync(join(folder, 'migrated.db')).mode & 0o777,
+      )
       expect(statSync(made).isFile()).toBe(true)
     } finally {
       closeDatabase(copied)
@@ -85,11 +89,16 @@ describe('a new database', () => {
     // One more migration than the build's file was made with: it does not match any more.
     const files = readdirSync(migrations).sort()
     const next = Number(files.at(-1)!.slice(0, 3)) + 1
-    writeFileSync(join(migrations, `${String(next).padStart(3, '0')}_later.sql`), 'CREATE TABLE later (x INTEGER);')
+    writeFileSync(
+      join(migrations, `${String(next).padStart(3, '0')}_later.sql`),
+      'CREATE TABLE later (x INTEGER);',
+    )
     const db = openDatabase(join(newFolder(), 'new.db'), migrations, fresh)
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(next)
-      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'later'").get()).toEqual({ name: 'later' })
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'later'").get()).toEqual({
+        name: 'later',
+      })
     } finally {
       closeDatabase(db)
     }
@@ -104,7 +113,9 @@ describe('a new database', () => {
     closeDatabase(first)
     const again = openDatabase(path, MIGRATIONS_DIR, fresh)
     try {
-      expect(again.prepare("SELECT dev_key FROM developers WHERE dev_key = 'dk'").get()).toEqual({ dev_key: 'dk' })
+      expect(again.prepare("SELECT dev_key FROM developers WHERE dev_key = 'dk'").get()).toEqual({
+        dev_key: 'dk',
+      })
     } finally {
       closeDatabase(again)
     }

@@ -116,7 +116,11 @@ function copyFreshDatabase(path: string, migrationsDir: string, freshDir: string
 export function freshDatabaseFile(freshDir: string, migrationsDir: string): string {
   const digest = createHash('sha256')
   for (const { file } of listMigrations(migrationsDir))
-    digest.update(file).update('\0').update(readFileSync(join(migrationsDir, file))).update('\0')
+    digest
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(migrationsDir, file)))
+      .update('\0')
   return join(freshDir, `fresh-${digest.digest('hex').slice(0, 16)}.db`)
 }
 

@@ -19,6 +19,8 @@ COPY scripts ./scripts
 COPY client/tsconfig.json ./client/
 COPY client/src ./client/src
 COPY src ./src
+# The build migrates a new database (dist/fresh-<digest>.db) that a start on a new DB_PATH copies.
+COPY migrations ./migrations
 # The client workspace is not part of the image: without it, its optional peer testcontainers
 # (a dev dependency here) is pruned with the other dev dependencies.
 RUN npm run build \

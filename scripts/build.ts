@@ -1,8 +1,11 @@
 // `npm run build` (after the client package's own build): the server as one bundle in dist/
-// (scripts/bundle.ts), Swagger UI's files in dist/swagger-ui/, and the licences of the packages bundled in it, in
-// dist/THIRD-PARTY-NOTICES.txt (their code ships in dist/, so their notices do too).
+// (scripts/bundle.ts), Swagger UI's files in dist/swagger-ui/, a new database already migrated
+// (dist/fresh-<digest>.db, copied at the start on a new DB_PATH: src/store/engine/db.ts), and the
+// licences of the packages bundled in it, in dist/THIRD-PARTY-NOTICES.txt (their code ships in
+// dist/, so their notices do too).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeFreshDatabase } from '../src/store/engine/db.js'
 import { bundleServer, copySwaggerUi } from './bundle.js'
 
 const root = join(import.meta.dirname, '..')
@@ -11,6 +14,7 @@ const dist = join(root, 'dist')
 rmSync(dist, { recursive: true, force: true })
 const metafile = await bundleServer(root, dist)
 copySwaggerUi(root, dist)
+writeFreshDatabase(dist, join(root, 'migrations'))
 // Swagger UI's files ship in dist/swagger-ui/ (copySwaggerUi): its notice too.
 writeFileSync(
   join(dist, 'THIRD-PARTY-NOTICES.txt'),

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestProject } from 'vitest/node'
 import { bundleServer, copySwaggerUi } from '../scripts/bundle.js'
+import { writeFreshDatabase } from '../src/store/engine/db.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,6 +33,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   copySwaggerUi(repo, join(dir, 'dist'))
   cpSync(join(repo, 'package.json'), join(dir, 'package.json'))
   cpSync(join(repo, 'migrations'), join(dir, 'migrations'), { recursive: true })
+  writeFreshDatabase(join(dir, 'dist'), join(dir, 'migrations'))
   cpSync(join(repo, 'src', 'ui', 'public'), join(dir, 'src', 'ui', 'public'), { recursive: true })
   // What agents read (the MCP server's resources, GET /llms.txt): the manual's pages and llms.txt.
   mkdirSync(join(dir, 'docs'))

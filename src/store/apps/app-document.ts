@@ -257,8 +257,58 @@ const PAGE = 250
 /** Parent keys per query of a child table's export. */
 const PARENTS_PER_QUERY = 100
 
-/** Reads and writes one app's rows in every table, for the app's document. */
+/**
+ * Reads and writes one app's rows in every table, for the app's document. What it finds in the
+ * schema (the tables, their columns, keys and defaults: ≈ 260 statements of introspection) and its
+ * removal's statements are made on the first export, import or removal, not at every start
+ * (docs/performance.md, "The start and idle memory").
+ */
 export function createAppDocument(engine: Engine) {
+  const { db } = engine
+  let document: ReturnType<typeof documentReader> | undefined
+  const made = () => {
+    if (document === undefined) document = documentReader(engine)
+    return document
+  }
+  let removal: ReturnType<typeof createChunkedRemoval> | undefined
+  return {
+    /** Every table a document holds, parents first. */
+    get tables(): readonly DocumentTable[] {
+      return made().tables
+    },
+    table: (name: string): DocumentTable | undefined => made().byName.get(name),
+    /** The tables a document may hold, and each one's columns (those it leaves out excluded). */
+    columnsOf(table: string): readonly string[] | undefined {
+      return made().byName.get(table)?.exported
+    },
+    exportReader: (appKey: string) => made().exportReader(appKey),
+    /** Every row of the app at once (small apps and tests: the export streams `exportReader`). */
+    read(appKey: string): Tables {
+      const { tables, exportReader } = made()
+      const reader = exportReader(appKey)
+      const out: Tables = {}
+      for (const t of tables) out[t.name] = [...reader.pages(t.name)].flat()
+      return out
+    },
+    /** An import's staging database (see the header), at `path`: a file of its own, removed after. */
+    stage: (path: string) => createStaging(engine, made().tables, path),
+    /** The app's rows removed a chunk at a time (an import replaces them). */
+    get removal(): ReturnType<typeof createChunkedRemoval> {
+      if (removal === undefined) removal = createChunkedRemoval(db, engine.seqs)
+      return removal
+    },
+    /** Apps whose import a stopped process left half-written (CLOSED_OFFSET). */
+    closedApps(): string[] {
+      return db
+        .prepare<[number], string>('SELECT app_key FROM apps WHERE clock_offset_ms = ?')
+        .pluck()
+        .all(CLOSED_OFFSET)
+    },
+  }
+}
+
+/** The schema as the document sees it, and the export's statements, made once (`createAppDocument`). */
+function documentReader(engine: Engine) {
   const { db } = engine
   const tables = documentTables(db)
   const byName = new Map(tables.map(t => [t.name, t]))
@@ -400,34 +450,7 @@ export function createAppDocument(engine: Engine) {
     }
   }
 
-  return {
-    /** Every table a document holds, parents first. */
-    tables: tables as readonly DocumentTable[],
-    table: (name: string): DocumentTable | undefined => byName.get(name),
-    /** The tables a document may hold, and each one's columns (those it leaves out excluded). */
-    columnsOf(table: string): readonly string[] | undefined {
-      return byName.get(table)?.exported
-    },
-    exportReader,
-    /** Every row of the app at once (small apps and tests: the export streams `exportReader`). */
-    read(appKey: string): Tables {
-      const reader = exportReader(appKey)
-      const out: Tables = {}
-      for (const t of tables) out[t.name] = [...reader.pages(t.name)].flat()
-      return out
-    },
-    /** An import's staging database (see the header), at `path`: a file of its own, removed after. */
-    stage: (path: string) => createStaging(engine, tables, path),
-    /** The app's rows removed a chunk at a time (an import replaces them). */
-    removal: createChunkedRemoval(db, engine.seqs),
-    /** Apps whose import a stopped process left half-written (CLOSED_OFFSET). */
-    closedApps(): string[] {
-      return db
-        .prepare<[number], string>('SELECT app_key FROM apps WHERE clock_offset_ms = ?')
-        .pluck()
-        .all(CLOSED_OFFSET)
-    },
-  }
+  return { tables: tables as readonly DocumentTable[], byName, exportReader }
 }
 
 export type AppDocumentStore = ReturnType<typeof createAppDocument>

@@ -46,6 +46,36 @@ export function appTables(db: Db): string[] {
  * engine holds of it (cached rows, due bounds).
  */
 export function createAppRows(engine: Engine) {
+  // The tables are read from the schema (≈ 40 statements) on the first count or removal, not at
+  // every start (docs/performance.md, "The start and idle memory").
+  let made: ReturnType<typeof statements> | undefined
+  const ready = () => {
+    if (made === undefined) made = statements(engine)
+    return made
+  }
+  return {
+    /** How many rows the app has in each of its tables (its share of the disk: GET /_sandbox/app). */
+    count(appKey: string): Record<string, number> {
+      return Object.fromEntries(
+        ready().counts.map(([table, statement]) => [table, statement.get({ appKey })?.n ?? 0]),
+      )
+    },
+    /** The tables an app's rows are removed from, in that order. */
+    get tables(): string[] {
+      return ready().tables
+    },
+    /** Deletes the app's rows everywhere, its `apps` row last; returns how many (cascades not counted). */
+    remove(appKey: string): number {
+      engine.seqs.carryOver(appKey)
+      let rows = 0
+      for (const statement of ready().deletes) rows += statement.run({ appKey }).changes
+      engine.forgetApp(appKey)
+      return rows
+    },
+  }
+}
+
+function statements(engine: Engine) {
   const tables = appTables(engine.db)
   const deletes = tables.map(table =>
     engine.db.prepare<{ appKey: string }>(`DELETE FROM "${table}" WHERE app_key = @appKey`),
@@ -59,22 +89,5 @@ export function createAppRows(engine: Engine) {
         ),
       ] as const,
   )
-  return {
-    /** How many rows the app has in each of its tables (its share of the disk: GET /_sandbox/app). */
-    count(appKey: string): Record<string, number> {
-      return Object.fromEntries(
-        counts.map(([table, statement]) => [table, statement.get({ appKey })?.n ?? 0]),
-      )
-    },
-    /** The tables an app's rows are removed from, in that order. */
-    tables,
-    /** Deletes the app's rows everywhere, its `apps` row last; returns how many (cascades not counted). */
-    remove(appKey: string): number {
-      engine.seqs.carryOver(appKey)
-      let rows = 0
-      for (const statement of deletes) rows += statement.run({ appKey }).changes
-      engine.forgetApp(appKey)
-      return rows
-    },
-  }
+  return { tables, deletes, counts }
 }

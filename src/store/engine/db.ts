@@ -1,12 +1,19 @@
+import { createHash } from 'node:crypto'
 import {
   accessSync,
+  closeSync,
   constants,
+  fsyncSync,
+  linkSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -18,6 +25,9 @@ export type Db = Database.Database
 
 export const MIGRATIONS_DIR = join(PACKAGE_DIR, 'migrations')
 
+/** Where the build leaves a new database already migrated (`freshDatabaseFile`, scripts/build.ts). */
+export const FRESH_DIR = join(PACKAGE_DIR, 'dist')
+
 // Opening the database file: the folder, the lock that keeps it to one process, the pragmas, the
 // migrations, and what the operator can get wrong on the way, each said in one line.
 
@@ -27,7 +37,7 @@ export const MIGRATIONS_DIR = join(PACKAGE_DIR, 'migrations')
  * written, a file that is not a database, another process on it, a schema from a newer build)
  * is a DatabaseOpenError: one line saying what to do.
  */
-export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
+export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR, freshDir = FRESH_DIR): Db {
   if (path === ':memory:') return configure(new Database(path), path, migrationsDir)
   const folder = dirname(path)
   try {
@@ -36,6 +46,7 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): Db {
     throw folderFailure(err, folder, path)
   }
   refuseEmptyFile(path)
+  copyFreshDatabase(path, migrationsDir, freshDir)
   let db: Db | undefined
   try {
     // How long to wait for the lock: only a process starting at the same moment lets go of it.
@@ -61,6 +72,85 @@ function refuseEmptyFile(path: string): void {
     throw new DatabaseOpenError(
       `DB_PATH ${path} is an empty file (0 bytes), not a SQLite database: restore it from a backup, or remove it to start with an empty one`,
     )
+}
+
+/**
+ * A new database starts as a copy of the one the build migrated (`writeFreshDatabase`): running
+ * the migrations and the VACUUM after them was ≈ 35–45 ms of CPU at every start on a new file
+ * (`docker run`), a copy is a read and a write (docs/performance.md, "The start and idle memory").
+ * The build's file is named after a digest of the migrations it ran (their names and contents), so
+ * a copy is made only for the migrations this process ships; otherwise, or if the copy cannot be
+ * made (a folder that cannot be written, a file system without hard links), nothing is copied and
+ * SQLite makes the file and `migrate` runs as before, failing, if it does, with the same messages.
+ * The copy is written beside the path, flushed to the disk, then linked to the path, which fails
+ * if a file is there: a process starting at the same moment on the same path finds either no file
+ * or a whole one, and the lock (`lockDatabase`) still decides which of them runs. Either way
+ * `configure` then sets the pragmas and migrates whatever the copy lacks (nothing).
+ */
+function copyFreshDatabase(path: string, migrationsDir: string, freshDir: string): void {
+  if (statOrUndefined(path) !== undefined) return
+  let fresh: Buffer
+  try {
+    fresh = readFileSync(freshDatabaseFile(freshDir, migrationsDir))
+  } catch {
+    return
+  }
+  const temporary = `${path}-fresh-${process.pid}`
+  try {
+    // SQLite makes its files readable by all and writable by their owner (less the umask).
+    const fd = openSync(temporary, 'wx', 0o644)
+    try {
+      writeSync(fd, fresh)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    linkSync(temporary, path)
+  } catch {
+    // No copy: SQLite makes the file (or says why it cannot), and the migrations run.
+  } finally {
+    removeIfThere(temporary)
+  }
+}
+
+/** `unlinkSync`, a missing file taken as removed (rmSync loads node's rimraf, at start: ≈ 1 ms). */
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file)
+  } catch {
+    // Not there (it was never made), or the folder cannot be written: nothing was left in it.
+  }
+}
+
+/** The file, in `freshDir`, of a new database migrated by the migrations in `migrationsDir`. */
+export function freshDatabaseFile(freshDir: string, migrationsDir: string): string {
+  const digest = createHash('sha256')
+  for (const { file } of listMigrations(migrationsDir))
+    digest
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(migrationsDir, file)))
+      .update('\0')
+  return join(freshDir, `fresh-${digest.digest('hex').slice(0, 16)}.db`)
+}
+
+/**
+ * The build's new database (scripts/build.ts): every migration run on an empty file, then
+ * VACUUMed, as `migrate` leaves a new database; in SQLite's default journal mode, one file that
+ * `copyFreshDatabase` copies (`configure` sets WAL on the copy). Returns its path.
+ */
+export function writeFreshDatabase(freshDir: string, migrationsDir = MIGRATIONS_DIR): string {
+  const file = freshDatabaseFile(freshDir, migrationsDir)
+  rmSync(file, { force: true })
+  mkdirSync(freshDir, { recursive: true })
+  const db = new Database(file)
+  try {
+    db.pragma('foreign_keys = ON')
+    migrate(db, migrationsDir)
+  } finally {
+    db.close()
+  }
+  return file
 }
 
 /** Closes the connection, which lets go of the file (`lockDatabase`). */

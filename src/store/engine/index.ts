@@ -62,7 +62,8 @@
  *   }
  *
  * The files
- * - db.ts: opens the file (folder, lock, pragmas, migrations) and says what an operator got wrong.
+ * - db.ts: opens the file (folder, a new one copied from the build's migrated file, lock, pragmas,
+ *   migrations) and says what an operator got wrong.
  * - writer.ts: group commit, the WAL's fsync off the event loop, `transaction` for rare writes.
  * - undo.ts: the undo journal, memory taken back with a rollback.
  * - health.ts: whether writes can survive (file or -wal replaced, damaged, disk full, file-size

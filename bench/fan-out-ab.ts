@@ -14,7 +14,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2)
 const CHUNK_S = Number(process.env.CHUNK_S ?? 2)
 const CACHE = process.env.FILL_CACHE ?? '/tmp/fan-out-ab-cache'
 // A build may carry its own environment: `script?FANOUT_POLL=storage` (the bench's poll, an A/B of the bench).
-const BUILDS = (process.env.BUILDS ?? `dist/server.js,${process.env.BENCH_BASE ?? ''}`).split(',').filter(Boolean)
+const BUILDS = (process.env.BUILDS ?? `dist/server.js,${process.env.BENCH_BASE ?? ''}`)
+  .split(',')
+  .filter(Boolean)
 
 const cached = join(CACHE, `scale-${SCALE}`)
 if (!existsSync(join(cached, 'sandbox.db'))) {
@@ -34,7 +36,11 @@ for (let round = 0; round < ROUNDS; round++)
     const [path, query] = script.split('?')
     const extra = Object.fromEntries(new URLSearchParams(query ?? ''))
     Object.assign(process.env, { FANOUT_POLL: extra.FANOUT_POLL ?? '' })
-    const s = await startProduct(ws, { script: path!, env: { ...OPERATOR_ENV, ...extra }, logName: 'full.log' })
+    const s = await startProduct(ws, {
+      script: path!,
+      env: { ...OPERATOR_ENV, ...extra },
+      logName: 'full.log',
+    })
     const load0 = loadavg()[0]!.toFixed(1)
     try {
       const r = await bigTagPush(s, size.bigApp, CHUNK_S)

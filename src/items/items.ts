@@ -1,17 +1,8 @@
 import { z } from 'zod'
+import { warnedCallsItem as warnedCalls } from '../control/warned.js'
 
 // The items of the control plane's lists, as their schemas (the answers' allow-list); views.ts
 // makes them from the store's rows. An event of the stream carries the same item as its data.
-
-/**
- * The production advisor's warnings on the call that made a text or a push (items/warned.ts), each
- * with that call's journal seq. In the lists' answers; absent: none, or the call is no longer in
- * the journal. An event's item has none: the call is journaled once answered, after its events
- * (`request.completed` then carries them).
- */
-const warnedCalls = z
-  .array(z.object({ rule: z.string(), message: z.string(), source: z.string(), request_seq: z.number() }))
-  .optional()
 
 export const items = {
   message: z.object({

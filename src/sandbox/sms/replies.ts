@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { listRoute } from '../../across/lists/route.js'
 import { invalidField, sandboxErrors } from '../../control/errors.js'
+import { listRoute } from '../../control/list-route.js'
 import { mobileField } from '../../control/schemas.js'
 import type { Hub } from '../../events/hub.js'
 import { optionalString } from '../../http/body/fields.js'

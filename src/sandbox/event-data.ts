@@ -1,5 +1,7 @@
 import type { EventFrame } from '../events/event-data.js'
-import { messageItem, pushItems, pushSentItem, reportItem, requestItem } from '../items/views.js'
+import { pushItems, pushSentItem, requestItem } from '../items/views.js'
+import { reportItem } from '../sms/reports/index.js'
+import { messageItem } from '../sms/sending/index.js'
 import type { StreamEntry } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
 

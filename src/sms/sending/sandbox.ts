@@ -5,9 +5,8 @@ import { warnedCalls, withWarnings } from '../../control/warned.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { codeItem, messageItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
+import { codeItem, sendingItems as items, messageItem } from './items.js'
 
 const noCode = sandboxErrors.noCode
 

@@ -39,9 +39,9 @@
  *    the due work they create or bring forward (`due`: its query and time), whether they move many
  *    apps' due times at once (`remaps`), the seq topic of the item they store (`seq`: the engine
  *    takes the app's next seq and binds it as `@seq`; `run` answers it). The engine applies them
- *    right after the statement runs: the table method does not. (The push path's modules,
- *    src/store/push/{deliveries,fan-out,pushes}.ts, and the reports' arrival, which gives a batch of
- *    rows a seq each in one statement, still call `seqs.next` and `due.note` by hand.)
+ *    right after the statement runs: the table method does not. A batch of listed rows written by
+ *    one statement takes a seq each (`seqEach`: the reports' arrival). (The push path's modules,
+ *    src/store/push/{deliveries,fan-out,pushes}.ts, still call `seqs.next` and `due.note` by hand.)
  * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
  *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write inside
  *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); work

@@ -23,8 +23,6 @@ import { createListings } from './sms/listings.js'
 import { createMessageStore } from './sms/messages.js'
 import { createReportStore } from './sms/reports.js'
 import { createReviewStore } from './sms/reviews.js'
-import { createSignStore } from './sms/signs.js'
-import { createTemplateStore } from './sms/templates.js'
 
 /**
  * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
@@ -85,8 +83,6 @@ export function createStore(
   const parts = {
     db,
     apps,
-    templates: createTemplateStore(engine),
-    signs: createSignStore(engine),
     messages,
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,

@@ -66,9 +66,6 @@ import { pushSend } from './push/send/index.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
 import { eventRoutes } from './sandbox/events.js'
 import { pushMessageRoutes } from './sandbox/push/messages.js'
-import { smsInspectRoutes } from './sandbox/sms/inspect.js'
-import { replyRoutes } from './sandbox/sms/replies.js'
-import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox/sms/reports.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { reprovision } from './seed/reprovision.js'
@@ -335,11 +332,7 @@ export async function buildApp(
     [
       appRoutes,
       transferRoutes,
-      smsInspectRoutes,
-      smsReportListRoutes,
-      smsReportSteeringRoutes,
       clockRoutes,
-      replyRoutes,
       callbackRoutes,
       pushMessageRoutes,
       pushGroupRoutes,

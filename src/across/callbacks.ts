@@ -1,11 +1,11 @@
 import { z } from 'zod'
+import { listRoute } from '../control/list-route.js'
 import type { Hub } from '../events/hub.js'
 import type { RouteSpec } from '../http/routes.js'
 import { items } from '../items/items.js'
 import { callbackItem } from '../items/views.js'
 import { CALLBACK_STATES, CALLBACK_TYPES } from '../store/callbacks/outbox.js'
 import type { Store } from '../store/index.js'
-import { listRoute } from './lists/route.js'
 
 const TYPES = CALLBACK_TYPES
 const STATES = CALLBACK_STATES

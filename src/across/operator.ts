@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Clock } from '../clock.js'
 import { invalidField, sandboxErrors } from '../control/errors.js'
 import { LIST_LIMITS, onlyKnown, time, whole } from '../control/list-query.js'
+import { waitErrors } from '../control/list-route.js'
 import type { Hub } from '../events/hub.js'
 import { firstValue } from '../http/body/query.js'
 import type { RouteSpec } from '../http/routes.js'
@@ -10,7 +11,6 @@ import type { AppActivity } from '../store/apps/activity.js'
 import { ALL_APPS } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
 import { iso, isoOrNull } from '../time.js'
-import { waitErrors } from './lists/route.js'
 
 // The operator's view of every app (SANDBOX_OPERATOR: http/auth/operator.ts): which apps the
 // sandbox holds, which were active last, what each did. Any one of them is then opened with the

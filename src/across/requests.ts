@@ -1,9 +1,9 @@
+import { listRoute } from '../control/list-route.js'
 import type { Hub } from '../events/hub.js'
 import type { RouteSpec } from '../http/routes.js'
 import { items } from '../items/items.js'
 import { requestItem } from '../items/views.js'
 import type { Store } from '../store/index.js'
-import { listRoute } from './lists/route.js'
 
 const JOURNAL = `The request journal: every /v1 and /v3 request that named the app (also one refused for its
 credentials), and every write to /_sandbox, newest first, with what was answered and **why**: \`reason\`

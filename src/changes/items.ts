@@ -1,9 +1,12 @@
 import type { Store } from '../store/index.js'
 import type { Device } from '../store/push/devices.js'
-import type { Schedule } from '../store/sms/schedules.js'
-import type { Sign } from '../store/sms/signs.js'
-import type { Template } from '../store/sms/templates.js'
 import { formatLocal, iso, isoOrNull } from '../time.js'
+
+/** An SMS task as its feature's table reads it (sms/schedules/table.ts, a table of the store's). */
+type Schedule = NonNullable<ReturnType<Store['schedules']['get']>>
+/** A template and a signature as their features' tables read them (a table of the store's each). */
+type Template = NonNullable<ReturnType<Store['templates']['get']>>
+type Sign = NonNullable<ReturnType<Store['signs']['get']>>
 
 // The control plane's items of what an app configures (templates, signatures, SMS and push
 // schedules, devices), made from the store's rows. The lists (src/sandbox) answer them and the

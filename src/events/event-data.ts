@@ -1,7 +1,5 @@
-import { messageItem, pushItems, pushSentItem, reportItem, requestItem } from '../items/views.js'
 import type { EventType } from '../store/events/log.js'
 import type { StreamEntry } from '../store/events/stream.js'
-import type { Store } from '../store/index.js'
 
 /** What one event of the stream says: its type, and its data as the matching inspection item. */
 export interface EventFrame {
@@ -11,24 +9,10 @@ export interface EventFrame {
 }
 
 /**
- * Renders the store's entries as the stream sends them: a row that carries its own seq becomes the
- * item its list shows (sms.sent: GET /_sandbox/sms/messages…), a logged event is sent as stored.
+ * How the store's entries become what the stream sends: the control plane's items, which the
+ * features declare (src/sandbox/event-data.ts), handed in by the route that opens the stream.
  */
-export function renderEntries(
-  store: Pick<Store, 'pushes'>,
-  appKey: string,
-  entries: StreamEntry[],
-): EventFrame[] {
-  const push = pushItems(store, appKey)
-  return entries.map(e => {
-    if ('logged' in e) return { seq: e.seq, type: e.type, data: e.data }
-    if (e.type === 'sms.sent') return { seq: e.seq, type: e.type, data: messageItem(e.message) }
-    if (e.type === 'sms.report') return { seq: e.seq, type: e.type, data: reportItem(e.report) }
-    if (e.type === 'request.completed') return { seq: e.seq, type: e.type, data: requestItem(e.request) }
-    if (e.type === 'push.sent') return { seq: e.seq, type: e.type, data: pushSentItem(e.push) }
-    return { seq: e.seq, type: e.type, data: push(e.delivery) }
-  })
-}
+export type RenderEntries = (appKey: string, entries: StreamEntry[]) => EventFrame[]
 
 /** One Server-Sent Event (the JSON text of `data` has no raw line breaks: one `data:` line). */
 export function sseFrame(f: EventFrame): string {

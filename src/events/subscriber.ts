@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import type { StreamFilter } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
-import { renderEntries, sseFrame } from './event-data.js'
+import { type RenderEntries, sseFrame } from './event-data.js'
 import { type Hub, STREAM_DEFAULTS } from './hub.js'
 
 /**
@@ -13,14 +13,14 @@ import { type Hub, STREAM_DEFAULTS } from './hub.js'
  * `maxLifeMs` (see STREAM_DEFAULTS): either way the client resumes with Last-Event-ID.
  */
 export function streamEvents(
-  deps: { store: Pick<Store, 'stream' | 'seqs' | 'pushes' | 'health'>; hub: Hub },
+  deps: { store: Pick<Store, 'stream' | 'seqs' | 'health'>; hub: Hub; render: RenderEntries },
   appKey: string,
   reply: FastifyReply,
   cursor: number,
   filter: Omit<StreamFilter, 'after' | 'limit'> = {},
 ): void {
   const res = reply.raw
-  const { store, hub } = deps
+  const { store, hub, render } = deps
   const { batch, maxLag, dropGraceMs, maxLifeMs } = { ...STREAM_DEFAULTS, ...hub.streamOptions }
   let stalled = false
   let ended = false
@@ -43,7 +43,7 @@ export function streamEvents(
       let frames: Array<{ seq: number; text: string }>
       try {
         const entries = store.stream.list(appKey, { ...filter, after: cursor, limit: batch }).reverse()
-        frames = renderEntries(store, appKey, entries).map(f => ({ seq: f.seq, text: sseFrame(f) }))
+        frames = render(appKey, entries).map(f => ({ seq: f.seq, text: sseFrame(f) }))
       } catch (err) {
         store.health.observe(err) // a damaged page: the store's monitor refuses writes from now on
         end() // the database failed: the client reconnects with Last-Event-ID

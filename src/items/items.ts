@@ -1,47 +1,11 @@
 import { z } from 'zod'
+import { warnedCallsItem as warnedCalls } from '../control/warned.js'
 
 // The items of the control plane's lists, as their schemas (the answers' allow-list); views.ts
 // makes them from the store's rows. An event of the stream carries the same item as its data.
-
-/**
- * The production advisor's warnings on the call that made a text or a push (items/warned.ts), each
- * with that call's journal seq. In the lists' answers; absent: none, or the call is no longer in
- * the journal. An event's item has none: the call is journaled once answered, after its events
- * (`request.completed` then carries them).
- */
-const warnedCalls = z
-  .array(z.object({ rule: z.string(), message: z.string(), source: z.string(), request_seq: z.number() }))
-  .optional()
+// The SMS features declare their own (sms/sending/items.ts, sms/reports/items.ts).
 
 export const items = {
-  message: z.object({
-    seq: z.number(),
-    msg_id: z.string(),
-    mobile: z.string(),
-    kind: z.string(),
-    temp_id: z.number().nullable(),
-    sign_id: z.number().nullable(),
-    temp_para: z.record(z.string(), z.string()).nullable(),
-    content: z.string(),
-    units: z.number(),
-    tag: z.string().nullable(),
-    schedule_id: z.string().nullable(),
-    /** The code it carried (codes and voice codes), else null. */
-    code: z.string().nullable(),
-    created_at: z.string(),
-    /** Warnings of the call that sent it, or of the SMS schedule it was sent for (its schedule_id). */
-    warnings: warnedCalls,
-  }),
-  code: z.object({
-    seq: z.number(),
-    msg_id: z.string(),
-    mobile: z.string(),
-    kind: z.string(),
-    code: z.string(),
-    expires_at: z.string(),
-    verified: z.boolean(),
-    created_at: z.string(),
-  }),
   push: z.object({
     seq: z.number(),
     msg_id: z.string(),
@@ -115,14 +79,6 @@ export const items = {
     next_attempt_at: z.string().nullable(),
     created_at: z.string(),
   }),
-  report: z.object({
-    seq: z.number(),
-    msg_id: z.string(),
-    mobile: z.string(),
-    status: z.number(),
-    receive_time: z.string(),
-  }),
-  reply: z.object({ seq: z.number(), mobile: z.string(), content: z.string(), reply_time: z.string() }),
   /** One journaled request (GET /_sandbox/requests, `request.completed`). */
   request: z.object({
     seq: z.number(),

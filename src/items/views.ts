@@ -6,10 +6,6 @@ import type { JournaledRequest } from '../store/events/requests.js'
 import type { Store } from '../store/index.js'
 import type { Delivery } from '../store/push/deliveries.js'
 import type { Push } from '../store/push/pushes.js'
-import type { ListedCode } from '../store/sms/codes.js'
-import type { ListedMessage } from '../store/sms/messages.js'
-import type { Reply } from '../store/sms/replies.js'
-import type { ArrivedReport } from '../store/sms/reports.js'
 import { iso, isoOrNull } from '../time.js'
 import type { items } from './items.js'
 
@@ -17,22 +13,6 @@ import type { items } from './items.js'
 // of the stream carries the same item as its data.
 
 type Item<K extends keyof typeof items> = z.input<(typeof items)[K]>
-
-export const messageItem = (m: ListedMessage): Item<'message'> => ({
-  seq: m.seq,
-  msg_id: m.msgId,
-  mobile: m.mobile,
-  kind: m.kind,
-  temp_id: m.tempId,
-  sign_id: m.signId,
-  temp_para: m.tempPara,
-  content: m.content,
-  units: m.units,
-  tag: m.tag,
-  schedule_id: m.scheduleId,
-  code: m.code,
-  created_at: iso(m.createdAt),
-})
 
 export const requestItem = (r: JournaledRequest): Item<'request'> => ({
   seq: r.seq,
@@ -54,17 +34,6 @@ export const requestItem = (r: JournaledRequest): Item<'request'> => ({
   request_body: r.requestBody,
   answer_body: r.answerBody,
   warnings: r.warnings === null ? [] : [...r.warnings],
-})
-
-export const codeItem = (c: ListedCode): Item<'code'> => ({
-  seq: c.seq,
-  msg_id: c.msgId,
-  mobile: c.mobile,
-  kind: c.kind,
-  code: c.code,
-  expires_at: iso(c.expiresAt),
-  verified: c.verifiedAt !== null,
-  created_at: iso(c.createdAt),
 })
 
 /**
@@ -130,19 +99,4 @@ export const callbackItem = (c: LoggedCallback): Item<'callback'> => ({
   })),
   next_attempt_at: isoOrNull(c.nextAttemptAt),
   created_at: iso(c.createdAt),
-})
-
-export const reportItem = (r: ArrivedReport): Item<'report'> => ({
-  seq: r.seq,
-  msg_id: r.msgId,
-  mobile: r.mobile,
-  status: r.status,
-  receive_time: iso(r.reportAt),
-})
-
-export const replyItem = (r: Reply): Item<'reply'> => ({
-  seq: r.seq,
-  mobile: r.mobile,
-  content: r.content,
-  reply_time: iso(r.replyAt),
 })

@@ -7,7 +7,8 @@ import { items } from '../items/items.js'
 import { pushDeviceSchemas } from '../push/device/index.js'
 import { clickSchemas } from '../push/send/index.js'
 import { schemas as eventSchemas } from '../sandbox/events.js'
-import { schemas as replySchemas } from '../sandbox/sms/replies.js'
+import { replySchemas } from '../sms/reports/index.js'
+import { sendingItems } from '../sms/sending/index.js'
 import { reviewSchemas } from '../sms/templates/index.js'
 
 // What the tools answer, as the control plane's routes declare their answers: one shape per wire
@@ -19,8 +20,8 @@ import { reviewSchemas } from '../sms/templates/index.js'
 export const appSettings = appView.extend({ developer: appView.shape.developer.omit({ dev_secret: true }) })
 
 export const shapes = {
-  text: items.message,
-  code: items.code,
+  text: sendingItems.message,
+  code: sendingItems.code,
   push: items.push,
   request: items.request,
   device: pushDeviceSchemas.device,

@@ -6,7 +6,9 @@ import { items } from '../items/items.js'
 import { pushDeviceSchemas } from '../push/device/index.js'
 import { pushScheduleSchemas as pushSchedules } from '../push/schedules/index.js'
 import { clickSchemas as clicks } from '../push/send/index.js'
+import { reportItems } from '../sms/reports/index.js'
 import { smsScheduleSchemas as smsSchedules } from '../sms/schedules/index.js'
+import { sendingItems } from '../sms/sending/index.js'
 import { reviewableSchemas as reviewables } from '../sms/templates/index.js'
 import type { EventType } from '../store/events/log.js'
 
@@ -24,9 +26,9 @@ const scheduleAction = z.enum(['created', 'updated', 'deleted'])
 const reviewAction = z.enum(['created', 'modified', 'deleted'])
 
 export const eventData = {
-  'sms.sent': items.message,
-  'sms.report': items.report,
-  'sms.reply': items.reply,
+  'sms.sent': sendingItems.message,
+  'sms.report': reportItems.report,
+  'sms.reply': reportItems.reply,
   'push.delivered': items.push,
   'push.clicked': clicks.clicked,
   /** The callback as it stands after the attempt. */

@@ -1,19 +1,20 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { readOrWait, waitErrors } from '../across/lists/route.js'
 import type { Clock } from '../clock.js'
 import { sandboxErrors } from '../control/errors.js'
 import { listQuery, whole } from '../control/list-query.js'
-import { renderEntries } from '../events/event-data.js'
+import { readOrWait, waitErrors } from '../control/list-route.js'
 import type { Hub } from '../events/hub.js'
 import { streamEvents } from '../events/subscriber.js'
 import type { EventTokens } from '../events/token.js'
 import type { RouteSpec } from '../http/routes.js'
 import { schemaRoute } from '../http/schema.js'
 import { EVENT_TYPES, type EventType } from '../store/events/log.js'
+import type { StreamEntry } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
 import { tenantOf } from '../tenancy.js'
 import { iso } from '../time.js'
+import { renderEntries } from './event-data.js'
 import { eventListDoc } from './event-schemas.js'
 
 export const schemas = {
@@ -65,6 +66,7 @@ export function eventRoutes(deps: {
     if (!app) throw sandboxErrors.badEventToken()
     return tenantOf(clock, app)
   }
+  const render = (appKey: string, entries: StreamEntry[]) => renderEntries(store, appKey, entries)
   return [
     schemaRoute({
       method: 'GET',
@@ -102,7 +104,7 @@ export function eventRoutes(deps: {
           // "From now": after the journal's entries of the requests answered before this one
           // (committed before any control-plane handler runs: http/journal.ts).
           const from = lastEventId(req) ?? after ?? store.seqs.current(appKey)
-          streamEvents({ store, hub }, appKey, reply, from, { ...filter, kind })
+          streamEvents({ store, hub, render }, appKey, reply, from, { ...filter, kind })
           return reply
         }
         const read = () => {
@@ -111,7 +113,7 @@ export function eventRoutes(deps: {
         }
         const entries = (await readOrWait(deps, req, reply, 'any', wait, read)) ?? []
         return {
-          events: renderEntries(store, appKey, entries),
+          events: render(appKey, entries),
           next_after: entries[0]?.seq ?? after ?? store.seqs.current(appKey),
         }
       },

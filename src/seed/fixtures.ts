@@ -1,5 +1,5 @@
 import type { Balances } from '../store/apps/apps.js'
-import type { Template } from '../store/sms/templates.js'
+import type { Store } from '../store/index.js'
 
 // The credentials of the vendor's own curl examples, so those work verbatim.
 export const DEFAULT_DEV_KEY = 'sandboxdevkey00000000001'
@@ -24,6 +24,9 @@ export const DEFAULT_DEV_BALANCES: Balances = {
 export const DEFAULT_SENSITIVE_WORDS = ['赌博', '代开发票', 'sensitiveword']
 
 export const DEFAULT_SIGN = { signId: 1, sign: '极光沙箱', type: 3, remark: 'sandbox default signature' }
+
+/** A template as its feature's table reads it (sms/templates/table.ts, a table of the store's). */
+type Template = NonNullable<ReturnType<Store['templates']['get']>>
 
 type FixtureTemplate = Pick<
   Template,

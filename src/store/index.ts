@@ -16,16 +16,10 @@ import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushStore } from './push/pushes.js'
-import { createCodeStore } from './sms/codes.js'
 import { createListings } from './sms/listings.js'
 import { createMessageStore } from './sms/messages.js'
-import { createReplyStore } from './sms/replies.js'
 import { createReportStore } from './sms/reports.js'
 import { createReviewStore } from './sms/reviews.js'
-import { createScheduleStore } from './sms/schedules.js'
-import { createSignStore } from './sms/signs.js'
-import { createTemplateStore } from './sms/templates.js'
-import { createUnsubscribedStore } from './sms/unsubscribed.js'
 
 /**
  * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
@@ -86,11 +80,7 @@ export function createStore(
   const parts = {
     db,
     apps,
-    templates: createTemplateStore(engine),
-    signs: createSignStore(engine),
     messages,
-    codes: createCodeStore(engine),
-    unsubscribed: createUnsubscribedStore(engine),
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
     pushDevices,
@@ -100,9 +90,7 @@ export function createStore(
     pushFanOut: createPushFanOut(engine, pushDeliveries),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
-    schedules: createScheduleStore(engine),
     reports,
-    replies: createReplyStore(engine),
     callbacks: createCallbackStore(engine),
     reviews: createReviewStore(engine),
     /** Per-app seqs of everything listed and streamed, and who hears of new ones (engine/item-seqs.ts). */

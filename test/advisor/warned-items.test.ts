@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { basic, call, createTestApp, newKey } from '../helpers.js'
 
-// The advisor's warnings on what a warned call made (items/warned.ts): the texts of
+// The advisor's warnings on what a warned call made (control/warned.ts): the texts of
 // GET /_sandbox/sms/messages and the pushes of GET /_sandbox/push/messages and of a device's
 // deliveries carry the warnings of the call that made them, with its journal seq, so the web UI
 // shows them on the phone and the device (docs/web-ui.md). The test clock starts at

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { features } from '../../src/app.js'
+import { tablesOf } from '../../src/http/feature.js'
 import { createStore, type Store } from '../../src/store/index.js'
 import { postForm, pythonForm } from '../fixtures/sign-forms.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
@@ -139,7 +141,7 @@ function cached(s: Store) {
   }
 }
 
-const cold = (s: Store) => cached(createStore(s.db))
+const cold = (s: Store) => cached(createStore(s.db, { tables: tablesOf(features) }))
 
 const balances = { balance: 7, voice: 8, industry: 9, market: 10 }
 const templateInput = { template: '新{{order}}', type: 2 as const, ttl: 60, remark: '' }

@@ -1,7 +1,7 @@
 import type { JobDeps } from '../../deps.js'
 import { DUE_BATCH as BATCH, type DueWork, DUE_MAX_ROUNDS as MAX_ROUNDS } from '../../scheduler/due-work.js'
-import { SCHEDULES_DUE } from '../../store/sms/schedules.js'
 import { fireSchedule } from './fire.js'
+import { SCHEDULES_DUE } from './table.js'
 
 // The SMS tasks' entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts). It never
 // throws for one bad task: a failure is logged and the task set aside so the loop cannot spin on it.

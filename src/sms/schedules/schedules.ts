@@ -9,7 +9,6 @@ import { isApiError } from '../../errors.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params, text } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { NewSchedule, Schedule } from '../../store/sms/schedules.js'
 import type { Tenant } from '../../tenancy.js'
 import { formatLocal } from '../../time.js'
 import { smsErrors as e } from '../errors.js'
@@ -24,6 +23,7 @@ import {
   resolveSign,
   resolveTemplate,
 } from '../sending/index.js'
+import type { NewSchedule, Schedule } from './table.js'
 
 // Scheduled messages (jsms-api.md §2.6). A task is validated like an immediate send when it is
 // submitted: template, signature, parameters and recipients now; unsubscribes, frequency and

@@ -4,8 +4,6 @@ import { smsRules } from '../../advisor/sms.js'
 import type { PipelineDeps } from '../../deps.js'
 import { type ApiError, isApiError } from '../../errors.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { Sign } from '../../store/sms/signs.js'
-import type { Template } from '../../store/sms/templates.js'
 import type { Tenant } from '../../tenancy.js'
 import { smsErrors } from '../errors.js'
 import {
@@ -20,7 +18,15 @@ import {
   tempId,
   tempPara,
 } from '../fields.js'
-import { deliver, renderTemplateMessage, resolveSign, resolveTemplate, templateSend } from './send.js'
+import {
+  deliver,
+  renderTemplateMessage,
+  resolveSign,
+  resolveTemplate,
+  type SentSign as Sign,
+  type SentTemplate as Template,
+  templateSend,
+} from './send.js'
 
 // Template messages (jsms-api.md §2.4, §2.5): to one mobile, or one template to many recipients
 // in one request (POST /v1/messages/batch, and the batch schedules), where each recipient is

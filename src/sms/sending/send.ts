@@ -1,13 +1,20 @@
 import type { PipelineDeps } from '../../deps.js'
 import type { Bucket } from '../../store/apps/apps.js'
+import type { Store } from '../../store/index.js'
 import type { MessageKind, MessageStore } from '../../store/sms/messages.js'
-import type { Sign } from '../../store/sms/signs.js'
-import type { Template, TemplateType } from '../../store/sms/templates.js'
 import type { Tenant } from '../../tenancy.js'
 import { localDayStart } from '../../time.js'
 import { smsErrors } from '../errors.js'
 import { billedUnits, charCount, ONE_DAY, SMS_LIMITS, TEN_MINUTES } from '../limits.js'
 import { recordReport, reportStatusFor } from '../reports/index.js'
+
+// A template and a signature as their features' tables read them, named through the store:
+// sms/templates imports sending (its rules), so sending does not import it back.
+export type SentTemplate = NonNullable<ReturnType<Store['templates']['get']>>
+export type SentSign = NonNullable<ReturnType<Store['signs']['get']>>
+type Template = SentTemplate
+type Sign = SentSign
+type TemplateType = Template['type']
 
 // The send pipeline shared by immediate and scheduled sends: resolve and render outside the
 // write (whole-request errors), then `deliver` inside it (per-recipient errors: unsubscribed,

@@ -1,8 +1,9 @@
 import type { Feature } from '../../http/feature.js'
 import { signRoutes } from './signs.js'
+import { createSignStore } from './table.js'
 
 // SMS signatures (jsms-api.md §2.10): the vendor's multipart routes (signs.ts, form.ts). They are
-// reviewed with templates (sms/templates/review.ts); their rows are still in src/store/sms.
+// reviewed with templates (sms/templates/review.ts); their table is table.ts.
 
 export { SIGN_LIMITS } from './form.js'
 export { signView } from './signs.js'
@@ -10,4 +11,5 @@ export { signView } from './signs.js'
 export const smsSigns = {
   name: 'sms/signs',
   vendor: { sms: [signRoutes] },
+  tables: engine => ({ signs: createSignStore(engine) }),
 } satisfies Feature

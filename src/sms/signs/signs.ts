@@ -5,10 +5,10 @@ import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { Sign } from '../../store/sms/signs.js'
 import { smsErrors as e } from '../errors.js'
 import { pathId } from '../fields.js'
 import { signChanges, signForm } from './form.js'
+import type { Sign } from './table.js'
 
 // Signature management, jsms-api.md §2.10. Create and modify are multipart forms (POST both) and
 // answer exactly HTTP 200 {"sign_id":int}: the Java client throws on any other status. A new or

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { optionalInt, optionalString } from '../../http/body/fields.js'
 import { part } from '../../http/reads.js'
-import type { TemplateInput, TemplateType } from '../../store/sms/templates.js'
 import { smsErrors } from '../errors.js'
 import { type Body, smsObject } from '../fields.js'
 import { charCount, SMS_LIMITS } from '../limits.js'
 import { SIGNATURE_MARKS, signed } from '../sending/index.js'
+import type { TemplateInput, TemplateType } from './table.js'
 
 // The template rules of jsms-api.md §2.9 and the seed's table (sms-service.md §7, §8: the seed's
 // 500-character limits win over the docs' 350 and 100). The fields depend on each other (the

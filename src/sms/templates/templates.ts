@@ -5,11 +5,11 @@ import type { PipelineDeps } from '../../deps.js'
 import { emptyOk } from '../../http/empty-reply.js'
 import { params } from '../../http/reads.js'
 import { type RouteSpec, vendorRoute } from '../../http/routes.js'
-import type { Template } from '../../store/sms/templates.js'
 import type { Tenant } from '../../tenancy.js'
 import { smsErrors as e } from '../errors.js'
 import { pathId, smsBody, tempId } from '../fields.js'
 import { checkSignedLength, templateBody } from './rules.js'
+import type { Template } from './table.js'
 
 // Template management, jsms-api.md §2.9. New and modified templates wait `reviewDelayMs` of the
 // app's clock under review (status 0) and are then approved (scheduler/due-work.ts: by the

@@ -39,9 +39,9 @@
  *    the due work they create or bring forward (`due`: its query and time), whether they move many
  *    apps' due times at once (`remaps`), the seq topic of the item they store (`seq`: the engine
  *    takes the app's next seq and binds it as `@seq`; `run` answers it; `seqCount`: a batch of rows
- *    in one statement, each numbered from `@seq` on, as a broadcast's slice is). The engine applies
- *    them right after the statement runs: the table method does not. (The reports' arrival, which
- *    gives a batch of rows a seq each, still calls `seqs.next` by hand.)
+ *    in one statement, each numbered from `@seq` on, as a broadcast's slice is; `seqEach`: a batch
+ *    of listed rows of many apps, a seq each, as the reports of a tick arriving). The engine applies
+ *    them right after the statement runs: the table method does not.
  * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
  *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write inside
  *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); work

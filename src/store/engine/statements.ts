@@ -41,12 +41,26 @@ export interface Touches<P> {
    * running count). Default one; 0 takes none (`@seq` NULL, `run` answers 0).
    */
   seqCount?: (params: P) => number
+  /**
+   * Its rows are many listed items written by one statement (the reports of a tick arriving):
+   * `keys(params)` names the app of each row, in order; the engine takes each the app's next seq
+   * for `topic`, in that order (consecutive per app), and runs the statement with what
+   * `bind(params, seqs)` makes of them (the seqs in the same order); `run` answers them as `seqs`.
+   */
+  seqEach?: {
+    topic: SeqTopic
+    keys: (params: P) => readonly string[]
+    bind: (params: P, seqs: readonly number[]) => unknown
+  }
 }
 
-/** What a statement that writes answers: SQLite's, and the seq it took (0: none). */
+/** What a statement that writes answers: SQLite's, and the seq it took (0: none), or those of `seqEach`. */
 export interface Written extends RunResult {
   seq: number
+  seqs: readonly number[]
 }
+
+const NO_SEQS: readonly number[] = Object.freeze([])
 
 export interface WriteStatement<P, R = unknown> {
   run(params: P): Written
@@ -75,6 +89,7 @@ export function createStatements(db: Db, due: Pick<DueIndex, 'note' | 'remap'>, 
       const remaps = touches.remaps === true
       const topic = touches.seq
       const countOf = touches.seqCount
+      const each = touches.seqEach
       /** The seq it takes for `params` (0: none declared; null: none for this call; a given one is kept). */
       function seqFor(params: P): number | null {
         if (topic === undefined) return 0
@@ -107,9 +122,18 @@ export function createStatements(db: Db, due: Pick<DueIndex, 'note' | 'remap'>, 
       }
       return {
         run(params) {
+          if (each) {
+            const taken = each.keys(params).map(key => seqs.next(key, each.topic))
+            const result = statement.run(each.bind(params, taken)) as Written
+            result.seq = 0
+            result.seqs = taken
+            apply(params, result.changes > 0)
+            return result
+          }
           const seq = seqFor(params)
           const result = call<Written>('run', params, seq)
           result.seq = seq ?? 0
+          result.seqs = NO_SEQS
           apply(params, result.changes > 0)
           return result
         },

@@ -68,7 +68,7 @@ const byTime = (a: Report, b: Report) => a.reportAt - b.reportAt || a.msgId.loca
  * work at its report_at: it arrives then (its seq, the sms.report event) and, for an app that
  * takes callbacks, goes into the outbox.
  */
-export function createReportStore({ db, writes, seqs }: Engine) {
+export function createReportStore({ db, writes }: Engine) {
   // Positional: one per send. Due work at its report_at (it arrives then).
   const insert = writes<
     [msgId: number, appKey: string, mobile: string, status: number, reportAt: number, notify: number]
@@ -100,12 +100,20 @@ export function createReportStore({ db, writes, seqs }: Engine) {
   // Called back is handed out too (pulled_at): a callback URL removed later must not let the same
   // report be pulled a second time, and a steered status (sandbox) can no longer change it. An app
   // whose callback URL was removed before the report fell due gets it pulled instead.
-  // One statement for every report of a tick, `[msg_id, seq, call_back]` each: a statement per
-  // report was the larger part of a report's arrival (docs/performance.md).
-  const arrive = db.prepare<[string]>(
+  // One statement for every report of a tick, `[msg_id, seq, call_back]` each, the seqs the
+  // engine took: a statement per report was the larger part of a report's arrival
+  // (docs/performance.md).
+  const arrive = writes<Array<Row & { call_back: number }>>(
     `UPDATE reports SET seq = j.value ->> 1, notify = 0,
        pulled_at = CASE WHEN j.value ->> 2 = 1 THEN report_at ELSE pulled_at END
      FROM json_each(?) j WHERE reports.msg_id = j.value ->> 0`,
+    {
+      seqEach: {
+        topic: 'reports',
+        keys: rows => rows.map(r => r.app_key),
+        bind: (rows, seqs) => JSON.stringify(rows.map((r, i) => [r.msg_id, seqs[i], r.call_back])),
+      },
+    },
   )
   const list = createLister<'mobile' | 'msgId', Row>(db, {
     columns: '*',
@@ -151,14 +159,8 @@ export function createReportStore({ db, writes, seqs }: Engine) {
       const rows = arriving.all({ now, limit })
       if (rows.length === 0) return []
       // Seqs in the order of arrival (report_at, then msg_id), consecutive per app.
-      const marks: Array<[number, number, number]> = []
-      const arrived = rows.map(r => {
-        const seq = seqs.next(r.app_key, 'reports')
-        marks.push([r.msg_id, seq, r.call_back])
-        return { ...toReport(r), seq, callBack: r.call_back === 1 }
-      })
-      arrive.run(JSON.stringify(marks))
-      return arrived
+      const { seqs } = arrive.run(rows)
+      return rows.map((r, i) => ({ ...toReport(r), seq: seqs[i] as number, callBack: r.call_back === 1 }))
     },
     /** Reports that arrived, newest first. */
     list(appKey: string, filter: ReportFilter): ArrivedReport[] {

@@ -1,14 +1,13 @@
 import { z } from 'zod'
-import { listRoute } from '../../across/lists/route.js'
 import { invalidField, sandboxErrors } from '../../control/errors.js'
+import { listRoute } from '../../control/list-route.js'
 import { mobileField } from '../../control/schemas.js'
 import type { Hub } from '../../events/hub.js'
 import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { replyItem } from '../../items/views.js'
 import type { Store } from '../../store/index.js'
+import { reportItems as items, replyItem } from './items.js'
 
 /** Replies that unsubscribe a mobile from the app's marketing messages, as carriers do. */
 const UNSUBSCRIBE_KEYWORDS = ['td', 't', '退订']

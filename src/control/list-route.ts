@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { sandboxErrors } from '../../control/errors.js'
-import { type FilterName, LIST_LIMITS, type ListQuery, listQuery } from '../../control/list-query.js'
-import type { WaitTopic } from '../../events/held.js'
-import type { Hub } from '../../events/hub.js'
-import type { RouteSpec } from '../../http/routes.js'
-import { schemaRoute } from '../../http/schema.js'
-import type { Store } from '../../store/index.js'
+import type { WaitTopic } from '../events/held.js'
+import type { Hub } from '../events/hub.js'
+import type { RouteSpec } from '../http/routes.js'
+import { schemaRoute } from '../http/schema.js'
+import type { Store } from '../store/index.js'
+import { sandboxErrors } from './errors.js'
+import { type FilterName, LIST_LIMITS, type ListQuery, listQuery } from './list-query.js'
 
 /** One list of the control plane: its path, filters, item, and how to read it. */
 export interface ListSpec<F extends FilterName, I extends z.ZodType> {

@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from './reviews.js'
+import type { Engine } from '../../store/engine/index.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
 
 export interface Sign {
   appKey: string
@@ -136,5 +136,12 @@ export function createSignStore(engine: Engine) {
     settleReviews(appKey: string, now: number): Sign[] {
       return review.settleReviews(appKey, now).map(toSign)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** SMS signatures, reviewed; the app's default (store.signs). */
+    signs: ReturnType<typeof createSignStore>
   }
 }

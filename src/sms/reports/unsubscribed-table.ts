@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
 
 /** Mobiles that unsubscribed from an app's marketing messages (50024). */
 export function createUnsubscribedStore({ db }: Engine) {
@@ -27,5 +27,12 @@ export function createUnsubscribedStore({ db }: Engine) {
       clear.run(appKey)
       for (const mobile of mobiles) add.run(appKey, mobile, now)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The mobiles that replied TD, T or 退订, per app: no marketing texts to them (store.unsubscribed). */
+    unsubscribed: ReturnType<typeof createUnsubscribedStore>
   }
 }

@@ -1,5 +1,5 @@
-import type { Db } from '../engine/db.js'
-import { dueQuery, type Engine } from '../engine/index.js'
+import type { Db } from '../../store/engine/db.js'
+import { dueQuery, type Engine } from '../../store/engine/index.js'
 
 // Scheduled messages (jsms-api.md §2.6): a task, and its recipients in the order given, each with
 // its msg_id and any refusal.
@@ -210,5 +210,12 @@ function createScheduleRecipients(db: Db) {
     failRemaining(scheduleId: string, code: number, message: string): void {
       failRemaining.run({ scheduleId, code, message })
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** SMS tasks and their recipients (store.schedules). */
+    schedules: ReturnType<typeof createScheduleStore>
   }
 }

@@ -1,14 +1,13 @@
 import { z } from 'zod'
-import { listRoute } from '../../across/lists/route.js'
 import { invalidField, sandboxErrors } from '../../control/errors.js'
+import { listRoute } from '../../control/list-route.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { reportItem } from '../../items/views.js'
-import { REPORT_STATUSES } from '../../sms/reports/index.js'
 import type { Store } from '../../store/index.js'
 import { iso } from '../../time.js'
+import { reportItems as items, reportItem } from './items.js'
+import { REPORT_STATUSES } from './status.js'
 
 /**
  * The delivery reports that arrived (each at its receive time, REPORT_DELAY_MS after its message:

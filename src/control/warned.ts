@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { Store } from '../store/index.js'
 
 // The production advisor's warnings (src/advisor/) on the call that made a text or a push, for the
@@ -13,6 +14,16 @@ export interface WarnedCall {
   source: string
   request_seq: number
 }
+
+/**
+ * The production advisor's warnings on the call that made a text or a push (`warnedCalls` below), each
+ * with that call's journal seq. In the lists' answers; absent: none, or the call is no longer in
+ * the journal. An event's item has none: the call is journaled once answered, after its events
+ * (`request.completed` then carries them).
+ */
+export const warnedCallsItem = z
+  .array(z.object({ rule: z.string(), message: z.string(), source: z.string(), request_seq: z.number() }))
+  .optional()
 
 /**
  * The journal keeps JOURNAL_MAX_PER_APP entries (1000 by default): its warned ones are read at

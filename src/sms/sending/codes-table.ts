@@ -1,6 +1,6 @@
-import type { Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
-import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
+import type { Engine } from '../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../store/engine/lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from '../../store/sms/msg-ids.js'
 
 export interface Code {
   msgId: string
@@ -76,5 +76,12 @@ export function createCodeStore({ db }: Engine) {
     markVerified(msgId: string, now: number): boolean {
       return verify.run(now, msgIdKey(msgId)).changes === 1
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Verification codes and voice codes, and their checks (store.codes). */
+    codes: ReturnType<typeof createCodeStore>
   }
 }

@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from './reviews.js'
+import type { Engine } from '../../store/engine/index.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
 
 export type { ReviewStatus }
 export type TemplateType = 1 | 2 | 3
@@ -96,5 +96,12 @@ export function createTemplateStore(engine: Engine) {
     settleReviews(appKey: string, now: number): Template[] {
       return review.settleReviews(appKey, now).map(toTemplate)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** SMS templates, reviewed (store.templates). */
+    templates: ReturnType<typeof createTemplateStore>
   }
 }

@@ -1,13 +1,12 @@
-import { listRoute, readOrWait, waitErrors } from '../../across/lists/route.js'
 import { sandboxErrors } from '../../control/errors.js'
 import { type ListQuery, listQuery } from '../../control/list-query.js'
+import { listRoute, readOrWait, waitErrors } from '../../control/list-route.js'
+import { warnedCalls, withWarnings } from '../../control/warned.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { codeItem, messageItem } from '../../items/views.js'
-import { warnedCalls, withWarnings } from '../../items/warned.js'
 import type { Store } from '../../store/index.js'
+import { codeItem, sendingItems as items, messageItem } from './items.js'
 
 const noCode = sandboxErrors.noCode
 

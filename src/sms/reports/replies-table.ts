@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
+import type { Engine } from '../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../store/engine/lister.js'
 
 export interface Reply {
   id: number
@@ -71,5 +71,12 @@ export function createReplyStore({ db, writes, ids }: Engine) {
         .map(toReply)
         .sort((a, b) => a.replyAt - b.replyAt || a.id - b.id)
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Handsets' uplink replies, pulled once each or called back (store.replies). */
+    replies: ReturnType<typeof createReplyStore>
   }
 }

@@ -244,7 +244,7 @@ export async function buildApp(
     provisioning: createProvisioningGuard(config, appResets),
     // Faults live in memory: each change is an event of the log (fault.changed), on the app's clock.
     faults: createFaults(appResets, (appKey, change) =>
-      store.write(() => {
+      store.write({ announces: ['fault.changed'] }, () => {
         const app = store.apps.get(appKey)
         if (app) store.events.append({ appKey, type: 'fault.changed', data: change, at: appNow(clock, app) })
       }),

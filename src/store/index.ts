@@ -9,7 +9,7 @@ import { createCallbackStore } from './callbacks/outbox.js'
 import type { Db } from './engine/db.js'
 import type { HealthLog } from './engine/health.js'
 import { createEngine, type Engine } from './engine/index.js'
-import { createEventLog } from './events/log.js'
+import { type Announces, createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
 import { createStream } from './events/stream.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
@@ -41,6 +41,16 @@ import { createUnsubscribedStore } from './sms/unsubscribed.js'
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the features' table modules (above)
 export interface Tables {}
+
+/** The engine's `write` and `transaction`, in the event log's types (events/log.ts: Announces). */
+interface AnnouncingWrite {
+  <T>(job: () => T): Promise<T>
+  <T>(declared: Announces, job: () => T): Promise<T>
+}
+interface AnnouncingTransaction {
+  <T>(fn: () => T): T
+  <T>(declared: Announces, fn: () => T): T
+}
 
 /** A feature's tables, made over the store engine. */
 export type TableFactory = (engine: Engine) => Partial<Tables>
@@ -139,8 +149,11 @@ export function createStore(
     due: engine.due,
     /** Whether writes can survive (engine/health.ts): readiness asks it, the writer obeys it. */
     health: engine.health,
-    /** Group-committed write, durable before it resolves (engine/writer.ts). */
-    write: engine.write,
+    /**
+     * Group-committed write, durable before it resolves (engine/writer.ts), with the events the job
+     * may append to the log: `store.write(job, { announces: ['code.verified'] })`; any other throws.
+     */
+    write: engine.write as AnnouncingWrite,
     /** Jobs committed so far: background work tells from it whether others wrote meanwhile. */
     committed: engine.committed,
     flush: engine.flush,
@@ -148,7 +161,7 @@ export function createStore(
      * A synchronous transaction, for rare writes outside the request path; durable when it
      * returns (a blocking fsync). Nested inside a write job it is just a savepoint.
      */
-    transaction: engine.transaction,
+    transaction: engine.transaction as AnnouncingTransaction,
     /** Closes what the store holds besides the connection. */
     close: engine.close,
   }

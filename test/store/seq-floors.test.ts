@@ -23,7 +23,9 @@ function openStore(path: string) {
 }
 
 const append = (store: ReturnType<typeof createStore>, appKey: string) =>
-  store.write(() => store.events.append({ appKey, type: 'clock.moved', data: {}, at: 0 }))
+  store.write({ announces: ['clock.moved'] }, () =>
+    store.events.append({ appKey, type: 'clock.moved', data: {}, at: 0 }),
+  )
 
 describe('an app whose rows were deleted', () => {
   it('goes on above the seqs it handed out, after a restart, whether its rows went at once or a chunk at a time', async () => {

@@ -118,8 +118,10 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     writes: createStatements(db, due, seqs).writes,
     /** Vendor ids from SQLite's `sequences` rows. */
     ids: createIdBlocks(db, journal),
-    /** Group-committed write, durable before it resolves. */
+    /** Group-committed write, durable before it resolves; with the events it may announce (writer.ts: Declared). */
     write: writer.write,
+    /** Throws unless the running job lists the event type (the event log asks it before an append). */
+    assertListed: writer.assertListed,
     /** A write that joins a later commit instead of making one (writer.ts: RIDE_MS). */
     ride: writer.ride,
     hurry: writer.hurry,
@@ -143,4 +145,6 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
 export type Engine = ReturnType<typeof createEngine>
 
 export type { DueQuery } from './due.js'
+export type { Declared } from './writer.js'
+export { UnlistedEvent } from './writer.js'
 export { dueQuery } from './due.js'

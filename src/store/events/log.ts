@@ -30,6 +30,15 @@ export type EventType = (typeof EVENT_TYPES)[number]
 export type RowEventType = 'sms.sent' | 'sms.report' | 'push.sent' | 'push.delivered' | 'request.completed'
 export type LogEventType = Exclude<EventType, RowEventType>
 
+/**
+ * What a write job declares it may announce on the log (engine/writer.ts: Declared), in the log's
+ * types: `store.write(job, { announces: ['code.verified'] })`. A due-work entry declares its own,
+ * and its writes pass the entry itself (scheduler/due-work.ts).
+ */
+export interface Announces {
+  readonly announces?: readonly LogEventType[] | undefined
+}
+
 export interface LoggedEvent {
   seq: number
   type: LogEventType
@@ -76,7 +85,7 @@ export function eventData(type: string, text: string): unknown {
  * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
  * largest seq survives a restart.
  */
-export function createEventLog({ db, writes }: Engine) {
+export function createEventLog({ db, writes, assertListed }: Engine) {
   // Its seq taken by the engine, unless the change took one for its own row (a reply, a callback
   // attempt); an app.reset's wakes the app's waiters too (item-seqs.ts: topic 'reset').
   const insert = writes<{
@@ -109,6 +118,8 @@ export function createEventLog({ db, writes }: Engine) {
      * hears of it once the write is durable; an `app.reset` also answers the app's waiters.
      */
     append(e: { appKey: string; type: LogEventType; data: unknown; at: number; seq?: number }): number {
+      // Only an event its job lists (engine/writer.ts: Declared); else the job fails, change and all.
+      assertListed(e.type)
       const { seq } = insert.run({
         appKey: e.appKey,
         seq: e.seq,

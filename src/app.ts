@@ -425,7 +425,8 @@ export interface AppDeps {
   /**
    * Who listens to each app (requests held by `wait=`, event streams), woken once a commit that
    * concerns them is durable (events/hub.ts). Events themselves are written by the store:
-   * `store.events.append(…)` inside the write that makes the change.
+   * `store.events.append(…)` inside the write that makes the change, which lists it
+   * (`store.write({ announces: [type] }, job)`: engine/writer.ts).
    */
   hub: Hub
   /**

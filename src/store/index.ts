@@ -126,7 +126,8 @@ export function createStore(
     seqs: engine.seqs,
     /**
      * The event log (events/log.ts): `append` an event of what has no row of its own, inside the
-     * write that makes the change (clock.moved, app.changed, app.reset, review.decided…).
+     * write that makes the change (clock.moved, app.changed, app.reset, review.decided…), which
+     * lists it: `write({ announces: ['clock.moved'] }, job)`; any other type throws.
      */
     events,
     /**

@@ -128,8 +128,9 @@ class WroteThenThrew extends Error {}
 
 const call = (job: () => unknown) => job()
 /** `(job)` or `(declared, job)`: the job, and what it lists. */
-const pending = (a: Declared | (() => unknown), b: (() => unknown) | undefined) =>
-  typeof a === 'function' ? { job: a, announces: undefined } : { job: b!, announces: a.announces }
+const jobOf = <T>(a: Declared | (() => T), b: (() => T) | undefined): (() => T) =>
+  typeof a === 'function' ? a : b!
+const listOf = (a: Declared | (() => unknown)) => (typeof a === 'function' ? undefined : a.announces)
 const NONE: readonly string[] = []
 
 export function createWriter(
@@ -297,13 +298,23 @@ export function createWriter(
   return {
     write<T>(a: Declared | (() => T), b?: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ ...pending(a, b), resolve: resolve as (v: unknown) => void, reject })
+        queue.push({
+          job: jobOf(a, b),
+          announces: listOf(a),
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        })
         schedule()
       })
     },
     ride<T>(a: Declared | (() => T), b?: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        riders.push({ ...pending(a, b), resolve: resolve as (v: unknown) => void, reject })
+        riders.push({
+          job: jobOf(a, b),
+          announces: listOf(a),
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        })
         rideTimer ??= setTimeout(rideDue, RIDE_MS).unref()
       })
     },
@@ -317,7 +328,8 @@ export function createWriter(
       settle?.(null)
     },
     transaction<T>(a: Declared | (() => T), b?: () => T): T {
-      const { job: fn, announces } = pending(a, b)
+      const fn = jobOf(a, b)
+      const announces = listOf(a)
       const outermost = !db.inTransaction
       if (outermost) health.assertWritable()
       const mark = health.mark()

@@ -152,6 +152,6 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
 export type Engine = ReturnType<typeof createEngine>
 
 export type { DueQuery } from './due.js'
+export { dueQuery } from './due.js'
 export type { Declared } from './writer.js'
 export { UnlistedEvent } from './writer.js'
-export { dueQuery } from './due.js'

@@ -26,8 +26,18 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** Types whose item is a row of its own (messages, reports, pushes, deliveries, requests): never in `events`. */
-export type RowEventType = 'sms.sent' | 'sms.report' | 'push.sent' | 'push.delivered' | 'request.completed'
+/**
+ * Types whose item is a row of its own (messages, reports, pushes, deliveries, requests), never in
+ * `events`: announced by the statement that stores the row, with its seq (`writes(sql, { seq })`).
+ */
+export const ROW_EVENT_TYPES = [
+  'sms.sent',
+  'sms.report',
+  'push.sent',
+  'push.delivered',
+  'request.completed',
+] as const satisfies readonly EventType[]
+export type RowEventType = (typeof ROW_EVENT_TYPES)[number]
 export type LogEventType = Exclude<EventType, RowEventType>
 
 /**

@@ -5,6 +5,30 @@ import type { Seqs } from './item-seqs.js'
 import { createUndoJournal, type UndoJournal } from './undo.js'
 
 /**
+ * What a write job declares beside it (the counterpart of a statement's `writes(sql, touches)`):
+ * the event types it may announce on the event log (store/events/log.ts). Appending any other
+ * throws, so the job fails alone and its change with it (writer: rolled back): an event exists
+ * exactly when a job that says so made it. A constant beside the job, or the due-work entry the job
+ * belongs to (its `announces`): `store.write({ announces: ['code.verified'] }, () => …)`.
+ */
+export interface Declared {
+  announces?: readonly string[] | undefined
+}
+
+/** A job appended an event type it did not list (`Declared`): a bug of the code, not of the request. */
+export class UnlistedEvent extends Error {
+  constructor(
+    readonly type: string,
+    listed: readonly string[],
+  ) {
+    super(
+      `a write job appended a ${type} event it does not list: declare it, store.write({ announces: [${[...listed, type].map(t => `'${t}'`).join(', ')}] }, job)`,
+    )
+    this.name = 'UnlistedEvent'
+  }
+}
+
+/**
  * Group commit. Every write job queued since the last commit (during one turn of the event loop,
  * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its
  * own savepoint (better-sqlite3 turns a nested transaction into a savepoint), and the whole batch
@@ -35,30 +59,6 @@ import { createUndoJournal, type UndoJournal } from './undo.js'
  * SQLite having ended the transaction itself (SQLITE_FULL and I/O errors may). The writer decides
  * this alone: a feature never says whether its job needs a savepoint.
  */
-/**
- * What a write job declares beside it (the counterpart of a statement's `writes(sql, touches)`):
- * the event types it may announce on the event log (store/events/log.ts). Appending any other
- * throws, so the job fails alone and its change with it (writer: rolled back): an event exists
- * exactly when a job that says so made it. A constant beside the job, or the due-work entry the job
- * belongs to (its `announces`): `store.write(() => …, { announces: ['code.verified'] })`.
- */
-export interface Declared {
-  announces?: readonly string[] | undefined
-}
-
-/** A job appended an event type it did not list (`Declared`): a bug of the code, not of the request. */
-export class UnlistedEvent extends Error {
-  constructor(
-    readonly type: string,
-    listed: readonly string[],
-  ) {
-    super(
-      `a write job appended a ${type} event it does not list: declare it, store.write({ announces: [${[...listed, type].map(t => `'${t}'`).join(', ')}] }, job)`,
-    )
-    this.name = 'UnlistedEvent'
-  }
-}
-
 export interface Writer {
   write<T>(job: () => T): Promise<T>
   /** A job that may announce what it declares: `write({ announces: ['code.verified'] }, job)`. */

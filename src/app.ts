@@ -241,7 +241,7 @@ export async function buildApp(
     provisioning: createProvisioningGuard(config, appResets),
     // Faults live in memory: each change is an event of the log (fault.changed), on the app's clock.
     faults: createFaults(appResets, (appKey, change) =>
-      store.write(() => {
+      store.write({ announces: ['fault.changed'] }, () => {
         const app = store.apps.get(appKey)
         if (app) store.events.append({ appKey, type: 'fault.changed', data: change, at: appNow(clock, app) })
       }),
@@ -418,7 +418,8 @@ export interface AppDeps {
   /**
    * Who listens to each app (requests held by `wait=`, event streams), woken once a commit that
    * concerns them is durable (events/hub.ts). Events themselves are written by the store:
-   * `store.events.append(…)` inside the write that makes the change.
+   * `store.events.append(…)` inside the write that makes the change, which lists it
+   * (`store.write({ announces: [type] }, job)`: engine/writer.ts).
    */
   hub: Hub
   /**

@@ -88,7 +88,7 @@ and their retries, push fallbacks), and the answer comes only then. Event: \`clo
         await scheduler.advance(appKey, target)
         // After what fell due on the way: the stream says what happened, then that time moved.
         const moved = show(appKey)
-        await store.write(() =>
+        await store.write({ announces: ['clock.moved'] }, () =>
           store.events.append({ appKey, type: 'clock.moved', data: moved, at: moved.now }),
         )
         return moved

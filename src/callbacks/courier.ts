@@ -28,6 +28,9 @@ export interface CourierDeps {
   appResets?: AppResets | undefined
 }
 
+/** Its writes record attempts: each is a callback.attempt event. */
+const ATTEMPT = { announces: ['callback.attempt'] } as const
+
 /**
  * Delivers the callback outbox over HTTP. Requests run in the background with timeouts, so a
  * receiver that hangs or fails never holds up the API or the scheduler's other work; `settled`
@@ -102,7 +105,7 @@ export function createCourier(deps: CourierDeps) {
     // Without a URL there is nothing to retry against.
     const next = delivered || !url || delay === undefined ? undefined : at + delay
     // Asked inside the write: a reset marks its app's attempts inside its own write (app-resets.ts).
-    await store.write(() => {
+    await store.write(ATTEMPT, () => {
       if (dropped.has(c))
         return log.info(
           { app_key: c.appKey, callback: c.id },
@@ -160,7 +163,7 @@ export function createCourier(deps: CourierDeps) {
     /** Claims every due callback and sends them in the background. */
     async dispatchDue(): Promise<void> {
       for (;;) {
-        const { claimed, unreadable } = await store.write(() => {
+        const { claimed, unreadable } = await store.write(ATTEMPT, () => {
           const due = store.callbacks.claimDue(clock.now(), CLAIM_BATCH)
           for (const c of due.unreadable) failUnreadable(c)
           return due

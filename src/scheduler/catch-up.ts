@@ -31,6 +31,8 @@ export function createCatchUp<D extends SchedulerDeps>(
   const { store, clock } = deps
   // The due index keeps, per app, the bound of these entries' queries (scheduler/index.ts: watch).
   const mine = work.filter(w => w.catchUp)
+  // Its write job announces what the entries it runs announce.
+  const declared = { announces: mine.flatMap(w => w.announces ?? []) }
 
   /**
    * A preHandler hook: register it right after Basic auth (it reads `req.tenant`). Callback-style:
@@ -51,7 +53,7 @@ export function createCatchUp<D extends SchedulerDeps>(
     }
     const { appKey } = tenant.app
     store
-      .write(() => {
+      .write(declared, () => {
         const app = store.apps.get(appKey)
         if (!app) return
         const now = appNow(clock, app)

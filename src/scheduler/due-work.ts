@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.js'
 import type { App } from '../store/apps/apps.js'
 import type { DueQuery } from '../store/engine/index.js'
+import type { Announces } from '../store/events/log.js'
 import type { Store } from '../store/index.js'
 
 /** What the scheduler itself uses of the deps it hands to the entries of its list. */
@@ -21,9 +22,11 @@ export interface SchedulerDeps {
  *
  * `D` is what the entries are given to run with (src/deps.ts: JobDeps); the scheduler passes it on.
  */
-export interface DueWork<D> {
+export interface DueWork<D> extends Announces {
   /** For the log. */
   name: string
+  // `announces`: the events its writes may append (store/events/log.ts), declared once here; its
+  // writes pass the entry itself (`store.write(job, dueReviews)`), a catch-up lists every entry's.
   /** Where the due times of its items are read (declared by their table modules, which note each new one). */
   nextDue: readonly DueQuery[]
   /** The scheduler's tick: every app's due items at process time `now`, each app on its own clock. */

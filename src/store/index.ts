@@ -9,7 +9,7 @@ import { createCallbackStore } from './callbacks/outbox.js'
 import type { Db } from './engine/db.js'
 import type { HealthLog } from './engine/health.js'
 import { createEngine, type Engine } from './engine/index.js'
-import { createEventLog } from './events/log.js'
+import { type Announces, createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
 import { createStream } from './events/stream.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
@@ -32,6 +32,16 @@ import { createReviewStore } from './sms/reviews.js'
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the features' table modules (above)
 export interface Tables {}
+
+/** The engine's `write` and `transaction`, in the event log's types (events/log.ts: Announces). */
+interface AnnouncingWrite {
+  <T>(job: () => T): Promise<T>
+  <T>(declared: Announces, job: () => T): Promise<T>
+}
+interface AnnouncingTransaction {
+  <T>(fn: () => T): T
+  <T>(declared: Announces, fn: () => T): T
+}
 
 /** A feature's tables, made over the store engine. */
 export type TableFactory = (engine: Engine) => Partial<Tables>
@@ -97,7 +107,8 @@ export function createStore(
     seqs: engine.seqs,
     /**
      * The event log (events/log.ts): `append` an event of what has no row of its own, inside the
-     * write that makes the change (clock.moved, app.changed, app.reset, review.decided…).
+     * write that makes the change (clock.moved, app.changed, app.reset, review.decided…), which
+     * lists it: `write({ announces: ['clock.moved'] }, job)`; any other type throws.
      */
     events,
     /**
@@ -120,8 +131,11 @@ export function createStore(
     due: engine.due,
     /** Whether writes can survive (engine/health.ts): readiness asks it, the writer obeys it. */
     health: engine.health,
-    /** Group-committed write, durable before it resolves (engine/writer.ts). */
-    write: engine.write,
+    /**
+     * Group-committed write, durable before it resolves (engine/writer.ts), with the events the job
+     * may append to the log: `store.write(job, { announces: ['code.verified'] })`; any other throws.
+     */
+    write: engine.write as AnnouncingWrite,
     /** Jobs committed so far: background work tells from it whether others wrote meanwhile. */
     committed: engine.committed,
     flush: engine.flush,
@@ -129,7 +143,7 @@ export function createStore(
      * A synchronous transaction, for rare writes outside the request path; durable when it
      * returns (a blocking fsync). Nested inside a write job it is just a savepoint.
      */
-    transaction: engine.transaction,
+    transaction: engine.transaction as AnnouncingTransaction,
     /** Closes what the store holds besides the connection. */
     close: engine.close,
   }

@@ -15,10 +15,10 @@ import { listRoutes } from '../reliability/routes.js'
 function countWrites(app: SandboxApp): () => number {
   let n = 0
   const write = app.store.write
-  app.store.write = job => {
+  app.store.write = ((...args: Parameters<typeof write>) => {
     n++
-    return write(job)
-  }
+    return write(...args)
+  }) as typeof write
   return () => n
 }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
+import { dueSchedules } from '../../src/sms/schedules/due.js'
 import { fireSchedule } from '../../src/sms/schedules/fire.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { HOUR, sendTimeIn, sentTo } from '../sms/schedule-helpers.js'
@@ -104,7 +105,7 @@ describe('exactly-once firing', () => {
     const deps = { store: app.store, clock, config: testConfig(), sensitiveWords: [] }
     // The claim and the messages share one transaction: a crash before the commit undoes both.
     expect(() =>
-      app.store.transaction(() => {
+      app.store.transaction(dueSchedules, () => {
         expect(fireSchedule(deps, APP_KEY, id)).toBe(true)
         throw new Error('killed')
       }),
@@ -112,7 +113,7 @@ describe('exactly-once firing', () => {
     expect(await sentTo(app, '13800138206')).toEqual([])
     await app.scheduler.tick()
     expect(await sentTo(app, '13800138206')).toHaveLength(1)
-    expect(app.store.transaction(() => fireSchedule(deps, APP_KEY, id))).toBe(false)
+    expect(app.store.transaction(dueSchedules, () => fireSchedule(deps, APP_KEY, id))).toBe(false)
   })
 })
 

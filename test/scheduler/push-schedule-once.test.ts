@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type SandboxApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { testConfig } from '../../src/config.js'
+import { duePushSchedules } from '../../src/push/schedules/due.js'
 import { firePushSchedule } from '../../src/push/schedules/fire.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { at, create, DAY, firings, periodical } from '../push/schedule-helpers.js'
@@ -89,7 +90,7 @@ describe('exactly once', () => {
     const due = at('2026-01-01 09:00:00')
     // The claim, the push and its record share one transaction: a crash before the commit undoes all.
     expect(() =>
-      app.store.transaction(() => {
+      app.store.transaction(duePushSchedules, () => {
         expect(firePushSchedule(deps, APP_KEY, id, due)?.firing.errorCode).toBe(0)
         throw new Error('killed')
       }),
@@ -98,7 +99,9 @@ describe('exactly once', () => {
     expect((await call(app, 'GET', '/_sandbox/push/messages')).body.messages).toEqual([])
     await app.scheduler.tick()
     expect((await firings(app, id)).map(f => f.ts)).toEqual([due])
-    expect(app.store.transaction(() => firePushSchedule(deps, APP_KEY, id, due))).toBeUndefined()
+    expect(
+      app.store.transaction(duePushSchedules, () => firePushSchedule(deps, APP_KEY, id, due)),
+    ).toBeUndefined()
   })
 
   it('a task whose stored push no longer reads is marked 1000 and stops; the others keep firing', async () => {

@@ -8,7 +8,9 @@ import { databaseFile, openStore } from './file-store.js'
 // handed seqs out again. The counter is kept in SQLite as the rows go (migration 028).
 
 const append = (store: Store, appKey: string) =>
-  store.write(() => store.events.append({ appKey, type: 'clock.moved', data: {}, at: 0 }))
+  store.write({ announces: ['clock.moved'] }, () =>
+    store.events.append({ appKey, type: 'clock.moved', data: {}, at: 0 }),
+  )
 
 describe('an app whose rows were deleted', () => {
   it('goes on above the seqs it handed out, after a restart, whether its rows went at once or a chunk at a time', async () => {

@@ -41,7 +41,7 @@ export function pushGroupRoutes(deps: { store: Store; clock: Clock }): RouteSpec
   const setGroup = (tenant: Tenant, group: GroupSetting | undefined) => {
     const { app } = tenant
     const { group: _, ...settings } = app.settings
-    return store.write(() => {
+    return store.write({ announces: ['app.changed'] }, () => {
       store.apps.updateSettings({ ...app, settings: group ? { ...settings, group } : settings })
       const data = appEventData(deps, app.appKey)
       store.events.append({ appKey: app.appKey, type: 'app.changed', data, at: tenant.now() })

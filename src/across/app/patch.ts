@@ -68,7 +68,7 @@ export async function applyPatch(
     const why = await deps.courier.checkUrl(patch.callback_url)
     if (why) throw sandboxErrors.callbackCheckFailed(`"callback_url": the vendor's URL check failed: ${why}`)
   }
-  await store.write(() => {
+  await store.write({ announces: ['app.changed'] }, () => {
     const app = store.apps.get(appKey)
     if (!app) throw sandboxErrors.authFailed() // removed since this request authenticated
     store.apps.updateSettings({

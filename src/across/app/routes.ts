@@ -112,7 +112,7 @@ another app shares it. Seqs go on from where they were. Answers the app as GET s
       schema: { response: { 200: appView } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        await store.write(() => {
+        await store.write({ announces: ['app.reset'] }, () => {
           reprovision(deps, current(appKey), clock.now())
           resetEvent(appKey)
         })
@@ -131,7 +131,7 @@ an auto-provisioned one is gone, its held requests answered and its event stream
       schema: { response: { 200: removed } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        const recreated = await store.write(() => {
+        const recreated = await store.write({ announces: ['app.reset'] }, () => {
           const again = reprovision(deps, current(appKey), clock.now(), { remove: true })
           if (again) resetEvent(appKey)
           return again

@@ -66,7 +66,7 @@ export function aliasRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: done,
       handler: async req => {
         const appKey = req.tenant.app.appKey
-        await store.write(() => {
+        await store.write({ announces: ['device.changed'] }, () => {
           const { platform } = platformQuery.read(req)
           const { alias: name } = aliasParams.read(req)
           const unbound = store.pushDevices.byAlias(appKey, name).filter(d => platform.includes(d.platform))
@@ -86,7 +86,7 @@ export function aliasRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: done,
       handler: async (req, { params }) => {
         const appKey = req.tenant.app.appKey
-        await store.write(() => {
+        await store.write({ announces: ['device.changed'] }, () => {
           const { remove } = removals.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
           const unbound = remove.filter(id => store.pushDevices.get(appKey, id)?.alias === params.alias)
           for (const id of unbound) store.pushDevices.setAlias(appKey, id, null)

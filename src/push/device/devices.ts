@@ -77,7 +77,7 @@ export function deviceRoutes(deps: PipelineDeps): RouteSpec[] {
         const { registration_id: id } = params
         const { tags, alias, mobile } = body
         const appKey = req.tenant.app.appKey
-        await store.write(() => {
+        await store.write({ announces: ['device.changed'] }, () => {
           const device = requireDevice(store, appKey, id)
           if (tags === '') store.pushDevices.clearTags(appKey, id)
           else if (tags && typeof tags === 'object') {

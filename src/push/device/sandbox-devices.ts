@@ -81,7 +81,7 @@ default; HarmonyOS defaults to hmos); \`apns_environment\` (iOS: development or 
         const rid = req.body.registration_id ?? newRid(platform)
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const device = await store.write(() => {
+        const device = await store.write({ announces: ['device.changed'] }, () => {
           if (store.pushDevices.get(appKey, rid)) throw sandboxErrors.registrationIdTaken()
           // A tenant's share of the disk, and of every push's fan-out (issue 19).
           const max = deps.config.maxDevicesPerApp
@@ -130,7 +130,7 @@ answers the device and how many it got (\`delivered\`); offline, later pushes wa
           const { online } = req.body
           const { app } = req.tenant
           const now = req.tenant.now()
-          const result = await store.write(() => {
+          const result = await store.write({ announces: ['device.changed'] }, () => {
             if (!store.pushDevices.get(app.appKey, rid)) throw sandboxErrors.unknownRegistrationId()
             const delivered = online === undefined ? 0 : setDeviceOnline(deps, app, rid, online, now)
             return { device: store.pushDevices.get(app.appKey, rid)!, delivered }

@@ -53,7 +53,7 @@ export function tagRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: done,
       handler: async (req, { params }) => {
         const appKey = req.tenant.app.appKey
-        await store.write(() => {
+        await store.write({ announces: ['device.changed'] }, () => {
           const { add, remove } = changes.read(req, id => store.pushDevices.get(appKey, id) !== undefined)
           for (const id of add) addTags(store, requireDevice(store, appKey, id), [params.tag])
           for (const id of remove) store.pushDevices.removeTags(appKey, id, [params.tag])
@@ -71,7 +71,7 @@ export function tagRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params, query }) => {
         const appKey = req.tenant.app.appKey
         // 200 also for a tag nobody carries (rb tests).
-        await store.write(() => {
+        await store.write({ announces: ['device.changed'] }, () => {
           const untagged = store.pushDevices
             .byTag(appKey, params.tag)
             .filter(d => query.platform.includes(d.platform))

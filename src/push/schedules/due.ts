@@ -13,6 +13,7 @@ const MAX_FIRINGS = 5_000
 /** JPush schedule tasks (jpush-api.md §8) fire each occurrence at its time. */
 export const duePushSchedules: DueWork<JobDeps> = {
   name: 'push schedules',
+  announces: ['schedule.fired'],
   nextDue: [PUSH_SCHEDULES_DUE],
   run: fireDuePushSchedules,
 }
@@ -21,7 +22,7 @@ export const duePushSchedules: DueWork<JobDeps> = {
 async function fireDuePushSchedules(deps: JobDeps, now: number): Promise<void> {
   let fired = 0
   while (fired < MAX_FIRINGS) {
-    const n = await deps.store.write(() => fireRound(deps, now))
+    const n = await deps.store.write(duePushSchedules, () => fireRound(deps, now))
     if (n === 0) return
     fired += n
   }

@@ -132,7 +132,9 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
         const now = req.tenant.now()
         const input = newTask.read(req, now)
         advise(req, deps.config, scheduleRules, scheduleSubject(input.trigger.parsed, now))
-        return store.write(() => createTask(store, req.tenant.app, input, now))
+        return store.write({ announces: ['schedule.changed'] }, () =>
+          createTask(store, req.tenant.app, input, now),
+        )
       },
     }),
     vendorRoute({
@@ -205,7 +207,7 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
       checks: [e.notFound(), e.invalid('the task has expired and cannot be updated'), taskChanges],
       answer: taskAnswer,
       handler: async (req, { params }) =>
-        store.write(() => {
+        store.write({ announces: ['schedule.changed'] }, () => {
           const { appKey } = req.tenant.app
           const task = visible(appKey, params.schedule_id)
           const now = req.tenant.now()
@@ -244,7 +246,7 @@ export function pushScheduleRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params }) => {
         const { appKey } = req.tenant.app
         const now = req.tenant.now()
-        const removed = await store.write(() => {
+        const removed = await store.write({ announces: ['schedule.changed'] }, () => {
           if (!store.pushSchedules.remove(appKey, params.schedule_id, now)) return false
           pushScheduleChanged(store, appKey, 'deleted', params.schedule_id, now)
           return true

@@ -124,7 +124,7 @@ tray when opened): a repeat answers the first click. Event: \`push.clicked\`.`,
         const now = req.tenant.now()
         // In the click's own write, and only for a first click: the push's `callback` with the
         // "clicked" type bit, and the push.clicked event (heard once the write is durable).
-        return store.write(() => {
+        return store.write({ announces: ['push.clicked'] }, () => {
           const { click, first } = recordClick(deps, app, req.params.msg_id, req.body.registration_id, now)
           const clicked = {
             msg_id: click.msgId,

@@ -274,7 +274,7 @@ export function templatePushRoutes(deps: PipelineDeps): RouteSpec[] {
     const trace = p.traceId ? { trace_id: p.traceId } : {}
     try {
       const push = readPush(bodyOf(template, p, `params[${i}]`), tenant.app.appKey)
-      const made = store.transaction(() =>
+      const made = store.transaction({ announces: ['schedule.changed'] }, () =>
         createTask(
           store,
           tenant.app,

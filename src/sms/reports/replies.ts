@@ -64,7 +64,7 @@ or 退订 unsubscribes the mobile from the app's marketing texts, as carriers do
       handler: async req => {
         const { mobile, content } = req.body
         const unsubscribed = isUnsubscribe(content)
-        const reply = await store.write(() => {
+        const reply = await store.write({ announces: ['sms.reply'] }, () => {
           const now = req.tenant.now()
           const { appKey } = req.tenant.app
           const stored = store.replies.insert({ appKey, mobile, content, replyAt: now })

@@ -9,6 +9,7 @@ import { SCHEDULES_DUE } from './table.js'
 /** Scheduled messages (jsms-api.md §2.6) go out at their send_time. */
 export const dueSchedules: DueWork<JobDeps> = {
   name: 'schedules',
+  announces: ['schedule.fired'],
   nextDue: [SCHEDULES_DUE],
   run: fireDueSchedules,
 }
@@ -39,7 +40,7 @@ async function fireDueSchedules(deps: JobDeps, now: number): Promise<void> {
     await Promise.all(
       due.map(({ appKey, scheduleId }) =>
         store
-          .write(() => fireOrAbandon(deps, appKey, scheduleId))
+          .write(dueSchedules, () => fireOrAbandon(deps, appKey, scheduleId))
           .catch(err =>
             log.error(
               { err, app_key: appKey, schedule_id: scheduleId },

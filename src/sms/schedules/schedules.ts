@@ -161,7 +161,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
     async (req: FastifyRequest) => {
       const input = isBatch ? batch(req) : single(req)
       const id = randomUUID()
-      await store.write(() => {
+      await store.write({ announces: ['schedule.changed'] }, () => {
         const now = req.tenant.now()
         store.schedules.insert(toRow(req.tenant, id, input, isBatch), withIds(input), now)
         smsScheduleChanged(store, req.tenant.app.appKey, 'created', id, now, config.timeZone)
@@ -176,7 +176,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
       const id = params.schedule_id
       changeable(req.tenant, id, isBatch, req.tenant.now())
       const input = isBatch ? batch(req) : single(req)
-      await store.write(() => {
+      await store.write({ announces: ['schedule.changed'] }, () => {
         const now = req.tenant.now()
         changeable(req.tenant, id, isBatch, now)
         store.schedules.replace(toRow(req.tenant, id, input, isBatch), withIds(input), now)
@@ -259,7 +259,7 @@ export function scheduleRoutes(deps: PipelineDeps): RouteSpec[] {
       checks: changing,
       answer: { description: 'Deleted: an empty body.', media: null },
       handler: async (req, { params }, reply) => {
-        await store.write(() => {
+        await store.write({ announces: ['schedule.changed'] }, () => {
           const now = req.tenant.now()
           changeable(req.tenant, params.schedule_id, undefined, now)
           store.schedules.markDeleted(params.schedule_id, now)

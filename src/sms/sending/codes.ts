@@ -164,7 +164,7 @@ export function codeRoutes(deps: PipelineDeps): RouteSpec[] {
         const given = body.code
         // Check and mark in one write job: of two concurrent correct answers, one wins. A refusal
         // of a code the app sent is returned, not thrown, so that its code.verified event stays.
-        const refused = await store.write(() => {
+        const refused = await store.write({ announces: ['code.verified'] }, () => {
           const now = req.tenant.now()
           const { appKey } = req.tenant.app
           const stored = store.codes.get(appKey, msgId)

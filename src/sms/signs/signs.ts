@@ -71,7 +71,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
         const { sign } = form
         if (sign === undefined) throw e.invalidSignature().because('the form has no `sign` field')
         const { appKey } = req.tenant.app
-        const signId = await store.write(() => {
+        const signId = await store.write({ announces: ['sign.changed'] }, () => {
           const now = req.tenant.now()
           checkNoOtherInAudit(appKey)
           const id = store.sequences.next('sign_id')
@@ -107,7 +107,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
       handler: async (req, { params, body: form }) => {
         const signId = params.sign_id
         const { appKey } = req.tenant.app
-        await store.write(() => {
+        await store.write({ announces: ['sign.changed'] }, () => {
           const now = req.tenant.now()
           const current = find(req, signId)
           checkNoOtherInAudit(appKey, signId)
@@ -144,7 +144,7 @@ export function signRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: { description: 'Deleted: an empty body.', media: null },
       handler: async (req, { params }, reply) => {
         const signId = params.sign_id
-        await store.write(() => {
+        await store.write({ announces: ['sign.changed'] }, () => {
           const s = find(req, signId)
           if (s.isDefault)
             throw e.defaultSignatureCannotBeDeleted().because(`signature ${signId} is the app's default`)

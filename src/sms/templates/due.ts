@@ -12,6 +12,7 @@ import { iso } from '../../time.js'
 /** Templates and signatures under review are approved once REVIEW_DELAY_MS has passed. */
 export const dueReviews: DueWork<JobDeps> = {
   name: 'reviews',
+  announces: ['review.decided'],
   nextDue: [REVIEWS_DUE.templates, REVIEWS_DUE.signs],
   run: settleDueReviews,
   catchUp: settleReviewsOf,
@@ -40,7 +41,7 @@ async function settleDueReviews(deps: JobDeps, now: number): Promise<void> {
   await Promise.all(
     store.reviews.dueApps(now).map(appKey =>
       store
-        .write(() => {
+        .write(dueReviews, () => {
           const app = store.apps.get(appKey)
           if (app) settleReviewsOf(deps, app, now + app.clockOffsetMs)
         })

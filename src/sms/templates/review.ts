@@ -18,6 +18,8 @@ import { templateView } from './templates.js'
 const unknownTemplate = sandboxErrors.unknownTempId
 const unknownSign = sandboxErrors.unknownSignId
 const invalidStatus = () => invalidControlBody('"status": must be 1 (approve) or 2 (reject)')
+/** A decision is a review.decided event, in the write that records it. */
+const DECIDED = { announces: ['review.decided'] } as const
 
 function readStatus(value: unknown): 1 | 2 {
   const status = optionalInt(value, invalidStatus)
@@ -79,7 +81,7 @@ with a callback URL gets SMS_TEMPLATE. Event: \`review.decided\`.`,
       handler: async req => {
         const { temp_id: tempId } = req.params
         const { appKey } = req.tenant.app
-        const decided = await store.write(() => {
+        const decided = await store.write(DECIDED, () => {
           const { status } = req.body
           const [reason, now] = [reasonOf(req.body), req.tenant.now()]
           if (!store.templates.decide(appKey, tempId, status, reason, now)) throw unknownTemplate()
@@ -103,7 +105,7 @@ with a callback URL gets SMS_TEMPLATE. Event: \`review.decided\`.`,
       handler: async req => {
         const { sign_id: signId } = req.params
         const { appKey } = req.tenant.app
-        const decided = await store.write(() => {
+        const decided = await store.write(DECIDED, () => {
           const { status } = req.body
           const [reason, now] = [reasonOf(req.body), req.tenant.now()]
           if (!store.signs.decide(appKey, signId, status, reason, now)) throw unknownSign()

@@ -66,7 +66,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
   /** Modification is allowed only after a rejection (50047), and sends the template back to review. */
   async function modify(req: FastifyRequest, tempId: number) {
     const { appKey } = req.tenant.app
-    await store.write(() => {
+    await store.write({ announces: ['template.changed'] }, () => {
       const now = req.tenant.now()
       const current = store.templates.get(appKey, tempId)
       if (!current) throw e.invalidTempId().because(`the app has no template ${tempId}`)
@@ -101,7 +101,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
       checks: signedChecks,
       answer: tempIdAnswer,
       handler: async (req, { body: input }) => {
-        const id = await store.write(() => {
+        const id = await store.write({ announces: ['template.changed'] }, () => {
           const now = req.tenant.now()
           checkAgainstDefaultSign(req.tenant, input.template)
           const next = store.sequences.next('temp_id')
@@ -160,7 +160,7 @@ export function templateRoutes(deps: PipelineDeps): RouteSpec[] {
       answer: deleted,
       handler: async (req, { params }, reply) => {
         const { tempId: id } = find(req.tenant, params.temp_id)
-        await store.write(() => {
+        await store.write({ announces: ['template.changed'] }, () => {
           if (!store.templates.remove(req.tenant.app.appKey, id)) throw e.invalidTempId()
           templateChanged(store, req.tenant.app.appKey, 'deleted', id, req.tenant.now())
         })

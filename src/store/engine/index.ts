@@ -23,6 +23,10 @@
  *   scheduler never sleeps past work (a bound may be early: SQLite is then asked again).
  * - Ids never repeat: a block of ids is reserved in its row, in the job that hands out its first.
  * - Seqs in commit order, and their listeners told only once the commit is durable.
+ * - Events declared: a job lists the events it may append to the log (`write({ announces }, job)`,
+ *   writer.ts: Declared); the log asks `assertListed` before each append, and an event the job did
+ *   not list throws (UnlistedEvent): the job fails alone and its change with it, never a change
+ *   without its event or an event nobody declared. The event is a row of the job's own commit.
  * - One process per file: SQLite's exclusive lock, which the kernel drops with the process.
  * - Failures seen: the health monitor hears SQLite's errors where they end up (the writer's and
  *   `transaction`'s catch, the app's onError hook, the scheduler's and the event stream's catch)
@@ -44,8 +48,10 @@
  *    them right after the statement runs: the table method does not.
  * 4. A feature's table declares its property of `Tables` and is made by its feature's `tables`
  *    (src/store/index.ts says how); any other is wired in src/store/index.ts. Callers write inside
- *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); work
- *    that falls due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its query.
+ *    `store.write(() => …)`, and never say how (the writer decides savepoints: writer.ts); a job
+ *    that appends events says which, `store.write({ announces: ['widget.fired'] }, () => …)`; work
+ *    that falls due is an entry of the due-work list (src/scheduler/due-work.ts) that lists its
+ *    query, and the events its writes announce (`announces`: they pass the entry as the declaration).
  *
  *   export const WIDGETS_DUE = dueQuery('x.fires_at', 'widgets x', 'x.fired_at IS NULL')
  *   export function createWidgetStore({ db, caches, writes }: Engine) {
@@ -64,7 +70,8 @@
  * The files
  * - db.ts: opens the file (folder, a new one copied from the build's migrated file, lock, pragmas,
  *   migrations) and says what an operator got wrong.
- * - writer.ts: group commit, the WAL's fsync off the event loop, `transaction` for rare writes.
+ * - writer.ts: group commit, the WAL's fsync off the event loop, `transaction` for rare writes,
+ *   and what the running job declared it announces.
  * - undo.ts: the undo journal, memory taken back with a rollback.
  * - health.ts: whether writes can survive (file or -wal replaced, damaged, disk full, file-size
  *   limit), the -wal repaired when it can be; readiness.
@@ -119,8 +126,10 @@ export function createEngine(db: Db, { log, offsetOf }: EngineOptions) {
     writes: createStatements(db, due, seqs).writes,
     /** Vendor ids from SQLite's `sequences` rows. */
     ids: createIdBlocks(db, journal),
-    /** Group-committed write, durable before it resolves. */
+    /** Group-committed write, durable before it resolves; with the events it may announce (writer.ts: Declared). */
     write: writer.write,
+    /** Throws unless the running job lists the event type (the event log asks it before an append). */
+    assertListed: writer.assertListed,
     /** A write that joins a later commit instead of making one (writer.ts: RIDE_MS). */
     ride: writer.ride,
     hurry: writer.hurry,
@@ -145,3 +154,5 @@ export type Engine = ReturnType<typeof createEngine>
 
 export type { DueQuery } from './due.js'
 export { dueQuery } from './due.js'
+export type { Declared } from './writer.js'
+export { UnlistedEvent } from './writer.js'

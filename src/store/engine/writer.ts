@@ -5,6 +5,30 @@ import type { Seqs } from './item-seqs.js'
 import { createUndoJournal, type UndoJournal } from './undo.js'
 
 /**
+ * What a write job declares beside it (the counterpart of a statement's `writes(sql, touches)`):
+ * the event types it may announce on the event log (store/events/log.ts). Appending any other
+ * throws, so the job fails alone and its change with it (writer: rolled back): an event exists
+ * exactly when a job that says so made it. A constant beside the job, or the due-work entry the job
+ * belongs to (its `announces`): `store.write({ announces: ['code.verified'] }, () => …)`.
+ */
+export interface Declared {
+  announces?: readonly string[] | undefined
+}
+
+/** A job appended an event type it did not list (`Declared`): a bug of the code, not of the request. */
+export class UnlistedEvent extends Error {
+  constructor(
+    readonly type: string,
+    listed: readonly string[],
+  ) {
+    super(
+      `a write job appended a ${type} event it does not list: declare it, store.write({ announces: [${[...listed, type].map(t => `'${t}'`).join(', ')}] }, job)`,
+    )
+    this.name = 'UnlistedEvent'
+  }
+}
+
+/**
  * Group commit. Every write job queued since the last commit (during one turn of the event loop,
  * or while the last commit's fsync ran) runs in a single SQLite transaction, each job inside its
  * own savepoint (better-sqlite3 turns a nested transaction into a savepoint), and the whole batch
@@ -37,6 +61,8 @@ import { createUndoJournal, type UndoJournal } from './undo.js'
  */
 export interface Writer {
   write<T>(job: () => T): Promise<T>
+  /** A job that may announce what it declares: `write({ announces: ['code.verified'] }, job)`. */
+  write<T>(declared: Declared, job: () => T): Promise<T>
   /**
    * A job nobody waits for (the request journal's entries, written after their answers): it rides
    * with a commit the other jobs make, running first in that batch: the next one on a quiet writer
@@ -44,6 +70,7 @@ export interface Writer {
    * after RIDE_MS. `hurry()` ends the wait at once.
    */
   ride<T>(job: () => T): Promise<T>
+  ride<T>(declared: Declared, job: () => T): Promise<T>
   /** What rides is committed now (a read that must see it). */
   hurry(): void
   /** Runs whatever is queued now, synchronously and durably: for shutdown. */
@@ -53,6 +80,13 @@ export interface Writer {
    * (a blocking fsync). Nested inside a write job it is just a savepoint.
    */
   transaction<T>(fn: () => T): T
+  /** Inside a job, what it declares adds to the job's (a helper that announces, in a savepoint). */
+  transaction<T>(declared: Declared, fn: () => T): T
+  /**
+   * Throws UnlistedEvent unless the job running now (or a `transaction` it is inside) lists
+   * `type`: the event log asks it before each append.
+   */
+  assertListed(type: string): void
   /** Lets go of the WAL's descriptor (once an fsync in flight returned). */
   close(): void
   /**
@@ -64,6 +98,8 @@ export interface Writer {
 
 interface Pending {
   job: () => unknown
+  /** What the job declared it announces (none: it announces nothing). */
+  announces: readonly string[] | undefined
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
 }
@@ -91,6 +127,11 @@ export const RIDE_ALONG_BELOW = 8
 class WroteThenThrew extends Error {}
 
 const call = (job: () => unknown) => job()
+/** `(job)` or `(declared, job)`: the job, and what it lists. */
+const jobOf = <T>(a: Declared | (() => T), b: (() => T) | undefined): (() => T) =>
+  typeof a === 'function' ? a : b!
+const listOf = (a: Declared | (() => unknown)) => (typeof a === 'function' ? undefined : a.announces)
+const NONE: readonly string[] = []
 
 export function createWriter(
   db: Db,
@@ -102,6 +143,17 @@ export function createWriter(
   }: { health: StoreHealth; seqs: Seqs; journal?: UndoJournal; wal?: WalSync },
 ): Writer {
   let queue: Pending[] = []
+  /** The events the job running now lists (Declared); a `transaction` inside it adds its own. */
+  let listed: readonly string[] = NONE
+  /** Runs `p`'s job with what it lists, in `scope` (bare, or in a savepoint). */
+  const runJob = (scope: (fn: () => unknown) => unknown, p: Pending) => {
+    listed = p.announces ?? NONE
+    try {
+      return journal.scope(scope, p.job)
+    } finally {
+      listed = NONE
+    }
+  }
   let committedJobs = 0
   let riders: Pending[] = []
   let rideTimer: NodeJS.Timeout | undefined
@@ -146,7 +198,7 @@ export function createWriter(
         if (!safe) {
           const before = totalChanges.get()
           try {
-            outcomes.push({ ok: true, value: journal.scope(call, p.job) })
+            outcomes.push({ ok: true, value: runJob(call, p) })
           } catch (err) {
             if (totalChanges.get() !== before || !db.inTransaction) throw new WroteThenThrew()
             health.observe(err)
@@ -155,7 +207,7 @@ export function createWriter(
           continue
         }
         try {
-          outcomes.push({ ok: true, value: journal.scope(inTransaction, p.job) })
+          outcomes.push({ ok: true, value: runJob(inTransaction, p) })
         } catch (err) {
           health.observe(err)
           // SQLite ended the whole transaction (SQLITE_FULL, an I/O error): nothing of the batch
@@ -244,15 +296,25 @@ export function createWriter(
   }
 
   return {
-    write<T>(job: () => T): Promise<T> {
+    write<T>(a: Declared | (() => T), b?: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ job, resolve: resolve as (v: unknown) => void, reject })
+        queue.push({
+          job: jobOf(a, b),
+          announces: listOf(a),
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        })
         schedule()
       })
     },
-    ride<T>(job: () => T): Promise<T> {
+    ride<T>(a: Declared | (() => T), b?: () => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        riders.push({ job, resolve: resolve as (v: unknown) => void, reject })
+        riders.push({
+          job: jobOf(a, b),
+          announces: listOf(a),
+          resolve: resolve as (v: unknown) => void,
+          reject,
+        })
         rideTimer ??= setTimeout(rideDue, RIDE_MS).unref()
       })
     },
@@ -265,10 +327,16 @@ export function createWriter(
       wal.syncNow()
       settle?.(null)
     },
-    transaction<T>(fn: () => T): T {
+    transaction<T>(a: Declared | (() => T), b?: () => T): T {
+      const fn = jobOf(a, b)
+      const announces = listOf(a)
       const outermost = !db.inTransaction
       if (outermost) health.assertWritable()
       const mark = health.mark()
+      // Inside a job: what it lists, and what this declares; outermost: what this declares.
+      const outer = listed
+      if (announces) listed = outermost ? announces : [...outer, ...announces]
+      else if (outermost) listed = NONE
       try {
         const result = journal.scope(inTransaction, fn) as T
         if (outermost) {
@@ -281,7 +349,12 @@ export function createWriter(
       } catch (err) {
         health.observe(err)
         throw err
+      } finally {
+        listed = outer
       }
+    },
+    assertListed(type) {
+      if (!listed.includes(type)) throw new UnlistedEvent(type, listed)
     },
     committed: () => committedJobs,
     close: () => {

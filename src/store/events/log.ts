@@ -26,9 +26,28 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** Types whose item is a row of its own (messages, reports, pushes, deliveries, requests): never in `events`. */
-export type RowEventType = 'sms.sent' | 'sms.report' | 'push.sent' | 'push.delivered' | 'request.completed'
+/**
+ * Types whose item is a row of its own (messages, reports, pushes, deliveries, requests), never in
+ * `events`: announced by the statement that stores the row, with its seq (`writes(sql, { seq })`).
+ */
+export const ROW_EVENT_TYPES = [
+  'sms.sent',
+  'sms.report',
+  'push.sent',
+  'push.delivered',
+  'request.completed',
+] as const satisfies readonly EventType[]
+export type RowEventType = (typeof ROW_EVENT_TYPES)[number]
 export type LogEventType = Exclude<EventType, RowEventType>
+
+/**
+ * What a write job declares it may announce on the log (engine/writer.ts: Declared), in the log's
+ * types: `store.write(job, { announces: ['code.verified'] })`. A due-work entry declares its own,
+ * and its writes pass the entry itself (scheduler/due-work.ts).
+ */
+export interface Announces {
+  readonly announces?: readonly LogEventType[] | undefined
+}
 
 export interface LoggedEvent {
   seq: number
@@ -76,7 +95,7 @@ export function eventData(type: string, text: string): unknown {
  * Pruned per app to the newest EVENTS_KEPT; a reset empties it, then logs app.reset: either way the
  * largest seq survives a restart.
  */
-export function createEventLog({ db, writes }: Engine) {
+export function createEventLog({ db, writes, assertListed }: Engine) {
   // Its seq taken by the engine, unless the change took one for its own row (a reply, a callback
   // attempt); an app.reset's wakes the app's waiters too (item-seqs.ts: topic 'reset').
   const insert = writes<{
@@ -109,6 +128,8 @@ export function createEventLog({ db, writes }: Engine) {
      * hears of it once the write is durable; an `app.reset` also answers the app's waiters.
      */
     append(e: { appKey: string; type: LogEventType; data: unknown; at: number; seq?: number }): number {
+      // Only an event its job lists (engine/writer.ts: Declared); else the job fails, change and all.
+      assertListed(e.type)
       const { seq } = insert.run({
         appKey: e.appKey,
         seq: e.seq,

@@ -3,7 +3,7 @@ import type { Delivery, DeliveryFilter } from '../push/deliveries.js'
 import type { Push } from '../push/pushes.js'
 import type { ListedMessage, MessageStore } from '../sms/messages.js'
 import type { ArrivedReport, ReportFilter } from '../sms/reports.js'
-import type { EventLog, EventType, LoggedEvent, RowEventType } from './log.js'
+import { type EventLog, type EventType, type LoggedEvent, ROW_EVENT_TYPES, type RowEventType } from './log.js'
 import type { JournaledRequest, RequestJournal } from './requests.js'
 
 /** One event of an app's stream, with its item as the store holds it. */
@@ -27,13 +27,7 @@ interface Sources {
 }
 
 /** The types read from rows of their own, not from the event log. */
-const ROW_TYPES: ReadonlySet<EventType> = new Set<RowEventType>([
-  'sms.sent',
-  'sms.report',
-  'push.sent',
-  'push.delivered',
-  'request.completed',
-])
+const ROW_TYPES: ReadonlySet<EventType> = new Set<RowEventType>(ROW_EVENT_TYPES)
 
 /**
  * An app's events: the rows that carry their own seq (messages, reports, pushes, deliveries) and the event

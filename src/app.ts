@@ -65,7 +65,6 @@ import { pushSchedules } from './push/schedules/index.js'
 import { pushSend } from './push/send/index.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
 import { eventRoutes } from './sandbox/events.js'
-import { pushMessageRoutes } from './sandbox/push/messages.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { reprovision } from './seed/reprovision.js'
@@ -334,7 +333,6 @@ export async function buildApp(
       transferRoutes,
       clockRoutes,
       callbackRoutes,
-      pushMessageRoutes,
       pushGroupRoutes,
       ...sandboxRoutes(features),
       opsRoutes,

@@ -5,7 +5,7 @@ import { armed } from '../across/faults/routes.js'
 import { appsAnswer } from '../across/operator.js'
 import { items } from '../items/items.js'
 import { pushDeviceSchemas } from '../push/device/index.js'
-import { clickSchemas } from '../push/send/index.js'
+import { clickSchemas, pushSendItems } from '../push/send/index.js'
 import { schemas as eventSchemas } from '../sandbox/events.js'
 import { replySchemas } from '../sms/reports/index.js'
 import { sendingItems } from '../sms/sending/index.js'
@@ -22,7 +22,7 @@ export const appSettings = appView.extend({ developer: appView.shape.developer.o
 export const shapes = {
   text: sendingItems.message,
   code: sendingItems.code,
-  push: items.push,
+  push: pushSendItems.push,
   request: items.request,
   device: pushDeviceSchemas.device,
   clock: appView.shape.clock,

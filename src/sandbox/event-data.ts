@@ -1,5 +1,6 @@
 import type { EventFrame } from '../events/event-data.js'
-import { pushItems, pushSentItem, requestItem } from '../items/views.js'
+import { requestItem } from '../items/views.js'
+import { pushItems, pushSentItem } from '../push/send/index.js'
 import { reportItem } from '../sms/reports/index.js'
 import { messageItem } from '../sms/sending/index.js'
 import type { StreamEntry } from '../store/events/stream.js'

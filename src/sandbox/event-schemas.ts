@@ -5,7 +5,7 @@ import { armed } from '../across/faults/routes.js'
 import { items } from '../items/items.js'
 import { pushDeviceSchemas } from '../push/device/index.js'
 import { pushScheduleSchemas as pushSchedules } from '../push/schedules/index.js'
-import { clickSchemas as clicks } from '../push/send/index.js'
+import { clickSchemas as clicks, pushSendItems } from '../push/send/index.js'
 import { reportItems } from '../sms/reports/index.js'
 import { smsScheduleSchemas as smsSchedules } from '../sms/schedules/index.js'
 import { sendingItems } from '../sms/sending/index.js'
@@ -29,7 +29,7 @@ export const eventData = {
   'sms.sent': sendingItems.message,
   'sms.report': reportItems.report,
   'sms.reply': reportItems.reply,
-  'push.delivered': items.push,
+  'push.delivered': pushSendItems.push,
   'push.clicked': clicks.clicked,
   /** The callback as it stands after the attempt. */
   'callback.attempt': items.callback,
@@ -65,7 +65,7 @@ export const eventData = {
   'app.changed': appView.extend({ developer: appView.shape.developer.omit({ dev_secret: true }) }),
   'request.completed': items.request,
   /** A push accepted, whoever it reached (each device that gets it: push.delivered). */
-  'push.sent': items.pushSent,
+  'push.sent': pushSendItems.pushSent,
   /** POST /v1/codes/{msg_id}/valid answered, right or not. */
   'code.verified': z.object({
     msg_id: z.string(),

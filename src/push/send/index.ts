@@ -6,6 +6,7 @@ import { duePushes } from './delivery/delivery.js'
 import { dueFanOuts } from './delivery/slices.js'
 import { createVendorQuotaStore } from './delivery/vendor-quota-table.js'
 import { createPushGroupStore } from './groups-table.js'
+import { pushMessageRoutes } from './messages.js'
 import { pushRoutes } from './push.js'
 import { pushDeliveryRoutes } from './sandbox.js'
 import { createPushWithdrawalStore } from './withdrawals-table.js'
@@ -15,8 +16,11 @@ import { createPushWithdrawalStore } from './withdrawals-table.js'
 // audience.ts, file-audience.ts, options.ts, notification.ts, callback.ts, coerce.ts, sm2.ts), and
 // its delivery (delivery/: accepting a push, its one fan-out path, delivery over time, SMS
 // fallback, push callbacks; delivery/ imports the body's readers, never the routes), and what the
-// control plane shows and steers of it: each device's delivery of a push (sandbox.ts:
-// /_sandbox/push/messages/{msg_id}/deliveries) and a device opening a push (clicks.ts). Every
+// control plane shows and steers of it: what each device received (messages.ts:
+// /_sandbox/push/messages, /_sandbox/push/devices/{registration_id}/deliveries), as its items
+// (items.ts: push.delivered, push.sent, which the event stream carries too), each device's
+// delivery of a push (sandbox.ts: /_sandbox/push/messages/{msg_id}/deliveries) and a device
+// opening a push (clicks.ts). Every
 // other feature that pushes (schedules, templates, files) goes through what this file exports. Its
 // tables: clicks (clicks-table.ts), withdrawals (withdrawals-table.ts), vendor quotas
 // (delivery/vendor-quota-table.ts) and the groups of apps (groups-table.ts); its other rows (pushes,
@@ -31,6 +35,7 @@ export { setDeviceOnline } from './delivery/delivery.js'
 export { dispatchPush, sendPush } from './delivery/dispatch.js'
 export { SLICED_ABOVE } from './delivery/slices.js'
 export { type FileLookup, fileAudience, fileId, noSuchFile, readFileAudience } from './file-audience.js'
+export { pushItems, pushSendItems, pushSentItem } from './items.js'
 export { NOTIFICATION_PLATFORMS, parseNotification } from './notification.js'
 export { isPlanName } from './options.js'
 export { type PushRequest, parsePush, payload, sent, strictness } from './payload.js'
@@ -41,7 +46,7 @@ export { isSm2, parseSm2Push, sm2Errors } from './sm2.js'
 export const pushSend = {
   name: 'push/send',
   vendor: { push: [pushRoutes, batchRoutes] },
-  sandbox: [pushDeliveryRoutes, pushClickRoutes],
+  sandbox: [pushMessageRoutes, pushDeliveryRoutes, pushClickRoutes],
   // A sliced push's next slices (fanOut), then each delivery's arrival, expiry and SMS fallback
   // (followUp), after the callbacks of the same tick.
   due: { fanOut: [dueFanOuts], followUp: [duePushes] },

@@ -6,14 +6,12 @@ import type { PipelineDeps } from '../../deps.js'
 import type { Hub } from '../../events/hub.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
-import { items } from '../../items/items.js'
-import { pushItems } from '../../items/views.js'
-import { pushDeviceSchemas } from '../../push/device/index.js'
-import { pushDeliveryItem, pushDeliverySchemas } from '../../push/send/index.js'
+import { pushSendItems as items, pushItems } from './items.js'
+import { deliveryItem as pushDeliveryItem, schemas as pushDeliverySchemas } from './sandbox.js'
 
 // What each device received of each push, with the production advisor's warnings on the call that
-// pushed it: lists of wire items (items/), so still here, above the features (docs/architecture.md
-// "Features").
+// pushed it (control/warned.ts): the deliveries as their items (items.ts), which the event stream
+// carries too, and every push to one device (sandbox.ts's delivery item).
 
 export function pushMessageRoutes(deps: PipelineDeps & { hub: Hub }): RouteSpec[] {
   const { store } = deps
@@ -44,7 +42,8 @@ withdrawn), each with \`msg_id\`, \`status\`, \`route\` and \`reason\` (docs/pus
         errors: [sandboxErrors.unknownRegistrationId()],
       },
       schema: {
-        params: pushDeviceSchemas.rid,
+        // push/device's rid params, written out here: push/device imports this feature, not the other way.
+        params: z.object({ registration_id: z.string() }),
         response: {
           200: z.object({
             deliveries: z.array(

@@ -8,12 +8,13 @@ import { createIdleApps } from './across/app-expiry.js'
 import { callbackRoutes } from './across/callbacks.js'
 import { clockRoutes } from './across/clock.js'
 import { docsRoutes } from './across/docs.js'
+import { eventRoutes } from './across/events/routes.js'
 import { createFaults, type Faults, useAdminFaults, useFaults } from './across/faults/faults.js'
 import { faultRoutes } from './across/faults/routes.js'
 import { instanceRoutes } from './across/instance.js'
 import { operatorRoutes } from './across/operator.js'
 import { opsRoutes, type ReadinessCheck } from './across/ops.js'
-import { requestRoutes } from './across/requests.js'
+import { requestRoutes, requestSource } from './across/requests.js'
 import { ADMIN_PREFIX, admin, adminDialect, routeAdminHost } from './admin/index.js'
 import { warningHeaders } from './advisor/advice.js'
 import { type AppResets, createAppResets } from './app-resets.js'
@@ -24,10 +25,18 @@ import { operatorRefusals, sandboxDialect } from './control/dialect.js'
 import { sandboxErrors } from './control/errors.js'
 import type { JobDeps } from './deps.js'
 import { createHub, type Hub, type HubOptions } from './events/hub.js'
+import { createStream, type Stream } from './events/stream.js'
 import { createEventTokens, type EventTokens } from './events/token.js'
 import { type AppGate, createAppGate } from './http/app-gate.js'
 import type { Dialect } from './http/dialect.js'
-import { dueOf, type Feature, sandboxRoutes, tablesOf, vendorRoutes } from './http/feature.js'
+import {
+  dueOf,
+  type Feature,
+  sandboxRoutes,
+  streamSourcesOf,
+  tablesOf,
+  vendorRoutes,
+} from './http/feature.js'
 import { journalFirst, journalRequests } from './http/journal.js'
 import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
@@ -64,7 +73,6 @@ import { pushReport } from './push/report/index.js'
 import { pushSchedules } from './push/schedules/index.js'
 import { pushSend } from './push/send/index.js'
 import { pushTemplates, seedTemplateProblems } from './push/templates/index.js'
-import { eventRoutes } from './sandbox/events.js'
 import { createScheduler, type Scheduler } from './scheduler/index.js'
 import { applySeed } from './seed/provision.js'
 import { reprovision } from './seed/reprovision.js'
@@ -256,6 +264,7 @@ export async function buildApp(
     hub,
     // Real time, like the certificates: a token is about the client's security, not app time.
     eventTokens: createEventTokens(systemClock),
+    stream: createStream(store.events, streamSourcesOf(features, store, [requestSource(store)])),
     // The OpenAPI document (GET /_sandbox/openapi.json) describes every route registered after this.
     openApiDocument: collectOperations(app),
     metrics: createMetrics({ store, held, scheduler, clock, database: config.database, surfaceOf }),
@@ -427,6 +436,8 @@ export interface AppDeps {
   held: Held
   /** Tokens that open GET /_sandbox/events without Basic credentials (events/token.ts). */
   eventTokens: EventTokens
+  /** An app's events: every feature's rows that carry a seq, the journal and the event log, merged. */
+  stream: Stream
   /** GET /_sandbox/openapi.json: every route registered, described; generated on first use. */
   openApiDocument: OpenApiDocument
   /** What GET /_sandbox/metrics (and METRICS_PORT) expose: told of every answered request. */

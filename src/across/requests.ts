@@ -1,5 +1,6 @@
 import { listRoute } from '../control/list-route.js'
 import type { Hub } from '../events/hub.js'
+import type { StreamSource } from '../events/stream.js'
 import type { RouteSpec } from '../http/routes.js'
 import { items } from '../items/items.js'
 import { requestItem } from '../items/views.js'
@@ -32,3 +33,10 @@ export function requestRoutes(deps: { store: Store; hub: Hub }): RouteSpec[] {
     }),
   ]
 }
+
+/** `request.completed` in the event stream: the journal's entries, each as GET /_sandbox/requests shows it. */
+export const requestSource = (store: Pick<Store, 'requests'>): StreamSource => ({
+  type: 'request.completed',
+  list: (appKey, window) =>
+    store.requests.list(appKey, window).map(r => ({ seq: r.seq, data: () => requestItem(r) })),
+})

@@ -1,26 +1,26 @@
 import type { FastifyReply } from 'fastify'
-import type { StreamFilter } from '../store/events/stream.js'
 import type { Store } from '../store/index.js'
-import { type RenderEntries, sseFrame } from './event-data.js'
+import { sseFrame } from './event-data.js'
 import { type Hub, STREAM_DEFAULTS } from './hub.js'
+import type { Stream, StreamFilter } from './stream.js'
 
 /**
  * Streams an app's events on the reply from after `cursor`, as Server-Sent Events. The events are read
- * from SQLite (store/events/stream.ts) only as fast as the client takes them: nothing is queued per
+ * from SQLite (stream.ts) only as fast as the client takes them: nothing is queued per
  * client beyond what the socket holds (write() says when it is full; 'drain' resumes), so a slow
  * client costs no memory and never holds up the API or other clients. One that stops reading
  * while the app moves more than `maxLag` seqs ahead is dropped, and every stream ends after
  * `maxLifeMs` (see STREAM_DEFAULTS): either way the client resumes with Last-Event-ID.
  */
 export function streamEvents(
-  deps: { store: Pick<Store, 'stream' | 'seqs' | 'health'>; hub: Hub; render: RenderEntries },
+  deps: { store: Pick<Store, 'seqs' | 'health'>; hub: Hub; stream: Pick<Stream, 'list'> },
   appKey: string,
   reply: FastifyReply,
   cursor: number,
   filter: Omit<StreamFilter, 'after' | 'limit'> = {},
 ): void {
   const res = reply.raw
-  const { store, hub, render } = deps
+  const { store, hub, stream } = deps
   const { batch, maxLag, dropGraceMs, maxLifeMs } = { ...STREAM_DEFAULTS, ...hub.streamOptions }
   let stalled = false
   let ended = false
@@ -42,8 +42,10 @@ export function streamEvents(
     while (!ended) {
       let frames: Array<{ seq: number; text: string }>
       try {
-        const entries = store.stream.list(appKey, { ...filter, after: cursor, limit: batch }).reverse()
-        frames = render(appKey, entries).map(f => ({ seq: f.seq, text: sseFrame(f) }))
+        frames = stream
+          .list(appKey, { ...filter, after: cursor, limit: batch })
+          .reverse()
+          .map(f => ({ seq: f.seq, text: sseFrame(f) }))
       } catch (err) {
         store.health.observe(err) // a damaged page: the store's monitor refuses writes from now on
         end() // the database failed: the client reconnects with Last-Event-ID

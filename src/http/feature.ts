@@ -1,6 +1,7 @@
+import type { StreamSource } from '../events/stream.js'
 import { type DueSteps, dueInTickOrder } from '../scheduler/due-work.js'
 import type { Engine } from '../store/engine/index.js'
-import type { Tables } from '../store/index.js'
+import type { Store, Tables } from '../store/index.js'
 import type { RouteTable } from './routes.js'
 
 // One feature, one folder (docs/architecture.md "Features"): its vendor routes, its control-plane
@@ -33,6 +34,11 @@ export interface Feature<D = never, J = never> {
    * and this makes it over the store engine.
    */
   tables?: (engine: Engine) => Partial<Tables>
+  /**
+   * Its rows that are events of an app's stream, each carrying its seq (`sms.sent`: the
+   * messages), read from the store and shown as its own list shows them (events/stream.ts).
+   */
+  stream?: (store: Store) => readonly StreamSource[]
 }
 
 /** Every feature's route tables on one vendor host, in the features' order. */
@@ -49,6 +55,13 @@ export const sandboxRoutes = <D>(features: readonly Feature<D, never>[]): RouteT
  */
 export const dueOf = <J>(features: readonly Feature<never, J>[], others: DueSteps<J> = {}) =>
   dueInTickOrder<J>([...features, { due: others }])
+
+/** Every feature's sources of the event stream, over the store, then those of `others`. */
+export const streamSourcesOf = (
+  features: readonly Feature<never, never>[],
+  store: Store,
+  others: readonly StreamSource[] = [],
+): StreamSource[] => [...features.flatMap(f => f.stream?.(store) ?? []), ...others]
 
 /** Every feature's table factories, for createStore. */
 export const tablesOf = (features: readonly Feature<never, never>[]) =>

@@ -11,7 +11,6 @@ import type { HealthLog } from './engine/health.js'
 import { createEngine, type Engine } from './engine/index.js'
 import { type Announces, createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
-import { createStream } from './events/stream.js'
 import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
@@ -119,8 +118,6 @@ export function createStore(
     requests,
     /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */
     activity,
-    /** An app's events after a seq, every source merged (GET /_sandbox/events). */
-    stream: createStream({ messages, reports, pushes, pushDeliveries, events, requests }),
     /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
     listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */

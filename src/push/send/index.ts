@@ -6,6 +6,7 @@ import { duePushes } from './delivery/delivery.js'
 import { dueFanOuts } from './delivery/slices.js'
 import { createVendorQuotaStore } from './delivery/vendor-quota-table.js'
 import { createPushGroupStore } from './groups-table.js'
+import { pushSources } from './items.js'
 import { pushMessageRoutes } from './messages.js'
 import { pushRoutes } from './push.js'
 import { pushDeliveryRoutes } from './sandbox.js'
@@ -56,4 +57,5 @@ export const pushSend = {
     pushVendorQuota: createVendorQuotaStore(engine),
     pushGroups: createPushGroupStore(engine),
   }),
+  stream: pushSources,
 } satisfies Feature

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { warnedCallsItem as warnedCalls } from '../../control/warned.js'
+import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
 import type { Delivery } from '../../store/push/deliveries.js'
 import type { Push } from '../../store/push/pushes.js'
@@ -114,3 +115,22 @@ export const pushSentItem = (p: Push): Item<'pushSent'> => ({
   withdrawn_at: isoOrNull(p.withdrawnAt ?? null),
   ...(p.payload.encrypted === 'SM2' ? { encrypted: 'SM2' as const } : {}),
 })
+
+/**
+ * `push.sent` and `push.delivered` in the event stream: the app's pushes and each device's
+ * delivery, as GET /_sandbox/push/… show them.
+ */
+export const pushSources = (store: Pick<Store, 'pushes' | 'pushDeliveries'>): StreamSource[] => [
+  {
+    type: 'push.sent',
+    list: (appKey, window) =>
+      store.pushes.list(appKey, window).map(p => ({ seq: p.seq ?? 0, data: () => pushSentItem(p) })),
+  },
+  {
+    type: 'push.delivered',
+    list: (appKey, window) => {
+      const item = pushItems(store, appKey)
+      return store.pushDeliveries.list(appKey, window).map(d => ({ seq: d.seq ?? 0, data: () => item(d) }))
+    },
+  },
+]

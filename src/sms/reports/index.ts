@@ -1,5 +1,6 @@
 import type { Feature } from '../../http/feature.js'
 import { dueReports } from './due.js'
+import { reportSource } from './items.js'
 import { replyRoutes } from './replies.js'
 import { createReplyStore } from './replies-table.js'
 import { smsReportRoutes } from './reports.js'
@@ -27,4 +28,5 @@ export const smsReports = {
     replies: createReplyStore(engine),
     unsubscribed: createUnsubscribedStore(engine),
   }),
+  stream: store => [reportSource(store)],
 } satisfies Feature

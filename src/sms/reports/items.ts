@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { StreamSource } from '../../events/stream.js'
+import type { Store } from '../../store/index.js'
 import type { ArrivedReport } from '../../store/sms/reports.js'
 import { iso } from '../../time.js'
 import type { Reply } from './replies-table.js'
@@ -33,4 +35,11 @@ export const replyItem = (r: Reply): Item<'reply'> => ({
   mobile: r.mobile,
   content: r.content,
   reply_time: iso(r.replyAt),
+})
+
+/** `sms.report` in the event stream: the reports that arrived, each as GET /_sandbox/sms/reports shows it. */
+export const reportSource = (store: Pick<Store, 'reports'>): StreamSource => ({
+  type: 'sms.report',
+  list: (appKey, window) =>
+    store.reports.list(appKey, window).map(r => ({ seq: r.seq, data: () => reportItem(r) })),
 })

@@ -1,6 +1,7 @@
 import type { Feature } from '../../http/feature.js'
 import { codeRoutes } from './codes.js'
 import { createCodeStore } from './codes-table.js'
+import { messageSource } from './items.js'
 import { messageRoutes } from './messages.js'
 import { smsInspectRoutes } from './sandbox.js'
 
@@ -24,4 +25,5 @@ export const smsSending = {
   vendor: { sms: [codeRoutes, messageRoutes] },
   sandbox: [smsInspectRoutes],
   tables: engine => ({ codes: createCodeStore(engine) }),
+  stream: store => [messageSource(store)],
 } satisfies Feature

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { warnedCallsItem } from '../../control/warned.js'
+import type { StreamSource } from '../../events/stream.js'
+import type { Store } from '../../store/index.js'
 import type { ListedMessage } from '../../store/sms/messages.js'
 import { iso } from '../../time.js'
 import type { ListedCode } from './codes-table.js'
@@ -66,4 +68,11 @@ export const codeItem = (c: ListedCode): Item<'code'> => ({
   expires_at: iso(c.expiresAt),
   verified: c.verifiedAt !== null,
   created_at: iso(c.createdAt),
+})
+
+/** `sms.sent` in the event stream: the app's messages, each as GET /_sandbox/sms/messages shows it. */
+export const messageSource = (store: Pick<Store, 'messages'>): StreamSource => ({
+  type: 'sms.sent',
+  list: (appKey, window) =>
+    store.messages.list(appKey, window).map(m => ({ seq: m.seq, data: () => messageItem(m) })),
 })

@@ -1,21 +1,20 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { Clock } from '../clock.js'
-import { sandboxErrors } from '../control/errors.js'
-import { listQuery, whole } from '../control/list-query.js'
-import { readOrWait, waitErrors } from '../control/list-route.js'
-import type { Hub } from '../events/hub.js'
-import { streamEvents } from '../events/subscriber.js'
-import type { EventTokens } from '../events/token.js'
-import type { RouteSpec } from '../http/routes.js'
-import { schemaRoute } from '../http/schema.js'
-import { EVENT_TYPES, type EventType } from '../store/events/log.js'
-import type { StreamEntry } from '../store/events/stream.js'
-import type { Store } from '../store/index.js'
-import { tenantOf } from '../tenancy.js'
-import { iso } from '../time.js'
-import { renderEntries } from './event-data.js'
-import { eventListDoc } from './event-schemas.js'
+import type { Clock } from '../../clock.js'
+import { sandboxErrors } from '../../control/errors.js'
+import { listQuery, whole } from '../../control/list-query.js'
+import { readOrWait, waitErrors } from '../../control/list-route.js'
+import type { Hub } from '../../events/hub.js'
+import type { Stream } from '../../events/stream.js'
+import { streamEvents } from '../../events/subscriber.js'
+import type { EventTokens } from '../../events/token.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
+import { EVENT_TYPES, type EventType } from '../../store/events/log.js'
+import type { Store } from '../../store/index.js'
+import { tenantOf } from '../../tenancy.js'
+import { iso } from '../../time.js'
+import { eventListDoc } from './schemas.js'
 
 export const schemas = {
   query: listQuery(['kind'], { kind: EVENT_TYPES }, { token: true }),
@@ -59,14 +58,15 @@ export function eventRoutes(deps: {
   hub: Hub
   clock: Clock
   eventTokens: EventTokens
+  /** The app's events, every feature's rows and the event log merged (events/stream.ts). */
+  stream: Stream
 }): RouteSpec[] {
-  const { store, hub, clock, eventTokens } = deps
+  const { store, hub, clock, eventTokens, stream } = deps
   const byToken = (token: string) => {
     const app = eventTokens.verify(token, appKey => store.apps.get(appKey))
     if (!app) throw sandboxErrors.badEventToken()
     return tenantOf(clock, app)
   }
-  const render = (appKey: string, entries: StreamEntry[]) => renderEntries(store, appKey, entries)
   return [
     schemaRoute({
       method: 'GET',
@@ -104,17 +104,17 @@ export function eventRoutes(deps: {
           // "From now": after the journal's entries of the requests answered before this one
           // (committed before any control-plane handler runs: http/journal.ts).
           const from = lastEventId(req) ?? after ?? store.seqs.current(appKey)
-          streamEvents({ store, hub, render }, appKey, reply, from, { ...filter, kind })
+          streamEvents({ store, hub, stream }, appKey, reply, from, { ...filter, kind })
           return reply
         }
         const read = () => {
-          const entries = store.stream.list(appKey, { ...filter, kind, after, limit })
-          return entries.length > 0 ? entries : undefined
+          const events = stream.list(appKey, { ...filter, kind, after, limit })
+          return events.length > 0 ? events : undefined
         }
-        const entries = (await readOrWait(deps, req, reply, 'any', wait, read)) ?? []
+        const events = (await readOrWait(deps, req, reply, 'any', wait, read)) ?? []
         return {
-          events: render(appKey, entries),
-          next_after: entries[0]?.seq ?? after ?? store.seqs.current(appKey),
+          events,
+          next_after: events[0]?.seq ?? after ?? store.seqs.current(appKey),
         }
       },
     }),

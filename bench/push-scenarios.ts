@@ -1,3 +1,5 @@
+import { features } from '../src/app.js'
+import { tablesOf } from '../src/http/feature.js'
 import { openDatabase } from '../src/store/engine/db.js'
 import { createStore } from '../src/store/index.js'
 import { callJson } from './http.js'
@@ -28,7 +30,8 @@ export const bigAppDevice = (i: number) => ({
 export function fillRegistry(database: string, count: number): number {
   const started = performance.now()
   const db = openDatabase(database)
-  const store = createStore(db)
+  // With the features' tables: the devices are push/device's, as the server makes its store (app.ts).
+  const store = createStore(db, { tables: tablesOf(features) })
   try {
     if (!store.apps.get(APPS.devices.key)) throw new Error(`app ${APPS.devices.key} is not in ${database}`)
     store.transaction(() => {

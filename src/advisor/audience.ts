@@ -1,5 +1,5 @@
+import type { ApnsEnvironment } from '../device.js'
 import type { Store } from '../store/index.js'
-import type { ApnsEnvironment } from '../store/push/devices.js'
 import type { Rule } from './advice.js'
 
 // The JPush rules over whom a push reached (push/send/delivery/fan-out.ts counts it while it resolves

@@ -1,5 +1,5 @@
+import type { Device } from '../device.js'
 import type { Store } from '../store/index.js'
-import type { Device } from '../store/push/devices.js'
 import { formatLocal, iso, isoOrNull } from '../time.js'
 
 /** An SMS task as its feature's table reads it (sms/schedules/table.ts, a table of the store's). */

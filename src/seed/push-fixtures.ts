@@ -1,5 +1,5 @@
+import { type PushPlatform, twinDefaults, type VendorChannel } from '../device.js'
 import type { Store } from '../store/index.js'
-import { type PushPlatform, twinDefaults, type VendorChannel } from '../store/push/devices.js'
 import type { SeedDevice } from './seed-file.js'
 
 /**

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type * as Yaml from 'yaml'
 import { z } from 'zod'
+import type { PushPlatform } from '../device.js'
+import { VENDOR_CHANNELS } from '../device.js'
 import { StartRefusal } from '../errors.js'
 import { lazy } from '../lazy.js'
-import type { PushPlatform } from '../store/push/devices.js'
-import { VENDOR_CHANNELS } from '../store/push/devices.js'
 import { DEFAULT_DEV_KEY } from './fixtures.js'
 import {
   groupConflicts,

@@ -11,10 +11,6 @@ import type { HealthLog } from './engine/health.js'
 import { createEngine, type Engine } from './engine/index.js'
 import { type Announces, createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
-import { createPushDeliveryStore } from './push/deliveries.js'
-import { createPushDeviceStore } from './push/devices.js'
-import { createPushFanOut } from './push/fan-out.js'
-import { createPushStore } from './push/pushes.js'
 import { createListings } from './sms/listings.js'
 import { createMessageStore } from './sms/messages.js'
 import { createReportStore } from './sms/reports.js'
@@ -70,10 +66,11 @@ export function createStore(
   // One `apps` for the rows of apps and developers: credentials and settings, and balances, each
   // held in memory its own way (apps.ts, balances.ts).
   const { forgetDeveloper, ...balances } = createBalanceStore(engine)
-  const pushDevices = createPushDeviceStore(engine)
   const activity = createActivityStore(engine, {
     idleMs: appIdleMs,
-    devicesOf: appKey => pushDevices.count(appKey),
+    // The registry's count, kept by push/device's table: bound late, the features' tables are made
+    // last (below), and named through `Tables`, never imported.
+    devicesOf: appKey => store.pushDevices.count(appKey),
   })
   const apps = {
     ...createAppStore(engine, activity),
@@ -82,8 +79,6 @@ export function createStore(
   }
   const messages = createMessageStore(engine)
   const reports = createReportStore(engine)
-  const pushDeliveries = createPushDeliveryStore(engine)
-  const pushes = createPushStore(engine)
   const events = createEventLog(engine)
   const requests = createRequestJournal(engine, activity, journalMaxPerApp)
   const parts = {
@@ -92,11 +87,6 @@ export function createStore(
     messages,
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
-    pushDevices,
-    pushes,
-    pushDeliveries,
-    /** A broadcast's deliveries in one statement (fan-out.ts). */
-    pushFanOut: createPushFanOut(engine, pushDeliveries),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     reports,
@@ -144,7 +134,8 @@ export function createStore(
     /** Closes what the store holds besides the connection. */
     close: engine.close,
   }
-  return Object.assign(parts, ...tables.map(make => make(engine))) as typeof parts & Tables
+  const store = Object.assign(parts, ...tables.map(make => make(engine))) as typeof parts & Tables
+  return store
 }
 
 export type Store = ReturnType<typeof createStore>

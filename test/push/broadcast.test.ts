@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { SandboxApp } from '../../src/app.js'
-import type { Delivery } from '../../src/store/push/deliveries.js'
+import type { Delivery } from '../../src/push/send/delivery/deliveries-table.js'
 import { APP_KEY, call, createTestApp } from '../helpers.js'
 import { listening } from '../sandbox/real-port.js'
 import { startReceiver } from '../scheduler/receiver.js'
 import { ANDROID_1, ANDROID_2, addDevice, IOS_1, IOS_2, push } from './helpers.js'
 
-// A broadcast (audience "all") writes its deliveries in one statement (store/push/fan-out.ts);
+// A broadcast (audience "all") writes its deliveries in one statement (push/send/delivery/fan-out-table.ts);
 // every other audience row by row (push/send/delivery/fan-out.ts). Both must leave the same rows: here the same
 // push goes to "all" and to every registration_id by name (the row-by-row path), and the rows,
 // seqs, listings, wake-ups, expiries and callbacks of the two are compared.

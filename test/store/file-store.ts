@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { features } from '../../src/app.js'
+import { tablesOf } from '../../src/http/feature.js'
 import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
 import { createStore, type Store } from '../../src/store/index.js'
 
@@ -8,10 +10,13 @@ import { createStore, type Store } from '../../src/store/index.js'
 export const databaseFile = (prefix: string): string =>
   join(mkdtempSync(join(tmpdir(), `${prefix}-`)), 'sandbox.db')
 
-/** The store over the file at `path` as a process opens it (migrated), and its close as a process closes. */
+/**
+ * The store over the file at `path` as a process opens it (migrated, with every feature's tables),
+ * and its close as a process closes.
+ */
 export function openStore(path: string): { store: Store; close: () => void } {
   const db = openDatabase(path)
-  const store = createStore(db)
+  const store = createStore(db, { tables: tablesOf(features) })
   return {
     store,
     close: () => {

@@ -1,5 +1,6 @@
 import { CERTIFICATE_LIMITS } from '../../admin/index.js'
 import type { Config } from '../../config.js'
+import { VENDOR_CHANNELS } from '../../device.js'
 import { JOURNAL_BODY_CAP } from '../../http/journal.js'
 import { TEST_DEVICE_LIMITS } from '../../push/device/index.js'
 import { FILE_LIMITS } from '../../push/files/index.js'
@@ -17,7 +18,6 @@ import { CALLBACK_STATES, CALLBACK_TYPES } from '../../store/callbacks/outbox.js
 import { importableMax, type SequenceName } from '../../store/engine/id-blocks.js'
 import { EVENT_TYPES, EVENTS_HELD } from '../../store/events/log.js'
 import { STRANGERS_KEPT } from '../../store/events/requests.js'
-import { VENDOR_CHANNELS } from '../../store/push/devices.js'
 import { FAULT_LIMITS } from '../faults/input.js'
 
 // What an imported row may hold: each column checked as the API checks what it stores (issue 33:

@@ -5,15 +5,15 @@ import { deviceItem } from '../../changes/items.js'
 import { sandboxErrors } from '../../control/errors.js'
 import { asField } from '../../control/schemas.js'
 import type { PipelineDeps } from '../../deps.js'
-import type { RouteSpec } from '../../http/routes.js'
-import { schemaRoute } from '../../http/schema.js'
 import {
   type ApnsEnvironment,
   channelFits,
   type PushPlatform,
   twinDefaults,
   type VendorChannel,
-} from '../../store/push/devices.js'
+} from '../../device.js'
+import type { RouteSpec } from '../../http/routes.js'
+import { schemaRoute } from '../../http/schema.js'
 import { setDeviceOnline } from '../send/index.js'
 import { addTags, bindAlias } from './fields.js'
 import { pushDeviceSchemas } from './sandbox-schemas.js'

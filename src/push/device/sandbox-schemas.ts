@@ -1,14 +1,9 @@
 import { z } from 'zod'
 import { invalidField } from '../../control/errors.js'
 import { asField } from '../../control/schemas.js'
+import { type ApnsEnvironment, type PushPlatform, VENDOR_CHANNELS, type VendorChannel } from '../../device.js'
 import { isAbsent } from '../../http/body/fields.js'
 import { readBy } from '../../http/schema.js'
-import {
-  type ApnsEnvironment,
-  type PushPlatform,
-  VENDOR_CHANNELS,
-  type VendorChannel,
-} from '../../store/push/devices.js'
 import { NOTIFICATION_PLATFORMS } from '../send/index.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, scalarText } from '../values.js'
 import { readTagChanges } from './fields.js'

@@ -1,5 +1,5 @@
+import { channelFits, type PushPlatform, type VendorChannel } from '../../device.js'
 import type { SeedCheck } from '../../seed/seed-file.js'
-import { channelFits, type PushPlatform, type VendorChannel } from '../../store/push/devices.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isValidTagOrAlias, isWellFormedRid } from '../values.js'
 

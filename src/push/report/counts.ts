@@ -1,9 +1,13 @@
 import type { PipelineDeps } from '../../deps.js'
-import type { RouteCount } from '../../store/push/deliveries.js'
-import type { PushPlatform } from '../../store/push/devices.js'
-import type { Push } from '../../store/push/pushes.js'
+import type { PushPlatform } from '../../device.js'
 import { PUSH_LIMITS } from '../limits.js'
-import { type ClickCount, NOTIFICATION_PLATFORMS, parseNotification } from '../send/index.js'
+import {
+  type ClickCount,
+  NOTIFICATION_PLATFORMS,
+  type Push,
+  parseNotification,
+  type RouteCount,
+} from '../send/index.js'
 import { isObject } from '../values.js'
 
 // What the sandbox actually delivered, and what devices opened (POST /_sandbox/push/messages/

@@ -1,5 +1,5 @@
+import type { PushPlatform } from '../../device.js'
 import type { Engine } from '../../store/engine/index.js'
-import type { PushPlatform } from '../../store/push/devices.js'
 
 // What the app's devices did over a period, for the user statistics (jpush-api.md §6.5,
 // push/report/users.ts): registrations, online sessions and activity (a push received or opened).

@@ -1,6 +1,6 @@
 import { z } from 'zod'
+import type { Device, PushPlatform } from '../../device.js'
 import { field } from '../../http/reads.js'
-import type { Device, PushPlatform } from '../../store/push/devices.js'
 import { pushErrors } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { isObject, isValidTagOrAlias, isWellFormedRid, stringArray } from '../values.js'

@@ -1,5 +1,5 @@
+import type { PushPlatform } from '../../device.js'
 import type { Engine } from '../../store/engine/index.js'
-import type { PushPlatform } from '../../store/push/devices.js'
 
 /** What a device opened: the push's notification, or its message when it had none for the device. */
 export type ClickKind = 'notification' | 'message'

@@ -6,12 +6,12 @@ import { optionalString } from '../../http/body/fields.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
 import type { App } from '../../store/apps/apps.js'
-import type { Push } from '../../store/push/pushes.js'
 import { iso } from '../../time.js'
 import { isObject } from '../values.js'
 import type { Click, ClickKind } from './clicks-table.js'
 import { pushClicked } from './delivery/callbacks.js'
 import { parseNotification } from './notification.js'
+import type { Push } from './pushes-table.js'
 
 // A device opens a push (issue 12 §5): what the real service learns from its SDK, steered here by
 // the control plane. Counted by the report host (push/report/counts.ts) and the user statistics.

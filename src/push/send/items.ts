@@ -2,11 +2,11 @@ import { z } from 'zod'
 import { warnedCallsItem as warnedCalls } from '../../control/warned.js'
 import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
-import type { Delivery } from '../../store/push/deliveries.js'
-import type { Push } from '../../store/push/pushes.js'
 import { iso, isoOrNull } from '../../time.js'
 import { isObject } from '../values.js'
+import type { Delivery } from './delivery/deliveries-table.js'
 import { parseNotification } from './notification.js'
+import type { Push } from './pushes-table.js'
 
 // What was pushed, as the control plane's lists show it (GET /_sandbox/push/messages) and the
 // event stream carries it (`push.delivered`, `push.sent`): each item's schema (the answers'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
+import type { PushPlatform } from '../../device.js'
 import { field } from '../../http/reads.js'
-import type { PushPlatform } from '../../store/push/devices.js'
 import { pushErrors } from '../errors.js'
 import { PUSH_LIMITS } from '../limits.js'
 import { byteLength, isIntIn, isObject, type Json } from '../values.js'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import type { PushPlatform } from '../../device.js'
 import type { ApiError } from '../../errors.js'
 import { type Field, field } from '../../http/reads.js'
-import type { PushPlatform } from '../../store/push/devices.js'
 import { pushErrors } from '../errors.js'
 import { isObject, type Json } from '../values.js'
 import { type Audience, audience, parseAudience } from './audience.js'

@@ -2,9 +2,9 @@ import { z } from 'zod'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
-import type { Delivery } from '../../store/push/deliveries.js'
 import { iso, isoOrNull } from '../../time.js'
 import { clickErrors } from './clicks.js'
+import type { Delivery } from './delivery/deliveries-table.js'
 
 // Where a push went, device by device: the route each delivery took or why it did not arrive
 // (delivery/route.ts), as the control plane shows it.

@@ -85,7 +85,7 @@ export function createActivityStore(
     devicesOf = () => 0,
   }: {
     idleMs?: number
-    /** An app's registered devices (the registry's count, kept in memory: push/devices.ts). */
+    /** An app's registered devices (the registry's count, kept in memory: push/device/devices-table.ts). */
     devicesOf?: (appKey: string) => number
   } = {},
 ) {
@@ -189,7 +189,8 @@ export function createActivityStore(
       // shows, for the page's rows only: SQLite computes a result column for every row it sorts,
       // so the counts and the newest entry beside the ORDER BY were computed for all 10 000 apps
       // of a shared instance to show 50 (204 ms; docs/performance.md, "A shared sandbox as it fills").
-      // The devices are the registry's count (kept in memory per app: devices.ts), not counted here.
+      // The devices are the registry's count (kept in memory per app: push/device/devices-table.ts),
+      // not counted here.
       const sql = `SELECT x.app_key, a.created_at, a.clock_offset_ms, x.activity, x.last_request_at, x.requests,
           x.refusals,
           (SELECT count(*) FROM messages m WHERE m.app_key = x.app_key) AS texts,

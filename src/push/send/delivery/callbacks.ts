@@ -1,9 +1,9 @@
 import type { PipelineDeps } from '../../../deps.js'
 import type { App } from '../../../store/apps/apps.js'
 import type { CallbackType } from '../../../store/callbacks/outbox.js'
-import type { Delivery } from '../../../store/push/deliveries.js'
 import type { Json } from '../../values.js'
 import { CALLBACK_BITS, type PushCallback, parseCallback } from '../callback.js'
+import type { Delivery } from './deliveries-table.js'
 
 // A push's `callback` (jpush-api.md §5.1: url, params, type bits 1 delivered, 2 clicked, 4 not
 // delivered, 8 push succeeded). The events it asks for go through the callback outbox

@@ -2,11 +2,11 @@ import { devicesChanged } from '../../../changes/announce.js'
 import type { JobDeps, PipelineDeps } from '../../../deps.js'
 import type { DueWork } from '../../../scheduler/due-work.js'
 import type { App } from '../../../store/apps/apps.js'
-import { PUSH_DUE } from '../../../store/push/deliveries.js'
 import { tenantOf } from '../../../tenancy.js'
 import { CALLBACK_BITS } from '../callback.js'
 import { parseSmsMessage } from '../options.js'
 import { deliveriesSettled } from './callbacks.js'
+import { PUSH_DUE } from './deliveries-table.js'
 import { sendSmsFallback } from './sms-fallback.js'
 
 // What happens to a push after it is accepted, as time passes on the app's clock: offline

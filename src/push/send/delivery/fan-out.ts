@@ -1,18 +1,13 @@
 import type { AudienceSubject } from '../../../advisor/audience.js'
 import type { PipelineDeps } from '../../../deps.js'
+import { type Device, type PushPlatform, VENDOR_CHANNELS, type VendorChannel } from '../../../device.js'
 import type { App } from '../../../store/apps/apps.js'
 import type { Store } from '../../../store/index.js'
-import type { Delivery, NewDelivery } from '../../../store/push/deliveries.js'
-import {
-  type Device,
-  type PushPlatform,
-  VENDOR_CHANNELS,
-  type VendorChannel,
-} from '../../../store/push/devices.js'
 import type { Tenant } from '../../../tenancy.js'
 import { dayKey } from '../../../time.js'
 import { groupsFor, type Registry, resolveAudience } from '../audience.js'
 import type { PushRequest } from '../payload.js'
+import type { Delivery, NewDelivery } from './deliveries-table.js'
 import {
   checkOspush,
   hasFiniteQuota,
@@ -35,7 +30,7 @@ import type { QuotaVendor } from './vendor-quota-table.js'
 //   each device's mobile, and with delay_time 0 sends each text at once), a test-mode push (the test
 //   devices filter the audience as resolved: never sliced), and "all" of a small registry whose
 //   app set a vendor quota or whose push has an SMS fallback;
-// - "all" of a small registry otherwise is counted here in one statement (store/push/fan-out.ts)
+// - "all" of a small registry otherwise is counted here in one statement (fan-out-table.ts)
 //   and written as slices of the registry: one INSERT … SELECT per page, in the accepting job;
 // - a wide audience (slices.ts, isWide) is slices of the registry written by the due-work loop.
 
@@ -59,7 +54,7 @@ export function findTargets(deps: PipelineDeps, tenant: Tenant, req: PushRequest
 }
 
 /**
- * Whether the push's slices are INSERT … SELECTs over the registry (store/push/fan-out.ts): "all",
+ * Whether the push's slices are INSERT … SELECTs over the registry (fan-out-table.ts): "all",
  * no SMS fallback, no vendor quota the app set (counted device by device, route.ts), not test mode.
  */
 export function inRegistrySlices(app: App, req: PushRequest): boolean {

@@ -1,6 +1,6 @@
+import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from '../../../device.js'
+import { VENDOR_CHANNELS } from '../../../device.js'
 import type { App } from '../../../store/apps/apps.js'
-import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from '../../../store/push/devices.js'
-import { VENDOR_CHANNELS } from '../../../store/push/devices.js'
 import { pushErrors } from '../../errors.js'
 import { isObject } from '../../values.js'
 import {

@@ -1,18 +1,17 @@
 import type { AudienceSubject } from '../../../advisor/audience.js'
 import type { JobDeps, PipelineDeps } from '../../../deps.js'
+import type { Device } from '../../../device.js'
 import type { DueWork } from '../../../scheduler/due-work.js'
 import { CLOSED_OFFSET } from '../../../store/apps/app-document.js'
 import type { App } from '../../../store/apps/apps.js'
 import type { Store } from '../../../store/index.js'
-import type { Delivery } from '../../../store/push/deliveries.js'
-import type { Device } from '../../../store/push/devices.js'
-import { type PlacedDevice, REGISTRY_START, type RegistryKey } from '../../../store/push/fan-out.js'
-import { FAN_OUT_DUE, type FanOutPlan, type Push } from '../../../store/push/pushes.js'
 import type { Tenant } from '../../../tenancy.js'
 import { isObject } from '../../values.js'
 import { audienceTest, candidatesAtMost, groupsFor, groupsOf, readsTags } from '../audience.js'
 import { type PushRequest, parsePush } from '../payload.js'
+import { FAN_OUT_DUE, type FanOutPlan, type Push } from '../pushes-table.js'
 import { deliveriesMade, pushAccepted, pushSucceeded } from './callbacks.js'
+import type { Delivery } from './deliveries-table.js'
 import {
   deliverEach,
   inRegistrySlices,
@@ -21,6 +20,7 @@ import {
   routingOfPush,
   type Targets,
 } from './fan-out.js'
+import { type PlacedDevice, REGISTRY_START, type RegistryKey } from './fan-out-table.js'
 
 // A push to a large audience, in slices (issue 19). One write job that went through 50 000 devices
 // held the event loop for a second: every other tenant's request waited behind it. Such a push is

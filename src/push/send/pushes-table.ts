@@ -1,6 +1,6 @@
-import { dueQuery, type Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
-import type { RegistryKey } from './fan-out.js'
+import { dueQuery, type Engine } from '../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../store/engine/lister.js'
+import type { RegistryKey } from './delivery/fan-out-table.js'
 
 /**
  * Where a push's slices have got to (push/send/delivery/slices.ts): the registry's devices after
@@ -74,7 +74,7 @@ const toPush = (r: PushRow): Push => ({
   seq: r.seq,
 })
 
-/** Accepted pushes, one row each (what each device got: push-deliveries.ts). */
+/** Accepted pushes, one row each (what each device got: delivery/deliveries-table.ts). */
 export function createPushStore({ db, writes }: Engine) {
   // Positional (binding by name looks each parameter up in an object, on every push), the app's key
   // second; the seq of its push.sent event taken and bound by the engine.
@@ -209,5 +209,12 @@ export function createPushStore({ db, writes }: Engine) {
     broadcastsOn(appKey: string, dayKey: string): number {
       return broadcasts.get({ appKey, dayKey })?.n ?? 0
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Accepted pushes, and where a push's slices have got to (store.pushes). */
+    pushes: ReturnType<typeof createPushStore>
   }
 }

@@ -1,6 +1,6 @@
-import type { Engine } from '../engine/index.js'
-import { PUSH_DUE, type PushDeliveryStore } from './deliveries.js'
-import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from './devices.js'
+import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from '../../../device.js'
+import type { Engine } from '../../../store/engine/index.js'
+import { PUSH_DUE, type PushDeliveryStore } from './deliveries-table.js'
 
 /**
  * A device's place in the registry's order (registration time, then rowid: the order every
@@ -20,7 +20,7 @@ export type PlacedDevice = Device & { key: RegistryKey }
 // are the ones the row-by-row path (push/send/delivery/fan-out.ts, deliverEach) writes, computed in SQL: the same devices (the app's, on the platforms the push
 // reaches), in the same order (the registry's: created_at, rowid), so the same rowids; the same
 // status, times and alias; and each device online at push time gets the next seq of the app, one
-// consecutive range taken once by the engine (statements.ts: `seqCount`), numbered in that order
+// consecutive range taken once by the engine (store/engine/statements.ts: `seqCount`), numbered in that order
 // (`@seq + running count - 1`).
 
 // How each device is reached (push/send/delivery/route.ts, routeOf, in SQL; no vendor quota here: a
@@ -251,3 +251,10 @@ export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDe
 }
 
 export type PushFanOut = ReturnType<typeof createPushFanOut>
+
+declare module '../../../store/index.js' {
+  interface Tables {
+    /** A broadcast's deliveries in one statement a slice of the registry (store.pushFanOut). */
+    pushFanOut: PushFanOut
+  }
+}

@@ -1,6 +1,6 @@
-import { type DueQuery, dueQuery, type Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
-import type { PushPlatform } from './devices.js'
+import type { PushPlatform } from '../../../device.js'
+import { type DueQuery, dueQuery, type Engine } from '../../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../../store/engine/lister.js'
 
 /** A push's deliveries of one platform that took one route, counted (routeCounts). */
 export interface RouteCount {
@@ -18,7 +18,7 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'expired' | 'withdrawn'
 
 /**
  * One push to one device: pending until it is online, delivered, or expired after time_to_live
- * (or withdrawn while it waited: withdrawals.ts).
+ * (or withdrawn while it waited: withdrawals-table.ts).
  */
 export interface Delivery {
   msgId: string
@@ -31,7 +31,7 @@ export interface Delivery {
   smsDueAt: number | null
   smsMsgId: string | null
   smsError: number | null
-  /** Its push.delivered event, once delivered (seqs.ts). */
+  /** Its push.delivered event, once delivered (store/engine/item-seqs.ts). */
   seq: number | null
   /** The device's alias when the push was delivered to it. */
   alias: string | null
@@ -282,7 +282,7 @@ export function createPushDeliveryStore({ db, writes, caches }: Engine) {
     },
     /** How many deliveries the app has (kept in memory after the first time). */
     count,
-    /** Rows another statement wrote for the app (a broadcast's INSERT … SELECT: fan-out.ts). */
+    /** Rows another statement wrote for the app (a broadcast's INSERT … SELECT: fan-out-table.ts). */
     added,
     /**
      * Keeps the app's deliveries to `keep`: what is beyond goes, oldest push first (with its row once
@@ -350,5 +350,12 @@ export function createPushDeliveryStore({ db, writes, caches }: Engine) {
     appsWithWork(): string[] {
       return appsWithWork.all().map(r => r.app_key)
     },
+  }
+}
+
+declare module '../../../store/index.js' {
+  interface Tables {
+    /** What each targeted device got of each push, and its SMS fallback (store.pushDeliveries). */
+    pushDeliveries: PushDeliveryStore
   }
 }

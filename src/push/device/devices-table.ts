@@ -1,41 +1,11 @@
-import type { Engine } from '../engine/index.js'
-
-export type PushPlatform = 'android' | 'ios' | 'hmos' | 'quickapp' | 'winphone'
-
-/**
- * The phone maker's channel a device registered with (migration 023): the Android vendors and
- * FCM, and HarmonyOS's Push Kit; null: the JPush connection only.
- */
-export type VendorChannel = 'huawei' | 'honor' | 'xiaomi' | 'oppo' | 'vivo' | 'meizu' | 'fcm' | 'hmos'
-export const VENDOR_CHANNELS: readonly VendorChannel[] = [
-  'huawei',
-  'honor',
-  'xiaomi',
-  'oppo',
-  'vivo',
-  'meizu',
-  'fcm',
-  'hmos',
-]
-/** The APNs environment an iOS build registered in (development builds: the sandbox gateway). */
-export type ApnsEnvironment = 'development' | 'production'
-
-/** A device as a phone app registering with JPush would create it. */
-export interface Device {
-  appKey: string
-  registrationId: string
-  platform: PushPlatform
-  alias: string | null
-  mobile: string | null
-  online: boolean
-  lastOnlineAt: number | null
-  createdAt: number
-  tags: string[]
-  /** The maker's channel (Android, HarmonyOS); null: JPush only. */
-  channel: VendorChannel | null
-  /** iOS only: the APNs environment of its build; null on other platforms. */
-  apnsEnvironment: ApnsEnvironment | null
-}
+import {
+  type ApnsEnvironment,
+  type Device,
+  type PushPlatform,
+  twinDefaults,
+  type VendorChannel,
+} from '../../device.js'
+import type { Engine } from '../../store/engine/index.js'
 
 interface Row {
   app_key: string
@@ -52,6 +22,7 @@ interface Row {
 
 type Key = { appKey: string; rid: string }
 
+/** The registry: each app's devices and their tags (migrations 003, 023), as phones registered them. */
 export function createPushDeviceStore({ db, caches }: Engine) {
   const get = db.prepare<Key, Row>(
     'SELECT * FROM push_devices WHERE app_key = @appKey AND registration_id = @rid',
@@ -229,25 +200,9 @@ export function createPushDeviceStore({ db, caches }: Engine) {
   }
 }
 
-/**
- * What a device registered without saying is: an iOS device a production build (what a push
- * without apns_production reaches: jpush-api.md §5.7), a HarmonyOS device on its Push Kit, any
- * other on the JPush connection only (docs/push.md "How a push reaches a phone").
- */
-/** Whether a phone of `platform` can have registered with `channel` (null: JPush only, any platform). */
-export function channelFits(platform: PushPlatform, channel: VendorChannel | null): boolean {
-  return (
-    channel === null ||
-    (platform === 'hmos' ? channel === 'hmos' : platform === 'android' && channel !== 'hmos')
-  )
-}
-
-export function twinDefaults(platform: PushPlatform): {
-  channel: VendorChannel | null
-  apnsEnvironment: ApnsEnvironment | null
-} {
-  return {
-    channel: platform === 'hmos' ? 'hmos' : null,
-    apnsEnvironment: platform === 'ios' ? 'production' : null,
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The registry: each app's devices, their tags, aliases and twins (store.pushDevices). */
+    pushDevices: ReturnType<typeof createPushDeviceStore>
   }
 }

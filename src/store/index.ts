@@ -16,8 +16,6 @@ import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushStore } from './push/pushes.js'
 import { createListings } from './sms/listings.js'
-import { createMessageStore } from './sms/messages.js'
-import { createReportStore } from './sms/reports.js'
 import { createReviewStore } from './sms/reviews.js'
 
 /**
@@ -80,8 +78,6 @@ export function createStore(
     ...createDeveloperStore(engine, { forgetDeveloper }),
     ...balances,
   }
-  const messages = createMessageStore(engine)
-  const reports = createReportStore(engine)
   const pushDeliveries = createPushDeliveryStore(engine)
   const pushes = createPushStore(engine)
   const events = createEventLog(engine)
@@ -89,7 +85,6 @@ export function createStore(
   const parts = {
     db,
     apps,
-    messages,
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
     pushDevices,
@@ -99,7 +94,6 @@ export function createStore(
     pushFanOut: createPushFanOut(engine, pushDeliveries),
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
-    reports,
     callbacks: createCallbackStore(engine),
     reviews: createReviewStore(engine),
     /** Per-app seqs of everything listed and streamed, and who hears of new ones (engine/item-seqs.ts). */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
-import type { ArrivedReport } from '../../store/sms/reports.js'
+import type { ArrivedReport } from './reports-table.js'
 import { iso } from '../../time.js'
 import type { Reply } from './replies-table.js'
 

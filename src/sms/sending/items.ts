@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { warnedCallsItem } from '../../control/warned.js'
 import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
-import type { ListedMessage } from '../../store/sms/messages.js'
+import type { ListedMessage } from './messages-table.js'
 import { iso } from '../../time.js'
 import type { ListedCode } from './codes-table.js'
 

@@ -1,7 +1,7 @@
 import type { PipelineDeps } from '../../deps.js'
 import type { Bucket } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
-import type { MessageKind, MessageStore } from '../../store/sms/messages.js'
+import type { MessageKind, MessageStore } from './messages-table.js'
 import type { Tenant } from '../../tenancy.js'
 import { localDayStart } from '../../time.js'
 import { smsErrors } from '../errors.js'

@@ -16,7 +16,6 @@ import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushStore } from './push/pushes.js'
 import { createListings } from './sms/listings.js'
-import { createReviewStore } from './sms/reviews.js'
 
 /**
  * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
@@ -95,7 +94,6 @@ export function createStore(
     /** The Admin API's records: how an app was created, its APNs certificates. */
     admin: createAdminStore(engine),
     callbacks: createCallbackStore(engine),
-    reviews: createReviewStore(engine),
     /** Per-app seqs of everything listed and streamed, and who hears of new ones (engine/item-seqs.ts). */
     seqs: engine.seqs,
     /**

@@ -1,5 +1,5 @@
 import type { Engine } from '../../store/engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../reviews/index.js'
 
 export interface Sign {
   appKey: string
@@ -50,8 +50,8 @@ export type SignInput = Pick<Sign, 'sign' | 'type' | 'remark' | 'images'>
 
 export function createSignStore(engine: Engine) {
   const { db, writes } = engine
-  // Every send reads its signature (or the default): answered from memory (reviews.ts) until a
-  // statement below changes the app's signatures and forgets them (declared with it:
+  // Every send reads its signature (or the default): answered from memory (sms/reviews/table.ts)
+  // until a statement below changes the app's signatures and forgets them (declared with it:
   // engine/statements.ts). A decision may make one the default (promote).
   const review = createReviewable<Row>(engine, { table: 'signs', id: 'sign_id', kind: 'sign' }, appKey => {
     promote.run({ appKey })

@@ -1,5 +1,5 @@
 import type { Engine } from '../../store/engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../reviews/index.js'
 
 export type { ReviewStatus }
 export type TemplateType = 1 | 2 | 3
@@ -50,8 +50,8 @@ export type TemplateInput = Pick<Template, 'template' | 'type' | 'ttl' | 'remark
 
 export function createTemplateStore(engine: Engine) {
   const { db, writes } = engine
-  // Every send reads its template: answered from memory (reviews.ts) until a statement below
-  // changes the app's templates and forgets them (declared with it: engine/statements.ts).
+  // Every send reads its template: answered from memory (sms/reviews/table.ts) until a statement
+  // below changes the app's templates and forgets them (declared with it: engine/statements.ts).
   const review = createReviewable<Row>(engine, { table: 'templates', id: 'temp_id', kind: 'template' })
   const { memo } = review
   const get = db.prepare<[string, number], Row>('SELECT * FROM templates WHERE app_key = ? AND temp_id = ?')

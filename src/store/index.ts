@@ -15,7 +15,6 @@ import { createPushDeliveryStore } from './push/deliveries.js'
 import { createPushDeviceStore } from './push/devices.js'
 import { createPushFanOut } from './push/fan-out.js'
 import { createPushStore } from './push/pushes.js'
-import { createListings } from './sms/listings.js'
 
 /**
  * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
@@ -110,8 +109,6 @@ export function createStore(
     requests,
     /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */
     activity,
-    /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
-    listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */
     appRows: createAppRows(engine),
     /** Every row of one app, read for its document and written back (export, import). */

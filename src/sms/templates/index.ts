@@ -4,11 +4,11 @@ import { smsReviewableRoutes } from './reviewables.js'
 import { createTemplateStore } from './table.js'
 import { templateRoutes } from './templates.js'
 
-// SMS templates (jsms-api.md §2.9) and the reviewer's desk of templates and signatures: the
-// vendor's routes (templates.ts, rules.ts) and the control plane's desk (review.ts, reviewables.ts:
-// here, as the desk shows signatures too, and sms/signs cannot import the review from where it
-// is shown). Its table: templates (table.ts), with its ids for the desk's list; the review
-// workflow it shares with signatures, and its due work, are sms/reviews'.
+// SMS templates (jsms-api.md §2.9), and the reviewer's desk of templates and signatures: the
+// vendor's routes (templates.ts, rules.ts) and the control plane's desk (review.ts, reviewables.ts;
+// here because the desk shows signatures too, and sms/templates imports sms/signs, never the
+// reverse). Its table: templates (table.ts, with the ids the desk lists). The review workflow it
+// shares with signatures, and the reviews' due work, are sms/reviews'.
 
 export { schemas as reviewSchemas } from './review.js'
 export { schemas as reviewableSchemas } from './reviewables.js'

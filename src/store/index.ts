@@ -1,5 +1,4 @@
 import { createActivityStore } from './apps/activity.js'
-import { createAdminStore } from './apps/admin.js'
 import { createAppDocument } from './apps/app-document.js'
 import { createAppRows } from './apps/app-rows.js'
 import { createAppStore } from './apps/apps.js'
@@ -90,8 +89,6 @@ export function createStore(
     pushDeliveries,
     /** A broadcast's deliveries in one statement (fan-out.ts). */
     pushFanOut: createPushFanOut(engine, pushDeliveries),
-    /** The Admin API's records: how an app was created, its APNs certificates. */
-    admin: createAdminStore(engine),
     callbacks: createCallbackStore(engine),
     /** Per-app seqs of everything listed and streamed, and who hears of new ones (engine/item-seqs.ts). */
     seqs: engine.seqs,

@@ -7,6 +7,8 @@
 import { writeFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { request } from 'undici'
+import { features } from '../src/app.js'
+import { tablesOf } from '../src/http/feature.js'
 import { provisionApp } from '../src/seed/provision.js'
 import { openDatabase } from '../src/store/engine/db.js'
 import { createStore } from '../src/store/index.js'
@@ -68,7 +70,8 @@ export async function fill(ws: Workspace, size: Size): Promise<Record<string, nu
   await first.stop()
   const ms: Record<string, number> = {}
   const db = openDatabase(ws.database)
-  const store = createStore(db)
+  // With the features' tables: provisioning writes signatures, templates, push templates…
+  const store = createStore(db, { tables: tablesOf(features) })
   const now = Date.now()
   try {
     let t = performance.now()

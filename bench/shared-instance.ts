@@ -70,7 +70,8 @@ export async function fill(ws: Workspace, size: Size): Promise<Record<string, nu
   await first.stop()
   const ms: Record<string, number> = {}
   const db = openDatabase(ws.database)
-  // With the features' tables: the devices are push/device's, as the server makes its store (app.ts).
+  // With the features' tables, as the server makes its store (app.ts): the devices are push/device's,
+  // and provisioning writes signatures, templates, push templates…
   const store = createStore(db, { tables: tablesOf(features) })
   const now = Date.now()
   try {

@@ -80,6 +80,7 @@ import { emptySeed, readSeedFile, type SeedFile } from './seed/seed-file.js'
 import { smsAccounts } from './sms/accounts/index.js'
 import { smsDialect } from './sms/dialect.js'
 import { smsReports } from './sms/reports/index.js'
+import { smsReviews } from './sms/reviews/index.js'
 import { smsSchedules } from './sms/schedules/index.js'
 import { smsSending } from './sms/sending/index.js'
 import { smsSigns } from './sms/signs/index.js'
@@ -100,6 +101,7 @@ export const features: readonly Feature<AppDeps, JobDeps>[] = [
   smsAccounts,
   smsTemplates,
   smsSigns,
+  smsReviews,
   smsSchedules,
   smsReports,
   pushSend,

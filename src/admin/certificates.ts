@@ -4,8 +4,8 @@ import { z } from 'zod'
 import { readForm } from '../http/body/multipart.js'
 import { part } from '../http/reads.js'
 import { lazy } from '../lazy.js'
-import type { CertificateEnvironment } from '../store/apps/admin.js'
 import { adminErrors as e } from './errors.js'
+import type { CertificateEnvironment } from './table.js'
 
 const forge = lazy<typeof Forge>('node-forge')
 

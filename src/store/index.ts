@@ -1,5 +1,4 @@
 import { createActivityStore } from './apps/activity.js'
-import { createAdminStore } from './apps/admin.js'
 import { createAppDocument } from './apps/app-document.js'
 import { createAppRows } from './apps/app-rows.js'
 import { createAppStore } from './apps/apps.js'
@@ -11,10 +10,6 @@ import type { HealthLog } from './engine/health.js'
 import { createEngine, type Engine } from './engine/index.js'
 import { type Announces, createEventLog } from './events/log.js'
 import { createRequestJournal } from './events/requests.js'
-import { createListings } from './sms/listings.js'
-import { createMessageStore } from './sms/messages.js'
-import { createReportStore } from './sms/reports.js'
-import { createReviewStore } from './sms/reviews.js'
 
 /**
  * The tables the features bring (src/http/feature.ts), each a property of the store: a feature's
@@ -77,21 +72,14 @@ export function createStore(
     ...createDeveloperStore(engine, { forgetDeveloper }),
     ...balances,
   }
-  const messages = createMessageStore(engine)
-  const reports = createReportStore(engine)
   const events = createEventLog(engine)
   const requests = createRequestJournal(engine, activity, journalMaxPerApp)
   const parts = {
     db,
     apps,
-    messages,
     /** Vendor ids (msg_id, temp_id…), never repeated (engine/id-blocks.ts). */
     sequences: engine.ids,
-    /** The Admin API's records: how an app was created, its APNs certificates. */
-    admin: createAdminStore(engine),
-    reports,
     callbacks: createCallbackStore(engine),
-    reviews: createReviewStore(engine),
     /** Per-app seqs of everything listed and streamed, and who hears of new ones (engine/item-seqs.ts). */
     seqs: engine.seqs,
     /**
@@ -108,8 +96,6 @@ export function createStore(
     requests,
     /** Each app's latest activity and its counts, for the operator (apps/activity.ts). */
     activity,
-    /** The ids of an app's templates, signatures and SMS tasks, for the control plane's lists. */
-    listings: createListings(engine),
     /** Every row of one app, in every table that has an `app_key` (reset, removal). */
     appRows: createAppRows(engine),
     /** Every row of one app, read for its document and written back (export, import). */

@@ -34,7 +34,7 @@ const exportOf = async (app: SandboxApp, auth: Record<string, string>) => {
   return res.body
 }
 
-/** A review's result is kept only until it became its callback (store/sms/reviews.ts). */
+/** A review's result is kept only until it became its callback (src/sms/reviews/table.ts). */
 // push_vendor_quota: useEverything sets no vendor quota (its rows are counted only for a quota the app set).
 const ALWAYS_EMPTY = ['review_events', 'push_vendor_quota']
 

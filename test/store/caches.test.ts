@@ -254,8 +254,8 @@ const writes: Record<'apps' | 'templates' | 'signs' | 'appRows', WriteCase[]> = 
 /** The methods of the caching modules that only read (cached or not). */
 const reads: Record<keyof typeof writes, string[]> = {
   apps: ['get', 'developer', 'balances', 'developerBalances', 'count', 'otherUsersOf'],
-  templates: ['get'],
-  signs: ['get', 'getDefault', 'pendingOther', 'usedByMessages'],
+  templates: ['get', 'ids'],
+  signs: ['get', 'getDefault', 'pendingOther', 'usedByMessages', 'ids'],
   appRows: ['tables', 'count'],
 }
 

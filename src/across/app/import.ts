@@ -424,7 +424,7 @@ async function writeStaged(
       await inChunks(store, limit => {
         const extra: Record<string, number> =
           t.name === 'app_activity' ? { activity: store.activity.next() } : {}
-        // A review's result is renumbered: nothing refers to it (store/sms/reviews.ts).
+        // A review's result is renumbered: nothing refers to it (sms/reviews/table.ts).
         const leaveOut = t.name === 'review_events' ? ['id'] : []
         const upto = staging.write(appKey, t.name, after, limit, extra, leaveOut)
         if (upto === null) return null

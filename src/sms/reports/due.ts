@@ -1,6 +1,6 @@
 import type { JobDeps } from '../../deps.js'
 import { DUE_BATCH as BATCH, type DueWork, DUE_MAX_ROUNDS as MAX_ROUNDS } from '../../scheduler/due-work.js'
-import { REPORTS_DUE } from '../../store/sms/reports.js'
+import { REPORTS_DUE } from './reports-table.js'
 
 // The delivery reports' entry of the due-work list (scheduler/due-work.ts; the list: src/app.ts).
 

@@ -4,6 +4,7 @@ import { reportSource } from './items.js'
 import { replyRoutes } from './replies.js'
 import { createReplyStore } from './replies-table.js'
 import { smsReportRoutes } from './reports.js'
+import { createReportStore } from './reports-table.js'
 import { smsReportListRoutes, smsReportSteeringRoutes } from './sandbox.js'
 import { createUnsubscribedStore } from './unsubscribed-table.js'
 
@@ -12,8 +13,8 @@ import { createUnsubscribedStore } from './unsubscribed-table.js'
 // reports' arrival REPORT_DELAY_MS after the message (due.ts); on the control plane, the reports
 // that arrived and a report's status chosen by a test (sandbox.ts), a handset's reply played and
 // the replies listed (replies.ts), as their items (items.ts), which the event stream carries too.
-// Their tables: replies (replies-table.ts) and the mobiles a reply unsubscribed
-// (unsubscribed-table.ts); reports are still in src/store/sms (the event stream reads them).
+// Their tables: reports (reports-table.ts: due at report_at, REPORTS_DUE), replies
+// (replies-table.ts) and the mobiles a reply unsubscribed (unsubscribed-table.ts).
 
 export { replyItem, reportItem, reportItems } from './items.js'
 export { schemas as replySchemas } from './replies.js'
@@ -25,6 +26,7 @@ export const smsReports = {
   sandbox: [smsReportListRoutes, smsReportSteeringRoutes, replyRoutes],
   due: { arrive: [dueReports] },
   tables: engine => ({
+    reports: createReportStore(engine),
     replies: createReplyStore(engine),
     unsubscribed: createUnsubscribedStore(engine),
   }),

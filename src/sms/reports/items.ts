@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
-import type { ArrivedReport } from '../../store/sms/reports.js'
 import { iso } from '../../time.js'
 import type { Reply } from './replies-table.js'
+import type { ArrivedReport } from './reports-table.js'
 
 // What came back from the carrier, as the control plane's lists show it (GET /_sandbox/sms/reports,
 // /sms/replies) and the event stream carries it (`sms.report`, `sms.reply`): each item's schema

@@ -68,7 +68,7 @@ recipient's), \`since\`/\`until\` (its creation, app clock), \`limit\`. No seq: 
       handler: async req => {
         const q = req.query as ListQuery<(typeof filters)[number]>
         const { appKey } = req.tenant.app
-        const ids = store.listings.scheduleIds(appKey, { ...q, scheduleId: q.schedule_id, msgId: q.msg_id })
+        const ids = store.schedules.ids(appKey, { ...q, scheduleId: q.schedule_id, msgId: q.msg_id })
         return {
           schedules: ids
             .flatMap(id => store.schedules.get(appKey, id) ?? [])

@@ -1,5 +1,7 @@
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../../store/engine/db.js'
 import { dueQuery, type Engine } from '../../store/engine/index.js'
+import type { ListWindow } from '../../store/engine/lister.js'
 
 // Scheduled messages (jsms-api.md §2.6): a task, and its recipients in the order given, each with
 // its msg_id and any refusal.
@@ -82,6 +84,28 @@ type Params = Omit<NewSchedule, 'batch'> & { batch: number | boolean; now: numbe
 /** Pending tasks, due at send_at. */
 export const SCHEDULES_DUE = dueQuery('x.send_at', 'schedules x', "x.status = 'pending'")
 
+/** What GET /_sandbox/sms/schedules filters on; tasks have no seq, so no `after`. */
+export type SmsScheduleFilter = Omit<ListWindow, 'after'> & {
+  scheduleId?: string | undefined
+  /** pending, sent or deleted. */
+  state?: string | undefined
+  /** One of its recipients. */
+  mobile?: string | undefined
+  msgId?: string | undefined
+}
+
+type Named = Exclude<keyof SmsScheduleFilter, 'limit'>
+const CONDITIONS: Record<Named, string> = {
+  scheduleId: 'schedule_id = @scheduleId',
+  state: 'status = @state',
+  mobile: `EXISTS (SELECT 1 FROM schedule_recipients r
+    WHERE r.schedule_id = schedules.schedule_id AND r.mobile = @mobile)`,
+  msgId: `EXISTS (SELECT 1 FROM schedule_recipients r
+    WHERE r.schedule_id = schedules.schedule_id AND r.msg_id = @msgId)`,
+  since: 'created_at >= @since',
+  until: 'created_at < @until',
+}
+
 export function createScheduleStore({ db, writes }: Engine) {
   const get = db.prepare<[string, string], Row>(
     'SELECT * FROM schedules WHERE app_key = ? AND schedule_id = ?',
@@ -116,6 +140,9 @@ export function createScheduleStore({ db, writes }: Engine) {
      ORDER BY s.send_at - a.clock_offset_ms, s.created_at LIMIT @limit`,
   )
   const recipients = createScheduleRecipients(db)
+  // The ids GET /_sandbox/sms/schedules lists, each task then read by `get`: one statement per
+  // shape of filter, prepared once: only the conditions asked for. Read only, at most `limit`.
+  const listed = new Map<string, Statement<[Record<string, unknown>], { id: string }>>()
 
   return {
     get(appKey: string, scheduleId: string): Schedule | undefined {
@@ -156,6 +183,24 @@ export function createScheduleStore({ db, writes }: Engine) {
     },
     due(now: number, limit: number): Array<{ scheduleId: string; appKey: string }> {
       return due.all({ now, limit }).map(r => ({ scheduleId: r.schedule_id, appKey: r.app_key }))
+    },
+    /** The app's task ids, newest first; rowid breaks ties between tasks created in the same millisecond. */
+    ids(appKey: string, filter: SmsScheduleFilter): string[] {
+      const conditions = ['app_key = @appKey']
+      const params: Record<string, unknown> = { appKey, limit: filter.limit }
+      for (const name of Object.keys(CONDITIONS) as Named[]) {
+        if (filter[name] === undefined) continue
+        conditions.push(CONDITIONS[name])
+        params[name] = filter[name]
+      }
+      const sql = `SELECT schedule_id AS id FROM schedules WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at DESC, rowid DESC LIMIT @limit`
+      let statement = listed.get(sql)
+      if (!statement) {
+        statement = db.prepare<[Record<string, unknown>], { id: string }>(sql)
+        listed.set(sql, statement)
+      }
+      return statement.all(params).map(r => r.id)
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { Engine } from '../../store/engine/index.js'
 import { createLister, type ListWindow } from '../../store/engine/lister.js'
-import { msgIdKey, msgIdText, newMsgIdKey } from '../../store/sms/msg-ids.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from '../msg-ids.js'
 
 export interface Code {
   msgId: string

@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { warnedCallsItem } from '../../control/warned.js'
 import type { StreamSource } from '../../events/stream.js'
 import type { Store } from '../../store/index.js'
-import type { ListedMessage } from '../../store/sms/messages.js'
 import { iso } from '../../time.js'
 import type { ListedCode } from './codes-table.js'
+import type { ListedMessage } from './messages-table.js'
 
 // What was sent, as the control plane's lists show it (GET /_sandbox/sms/messages, /codes/latest)
 // and the event stream carries it (`sms.sent`): each item's schema (the answers' allow-list, the

@@ -1,12 +1,12 @@
 import type { PipelineDeps } from '../../deps.js'
 import type { Bucket } from '../../store/apps/apps.js'
 import type { Store } from '../../store/index.js'
-import type { MessageKind, MessageStore } from '../../store/sms/messages.js'
 import type { Tenant } from '../../tenancy.js'
 import { localDayStart } from '../../time.js'
 import { smsErrors } from '../errors.js'
 import { billedUnits, charCount, ONE_DAY, SMS_LIMITS, TEN_MINUTES } from '../limits.js'
 import { recordReport, reportStatusFor } from '../reports/index.js'
+import type { MessageKind, MessageStore } from './messages-table.js'
 
 // A template and a signature as their features' tables read them, named through the store:
 // sms/templates imports sending (its rules), so sending does not import it back.

@@ -13,7 +13,7 @@ import type { Sign } from './table.js'
 // Signature management, jsms-api.md §2.10. Create and modify are multipart forms (POST both) and
 // answer exactly HTTP 200 {"sign_id":int}: the Java client throws on any other status. A new or
 // modified signature waits `reviewDelayMs` under review; the first approved one of an app becomes
-// its default (store/sms/signs.ts).
+// its default (table.ts: promote).
 
 const signIdAnswer = z.object({ sign_id: z.int() })
 const signAnswer = signIdAnswer.extend({

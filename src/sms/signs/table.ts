@@ -1,5 +1,5 @@
 import type { Engine } from '../../store/engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../reviews/index.js'
 
 export interface Sign {
   appKey: string
@@ -50,14 +50,18 @@ export type SignInput = Pick<Sign, 'sign' | 'type' | 'remark' | 'images'>
 
 export function createSignStore(engine: Engine) {
   const { db, writes } = engine
-  // Every send reads its signature (or the default): answered from memory (reviews.ts) until a
-  // statement below changes the app's signatures and forgets them (declared with it:
+  // Every send reads its signature (or the default): answered from memory (sms/reviews/table.ts)
+  // until a statement below changes the app's signatures and forgets them (declared with it:
   // engine/statements.ts). A decision may make one the default (promote).
   const review = createReviewable<Row>(engine, { table: 'signs', id: 'sign_id', kind: 'sign' }, appKey => {
     promote.run({ appKey })
   })
   const { memo } = review
   const get = db.prepare<[string, number], Row>('SELECT * FROM signs WHERE app_key = ? AND sign_id = ?')
+  // For the desk's list (GET /_sandbox/sms/signs): each row then read by `get`, from its cache.
+  const ids = db.prepare<[string], { id: number }>(
+    'SELECT sign_id AS id FROM signs WHERE app_key = ? ORDER BY sign_id',
+  )
   const getDefault = db.prepare<[string], Row>(
     'SELECT * FROM signs WHERE app_key = ? AND is_default = 1 ORDER BY sign_id LIMIT 1',
   )
@@ -126,6 +130,10 @@ export function createSignStore(engine: Engine) {
     },
     remove(appKey: string, signId: number): boolean {
       return remove.run([appKey, signId]).changes === 1
+    },
+    /** The app's sign_ids, in order. */
+    ids(appKey: string): number[] {
+      return ids.all(appKey).map(r => r.id)
     },
     /** Whether any message of the app went out under this signature. */
     usedByMessages(appKey: string, signId: number): boolean {

@@ -7,8 +7,8 @@ import type { RouteSpec } from '../../http/routes.js'
 import { readBy, schemaRoute } from '../../http/schema.js'
 import type { Store } from '../../store/index.js'
 import { readPathId } from '../fields.js'
+import { reviewDecision } from '../reviews/index.js'
 import { signView } from '../signs/index.js'
-import { reviewDecision } from './due.js'
 import { templateView } from './templates.js'
 
 // The reviewer's desk: approve (1) or reject (2) a template or signature at once (a review.decided

@@ -60,9 +60,7 @@ export function smsReviewableRoutes(deps: { store: Store }): RouteSpec[] {
       schema: { response: { 200: schemas.templates } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        const templates = store.listings
-          .templateIds(appKey)
-          .flatMap(id => store.templates.get(appKey, id) ?? [])
+        const templates = store.templates.ids(appKey).flatMap(id => store.templates.get(appKey, id) ?? [])
         return { templates: templates.map(templateItem) }
       },
     }),
@@ -77,7 +75,7 @@ default, its \`refuse_reason\` and \`review_at\`.`,
       schema: { response: { 200: schemas.signs } },
       handler: async req => {
         const { appKey } = req.tenant.app
-        const signs = store.listings.signIds(appKey).flatMap(id => store.signs.get(appKey, id) ?? [])
+        const signs = store.signs.ids(appKey).flatMap(id => store.signs.get(appKey, id) ?? [])
         return {
           signs: signs.map(s => signItem(s, store.signs.usedByMessages(appKey, s.signId))),
         }

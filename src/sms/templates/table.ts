@@ -1,5 +1,5 @@
 import type { Engine } from '../../store/engine/index.js'
-import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../../store/sms/reviews.js'
+import { createReviewable, REVIEWS_DUE, type ReviewStatus } from '../reviews/index.js'
 
 export type { ReviewStatus }
 export type TemplateType = 1 | 2 | 3
@@ -50,11 +50,15 @@ export type TemplateInput = Pick<Template, 'template' | 'type' | 'ttl' | 'remark
 
 export function createTemplateStore(engine: Engine) {
   const { db, writes } = engine
-  // Every send reads its template: answered from memory (reviews.ts) until a statement below
-  // changes the app's templates and forgets them (declared with it: engine/statements.ts).
+  // Every send reads its template: answered from memory (sms/reviews/table.ts) until a statement
+  // below changes the app's templates and forgets them (declared with it: engine/statements.ts).
   const review = createReviewable<Row>(engine, { table: 'templates', id: 'temp_id', kind: 'template' })
   const { memo } = review
   const get = db.prepare<[string, number], Row>('SELECT * FROM templates WHERE app_key = ? AND temp_id = ?')
+  // For the desk's list (GET /_sandbox/sms/templates): each row then read by `get`, from its cache.
+  const ids = db.prepare<[string], { id: number }>(
+    'SELECT temp_id AS id FROM templates WHERE app_key = ? ORDER BY temp_id',
+  )
   const insert = writes<Omit<Template, 'createdAt' | 'updatedAt'> & { now: number }>(
     `INSERT INTO templates (app_key, temp_id, template, type, ttl, remark, status, refuse_reason, review_at,
        created_at, updated_at)
@@ -90,6 +94,10 @@ export function createTemplateStore(engine: Engine) {
     },
     remove(appKey: string, tempId: number): boolean {
       return remove.run([appKey, tempId]).changes === 1
+    },
+    /** The app's temp_ids, in order. */
+    ids(appKey: string): number[] {
+      return ids.all(appKey).map(r => r.id)
     },
     decide: review.decide,
     /** Approves every review of the app whose time has come; returns what it approved. */

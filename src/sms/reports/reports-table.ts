@@ -1,6 +1,6 @@
-import { type DueQuery, dueQuery, type Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
-import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
+import { type DueQuery, dueQuery, type Engine } from '../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../store/engine/lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from '../msg-ids.js'
 
 export interface Report {
   msgId: string
@@ -167,5 +167,12 @@ export function createReportStore({ db, writes }: Engine) {
       const query = filter.msgId === undefined ? filter : { ...filter, msgId: msgIdKey(filter.msgId) }
       return list(appKey, query).map(r => ({ ...toReport(r), seq: r.seq as number }))
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Delivery reports, due at report_at, pulled once each or called back (store.reports). */
+    reports: ReturnType<typeof createReportStore>
   }
 }

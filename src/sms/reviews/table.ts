@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/index.js'
-import { type DueQuery, dueQuery } from '../engine/index.js'
+import type { Engine } from '../../store/engine/index.js'
+import { type DueQuery, dueQuery } from '../../store/engine/index.js'
 
 /** 0 under review, 1 approved, 2 rejected (jsms-api.md §3). */
 export type ReviewStatus = 0 | 1 | 2
@@ -159,5 +159,12 @@ export function createReviewStore({ db }: Engine) {
           at: r.at,
         }))
     },
+  }
+}
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** The reviews seen from the scheduler: apps with one due, the decisions to call back (store.reviews). */
+    reviews: ReturnType<typeof createReviewStore>
   }
 }

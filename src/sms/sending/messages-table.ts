@@ -1,6 +1,6 @@
-import type { Engine } from '../engine/index.js'
-import { createLister, type ListWindow } from '../engine/lister.js'
-import { msgIdKey, msgIdText, newMsgIdKey } from './msg-ids.js'
+import type { Engine } from '../../store/engine/index.js'
+import { createLister, type ListWindow } from '../../store/engine/lister.js'
+import { msgIdKey, msgIdText, newMsgIdKey } from '../msg-ids.js'
 
 export type MessageKind = 'code' | 'voice_code' | 'template'
 
@@ -166,3 +166,10 @@ export function createMessageStore({ db, writes }: Engine) {
 }
 
 export type MessageStore = ReturnType<typeof createMessageStore>
+
+declare module '../../store/index.js' {
+  interface Tables {
+    /** Sent messages, each with its sms.sent seq; the frequency windows count them (store.messages). */
+    messages: MessageStore
+  }
+}

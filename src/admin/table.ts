@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/index.js'
+import type { Engine } from '../store/engine/index.js'
 
 /** What POST /v1/app (the Admin API) created an app as. */
 export interface AppProfile {
@@ -103,5 +103,12 @@ export function createAdminStore({ db }: Engine) {
     certificates(appKey: string): AppCertificate[] {
       return certificates.all(appKey).map(toCertificate)
     },
+  }
+}
+
+declare module '../store/index.js' {
+  interface Tables {
+    /** The Admin API's records: how an app was created, its APNs certificates (store.admin). */
+    admin: ReturnType<typeof createAdminStore>
   }
 }

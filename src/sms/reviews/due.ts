@@ -1,8 +1,8 @@
 import type { JobDeps } from '../../deps.js'
 import { DUE_BATCH as BATCH, type DueWork, DUE_MAX_ROUNDS as MAX_ROUNDS } from '../../scheduler/due-work.js'
 import type { App } from '../../store/apps/apps.js'
-import { REVIEW_RESULTS_DUE, REVIEWS_DUE } from '../../store/sms/reviews.js'
 import { iso } from '../../time.js'
+import { REVIEW_RESULTS_DUE, REVIEWS_DUE } from './table.js'
 
 // The reviews' entries of the due-work list (scheduler/due-work.ts; the list: src/app.ts): each kind
 // run for every app at the scheduler's process time `now` (each app on its own clock: now + its

@@ -143,6 +143,10 @@ try {
       if (step.done) break
     }
   }
+  const slowest = stepMs
+    .map((ms, i) => ({ ms, i: i % (stepMs.length / RUNS) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3)
   stepMs.sort((a, b) => a - b)
   const at = (q: number) => stepMs[Math.min(stepMs.length - 1, Math.floor(stepMs.length * q))]!.toFixed(2)
   const f = (ms: number[]) => `${median(ms).toFixed(1)} ms (${ms.map(v => v.toFixed(1)).join(', ')})`
@@ -154,7 +158,7 @@ try {
   console.log(`GET /_sandbox/app/storage, whole call:      ${f(route)}`)
   console.log(`  longest gap between two turns:           ${f(held)}`)
   console.log(
-    `  one step of the count (store.appRows.counting): ${stepMs.length / RUNS} steps, median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`,
+    `  one step of the count (store.appRows.counting): ${stepMs.length / RUNS} steps, median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms (slowest: ${slowest.map(s => `${s.ms.toFixed(1)} ms at step ${s.i}`).join(', ')})`,
   )
   console.log(`  another app's GET /_sandbox/app answered meanwhile: ${answered.join(', ')}`)
 } finally {

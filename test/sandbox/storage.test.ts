@@ -46,7 +46,7 @@ async function selectCounts(app: SandboxApp, appKey: string): Promise<Record<str
       app.store.db
         .prepare<[string], number>(`SELECT count(*) FROM "${t}" WHERE app_key = ?`)
         .pluck()
-        .get(appKey),
+        .get(appKey) ?? 0,
     ]),
   )
 }

@@ -130,7 +130,7 @@ describe("an app's rows counted a page at a time (GET /_sandbox/app/storage)", (
           store.db
             .prepare<[string], number>(`SELECT count(*) FROM "${t}" WHERE app_key = ?`)
             .pluck()
-            .get(appKey),
+            .get(appKey) ?? 0,
         ]),
       )
       for (const page of [1, 2, 3, 7, COUNT_PAGE]) {

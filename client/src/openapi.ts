@@ -140,7 +140,7 @@ export interface paths {
         };
         /**
          * The app's share of the disk: its rows per table, their size, the caps on what grows
-         * @description Rows counted now; `approx_bytes` from bytes per row measured with indexes (docs/reliability.md). Devices are capped (MAX_DEVICES_PER_APP), push deliveries kept to PUSH_DELIVERIES_KEPT_PER_APP.
+         * @description Rows counted now, a page at a time with other requests served between pages, so a big app holds no other app: a row written or removed while the count runs may or may not be in it; a reset or import of the app meanwhile starts the count again. `approx_bytes` from bytes per row measured with indexes (docs/reliability.md). Devices are capped (MAX_DEVICES_PER_APP), push deliveries kept to PUSH_DELIVERIES_KEPT_PER_APP.
          */
         get: operations["getSandboxAppStorage"];
         put?: never;
@@ -2110,7 +2110,7 @@ export interface operations {
                             /** @description PUSH_DELIVERIES_KEPT_PER_APP: beyond, the app's oldest pushes are forgotten, deliveries first. */
                             push_deliveries: number;
                         };
-                        /** @description The app's rows in each table. */
+                        /** @description The app's rows in each table, counted a page at a time between other requests: a row written or removed while the count runs may or may not be in it. */
                         rows: {
                             [key: string]: number;
                         };

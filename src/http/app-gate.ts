@@ -24,6 +24,8 @@ export function createAppGate() {
     },
     /** Whether the app's gate is closed now. */
     isClosed: (appKey: string): boolean => closed.has(appKey),
+    /** Resolves once the app's gate is open (at once if it is). */
+    opened: (appKey: string): Promise<void> => closed.get(appKey) ?? Promise.resolve(),
     /** A preHandler hook: a request of an app whose gate is closed waits until it opens. */
     hook(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
       const appKey = (req.tenant as { app?: { appKey: string } } | undefined)?.app?.appKey

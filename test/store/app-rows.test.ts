@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import { appTables } from '../../src/store/apps/app-rows.js'
+import { appTables, COUNT_PAGE, countTable } from '../../src/store/apps/app-rows.js'
 import { closeDatabase, openDatabase } from '../../src/store/engine/db.js'
 import type { Store } from '../../src/store/index.js'
-import { basic, call, newKey } from '../helpers.js'
+import { basic, call, createTestApp, newKey } from '../helpers.js'
 import { createLoggedApp } from '../log-capture.js'
+import { useEverything } from '../sandbox/use-everything.js'
 import { startReceiver } from '../scheduler/receiver.js'
 import { databaseFile, openStore } from './file-store.js'
 
@@ -48,6 +49,105 @@ describe('the tables an app owns', () => {
     expect(order.indexOf('push_deliveries')).toBeLessThan(order.indexOf('pushes'))
     expect(order.indexOf('push_device_tags')).toBeLessThan(order.indexOf('push_devices'))
     db.close()
+  })
+})
+
+describe("an app's rows counted a page at a time (GET /_sandbox/app/storage)", () => {
+  // Each step of a count walks a bounded range of an index led by app_key (countTable): never the
+  // app's whole range, never another app's rows, never a sort. The plans say so for every table.
+  it('walk every table through an index led by app_key, each query a SEARCH without a sort', () => {
+    const db = openDatabase(':memory:')
+    const byRowids: string[] = []
+    for (const table of appTables(db)) {
+      const counter = countTable(db, table)
+      expect('once' in counter.by, `${table}: give it an index (or a primary key) led by app_key`).toBe(false)
+      if ('rowids' in counter.by) byRowids.push(table)
+      for (const sql of counter.queries) {
+        const names = [...new Set(sql.match(/@\w+/g) ?? [])].map(n => n.slice(1))
+        const params = Object.fromEntries(names.map(n => [n, n === 'app' ? 'a' : 1]))
+        const plan = db
+          .prepare<Record<string, unknown>, { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+          .all(params)
+          .map(r => r.detail)
+        const ours = plan.filter(d => !d.startsWith('CO-ROUTINE') && !d.startsWith('SCAN (subquery'))
+        for (const d of ours) expect(d, `${table}: ${sql}`).toMatch(/^SEARCH /)
+        expect(plan.join('; '), `${table}: ${sql}`).not.toMatch(/TEMP B-TREE/)
+        if ('keys' in counter.by) expect(ours.join('; '), `${table}: ${sql}`).toMatch(/app_key=\?/)
+      }
+    }
+    // Review events have no index led by app_key: walked by rowids, a page of every app's at a time.
+    expect(byRowids).toEqual(['review_events'])
+    db.close()
+  })
+
+  it('count what SELECT count(*) says, over ties and NULLs in the indexes, whatever the page', async () => {
+    const { app } = await createTestApp()
+    const { store } = app
+    const tenants = [newKey('c'), newKey('d')]
+    for (const [t, appKey] of tenants.entries()) {
+      await useEverything(app, { authorization: basic(appKey, newKey('s')) })
+      await store.write(() => {
+        for (let i = 0; i < 40; i++) {
+          store.pushDevices.insert(
+            {
+              appKey,
+              registrationId: `1c${i.toString(16).padStart(17, '0')}`,
+              platform: 'android',
+              alias: i % 3 === 0 ? null : 'same',
+              mobile: null,
+              online: false,
+              lastOnlineAt: 0,
+              createdAt: 7, // all at once
+            },
+            i % 2 === 0 ? ['x', 'y'] : [],
+          )
+          // Pushes without a seq (NULL in pushes_by_app) beside those with one; messages to one mobile
+          // at one instant; reports not yet pulled (pulled_at NULL) beside pulled ones.
+          store.db
+            .prepare(
+              `INSERT INTO pushes (msg_id, app_key, sendno, payload, broadcast, day_key, time_to_live, created_at, seq)
+               VALUES (?, ?, 0, '{}', 0, '20260101', 60, 7, ?)`,
+            )
+            .run(
+              `7${String(i).padStart(11, '0')}${appKey.slice(0, 3)}`,
+              appKey,
+              i % 2 === 0 ? null : 10_000 + i,
+            )
+          store.db
+            .prepare(
+              `INSERT INTO reports (msg_id, app_key, mobile, status, report_at, notify, pulled_at)
+               VALUES (?, ?, '13800138000', 4001, 7, 0, ?)`,
+            )
+            .run(800_000_000_000 + t * 1000 + i, appKey, i % 3 === 0 ? 9 : null)
+        }
+      })
+    }
+    for (const appKey of tenants) {
+      await store.requests.settled()
+      const expected = Object.fromEntries(
+        store.appRows.tables.map(t => [
+          t,
+          store.db
+            .prepare<[string], number>(`SELECT count(*) FROM "${t}" WHERE app_key = ?`)
+            .pluck()
+            .get(appKey) ?? 0,
+        ]),
+      )
+      for (const page of [1, 2, 3, 7, COUNT_PAGE]) {
+        const steps = store.appRows.counting(appKey, page)
+        let step = steps.next()
+        let n = 1
+        while (!step.done) {
+          step = steps.next()
+          n++
+        }
+        expect(step.value, `page ${page}`).toEqual(expected)
+        // A step walks about a page: the app's rows take at least rows / (2 × page) steps.
+        const rows = Object.values(expected).reduce((a, b) => a + b, 0)
+        expect(n, `page ${page}`).toBeGreaterThanOrEqual(Math.floor(rows / (2 * page)))
+      }
+      expect(store.appRows.count(appKey)).toEqual(expected)
+    }
   })
 })
 

@@ -256,7 +256,7 @@ const reads: Record<keyof typeof writes, string[]> = {
   apps: ['get', 'developer', 'balances', 'developerBalances', 'count', 'otherUsersOf'],
   templates: ['get', 'ids'],
   signs: ['get', 'getDefault', 'pendingOther', 'usedByMessages', 'ids'],
-  appRows: ['tables', 'count'],
+  appRows: ['tables', 'count', 'counting'],
 }
 
 const cases = (Object.keys(writes) as Array<keyof typeof writes>).flatMap(module =>

@@ -5,13 +5,14 @@ import type { Clock } from '../../clock.js'
 import type { Config } from '../../config.js'
 import { sandboxErrors } from '../../control/errors.js'
 import type { Hub } from '../../events/hub.js'
+import type { AppGate } from '../../http/app-gate.js'
 import type { RouteSpec } from '../../http/routes.js'
 import { schemaRoute } from '../../http/schema.js'
 import { reprovision } from '../../seed/reprovision.js'
 import type { SeedFile } from '../../seed/seed-file.js'
 import type { Store } from '../../store/index.js'
 import { applyPatch, patchBody } from './patch.js'
-import { appEventData, appView, describeApp, describeStorage, storageView } from './view.js'
+import { appEventData, appView, describeApp, storageCounter, storageView } from './view.js'
 
 const removed = z.object({ app_key: z.string(), deleted: z.literal(true), recreated: z.boolean() })
 
@@ -22,6 +23,7 @@ type Deps = {
   courier: Courier
   seed: SeedFile
   appResets: AppResets
+  appGate: AppGate
   hub: Hub
 }
 
@@ -52,6 +54,7 @@ export function appRoutes(deps: Deps): RouteSpec[] {
     const data = appEventData(deps, appKey)
     if (data) store.events.append({ appKey, type: 'app.reset', data, at: data.clock.now })
   }
+  const describeStorage = storageCounter(deps)
   return [
     schemaRoute({
       method: 'GET',
@@ -70,11 +73,20 @@ its \`developer\` (devKey, devSecret, standing, balances) and its \`clock\`.`,
       docs: {
         summary: "The app's share of the disk: its rows per table, their size, the caps on what grows",
         description:
-          'Rows counted now; `approx_bytes` from bytes per row measured with indexes (docs/reliability.md). ' +
+          'Rows counted now, a page at a time with other requests served between pages, so a big app holds ' +
+          'no other app: a row written or removed while the count runs may or may not be in it; a reset or ' +
+          'import of the app meanwhile starts the count again. ' +
+          '`approx_bytes` from bytes per row measured with indexes (docs/reliability.md). ' +
           'Devices are capped (MAX_DEVICES_PER_APP), push deliveries kept to PUSH_DELIVERIES_KEPT_PER_APP.',
       },
       schema: { response: { 200: storageView } },
-      handler: async req => describeStorage(deps, req.tenant.app.appKey),
+      handler: async req => {
+        const { appKey } = req.tenant.app
+        // Removed for good while its rows were counted: wrong credentials now, as for the next request.
+        return describeStorage(appKey, () =>
+          req.operator ? sandboxErrors.unknownApp(appKey) : sandboxErrors.authFailed(),
+        )
+      },
     }),
     schemaRoute({
       method: 'PATCH',

@@ -54,10 +54,45 @@ const findMyWayFunctionsOnce = (): Plugin => ({
         '  return fn',
         '}',
       ].join('\n')
-      return { contents: `${source.replaceAll('new Function(', 'functionOnce(')}\n${once}\n`, loader: 'js' }
+      let contents = source.replaceAll('new Function(', 'functionOnce(')
+      if (path.endsWith('node.js') && !process.env.NOLAZY) contents = prefixMatchersOnFirstUse(contents, path)
+      return { contents: `${contents}\n${once}\n`, loader: 'js' }
     })
   },
 })
+
+/**
+ * A static node's prefix matcher compiled at its first lookup, not when the node is made: most of
+ * the ≈ 3 000 static nodes the routes make (the derived 405s put every path in most of the 6 method
+ * trees) are never looked up in a process's life, and making their matchers (a source text each,
+ * then a function) was ≈ 4 % of the start (docs/performance.md, "Issue 32, point 1, round 3"). The
+ * node's `matchPrefix` is a stub that compiles the matcher of the node's prefix then (after any
+ * split, which changes the prefix), keeps it in place of itself, and answers with it: the same
+ * matcher, the same answers, one compilation later. The build fails if the code no longer reads as
+ * expected.
+ */
+function prefixMatchersOnFirstUse(source: string, path: string): string {
+  const rewrites: Array<[string, string]> = [
+    [
+      'this.matchPrefix = kind === NODE_TYPES.STATIC ? compilePrefixMatch(prefix) : null',
+      'this.matchPrefix = kind === NODE_TYPES.STATIC ? matchPrefixOnFirstUse : null',
+    ],
+    ['this.matchPrefix = compilePrefixMatch(childPrefix)', 'this.matchPrefix = matchPrefixOnFirstUse'],
+  ]
+  let out = source
+  for (const [from, to] of rewrites) {
+    if (out.split(from).length !== 2) throw new Error(`find-my-way's ${path}: expected once: ${from}`)
+    out = out.replace(from, to)
+  }
+  if (out.split('.matchPrefix(').length !== 2)
+    throw new Error(`find-my-way's ${path}: matchPrefix is called where it was not expected`)
+  return `${out}
+function matchPrefixOnFirstUse(path, i) {
+  this.matchPrefix = compilePrefixMatch(this.prefix)
+  return this.matchPrefix(path, i)
+}
+`
+}
 
 /**
  * esbuild drops an import of a Node module that names nothing (`import 'node:tls'`): it takes

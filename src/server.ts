@@ -5,6 +5,11 @@
 // module's code runs, and that loading is most of what grows the young generation at start.
 import './process/builtins.js'
 import './process/heap.js'
+import { fileURLToPath } from 'node:url'
+import { enableCompileCache } from './process/compile-cache.js'
+
+// The build only (dist/server.js): under tsx (`npm run dev`) the sources change at every edit.
+if (import.meta.url.endsWith('.js')) enableCompileCache(fileURLToPath(new URL('compile-cache', import.meta.url)))
 
 const { main } = await import('./process/run.js')
 main().catch(err => {

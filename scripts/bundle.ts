@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { build, type Metafile, type Plugin } from 'esbuild'
@@ -117,39 +118,82 @@ const builtinsLoadedFirst = (): Plugin => ({
  */
 const NEVER_FROM_THE_BUNDLE = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']
 
+/** What every bundle of the server shares: Node, ES2023, names kept, the packages left out. */
+const common = (root: string) =>
+  ({
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
+    // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  }) as const
+
 /**
- * Bundles src/server.ts of the checkout at `root` into `outdir` (server.js, chunks/); `entryPoints`,
- * other modules of it the same way (bench/start-stages.ts times the start module by module).
+ * The server as the process runs it: `<outdir>/server.js`, the entry (an ES module: node's modules
+ * and V8's flags first, src/server.ts), and `<outdir>/sandbox-<digest>.cjs`, the rest (src/process/run.ts
+ * and all it imports, the MCP server's code included) as the body of one CommonJS function, which
+ * the entry compiles with a V8 code cache (src/process/script-bundle.ts). The digest (of the
+ * script's text) names the file, so a cache is never read for another build's code. `entryPoints`:
+ * other modules of the checkout, each an ES module with its imports split into `chunks/` (what
+ * bench/start-stages.ts times module by module).
  */
 export async function bundleServer(
   root: string,
   outdir: string,
-  entryPoints: Record<string, string> = { server: 'src/server.ts' },
+  entryPoints?: Record<string, string>,
 ): Promise<Metafile> {
-  const result = await build({
-    absWorkingDir: root,
+  if (entryPoints) return (await bundleModules(root, outdir, entryPoints)).metafile
+  const script = await build({
+    ...common(root),
+    entryPoints: ['src/process/run.ts'],
+    format: 'cjs',
+    write: false,
+    outdir,
+    plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce()],
+    // The script's function receives the URL of its file (script-bundle.ts), as import.meta.url.
+    define: { 'import.meta.url': '__bundleUrl' },
+  })
+  const [file] = script.outputFiles
+  if (!file || script.outputFiles.length !== 1) throw new Error('the sandbox script is one file')
+  const name = `sandbox-${createHash('sha256').update(file.contents).digest('hex').slice(0, 16)}.cjs`
+  mkdirSync(outdir, { recursive: true })
+  writeFileSync(join(outdir, name), file.contents)
+  const entry = await bundleModules(root, outdir, { server: 'src/server.ts' }, { SANDBOX_SCRIPT: JSON.stringify(name) })
+  if (Object.keys(entry.metafile.outputs).length !== 1 || /\bimport\(/.test(readFileSync(join(outdir, 'server.js'), 'utf8')))
+    throw new Error('dist/server.js imports the sandbox as a module: SANDBOX_SCRIPT was not set')
+  return {
+    inputs: { ...script.metafile.inputs, ...entry.metafile.inputs },
+    outputs: { ...script.metafile.outputs, ...entry.metafile.outputs },
+  }
+}
+
+/** ES modules, their shared code and what only `import()` reaches split into `chunks/`. */
+function bundleModules(
+  root: string,
+  outdir: string,
+  entryPoints: Record<string, string>,
+  define: Record<string, string> = {},
+) {
+  return build({
+    ...common(root),
     entryPoints,
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
     splitting: true,
-    platform: 'node',
     format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
+    define,
     plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce(), builtinsLoadedFirst()],
-    // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
-    minifyWhitespace: true,
-    minifySyntax: true,
     // The bundled CommonJS packages call require(): an ES module has none of its own.
     banner: {
       js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
     },
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
   })
-  return result.metafile
 }
 
 /** The files of the docs page (src/across/docs.ts), with their licence: what the package serves. */

@@ -1,5 +1,4 @@
 import { setFlagsFromString } from 'node:v8'
-import { flushCompileCache } from './compile-cache.js'
 
 /**
  * V8's heap sizing for a long-running server that mostly idles between bursts, set from inside
@@ -40,8 +39,6 @@ setFlagsFromString('--no-sparkplug')
  * hot code is compiled again (the server listens, or `mcp` has connected to its agent).
  */
 export function startupDone(): void {
-  // Under the start's flags, which V8 checks when it reads the cache back (compile-cache.ts).
-  flushCompileCache()
   setFlagsFromString('--semi-space-growth-factor=2')
   setFlagsFromString('--opt')
   setFlagsFromString('--sparkplug')

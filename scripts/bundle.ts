@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { build, type Metafile, type Plugin } from 'esbuild'
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild'
 
 // The server as one bundle (npm run build: scripts/build.ts; the tests' copy of it:
 // test/process-build.ts). Loading ≈ 700 files through Node's ES module loader was most of a fresh
@@ -119,20 +119,19 @@ const builtinsLoadedFirst = (): Plugin => ({
 const NEVER_FROM_THE_BUNDLE = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']
 
 /** What every bundle of the server shares: Node, ES2023, names kept, the packages left out. */
-const common = (root: string) =>
-  ({
-    absWorkingDir: root,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
-    // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
-  }) as const
+const common = (root: string): BuildOptions => ({
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
+  // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+})
 
 /**
  * The server as the process runs it: `<outdir>/server.js`, the entry (an ES module: node's modules
@@ -148,7 +147,8 @@ export async function bundleServer(
   outdir: string,
   entryPoints?: Record<string, string>,
 ): Promise<Metafile> {
-  if (entryPoints) return (await bundleModules(root, outdir, entryPoints)).metafile
+  if (entryPoints)
+    return (await bundleModules(root, outdir, entryPoints)).metafile ?? { inputs: {}, outputs: {} }
   const script = await build({
     ...common(root),
     entryPoints: ['src/process/run.ts'],
@@ -164,12 +164,20 @@ export async function bundleServer(
   const name = `sandbox-${createHash('sha256').update(file.contents).digest('hex').slice(0, 16)}.cjs`
   mkdirSync(outdir, { recursive: true })
   writeFileSync(join(outdir, name), file.contents)
-  const entry = await bundleModules(root, outdir, { server: 'src/server.ts' }, { SANDBOX_SCRIPT: JSON.stringify(name) })
-  if (Object.keys(entry.metafile.outputs).length !== 1 || /\bimport\(/.test(readFileSync(join(outdir, 'server.js'), 'utf8')))
+  const entry = await bundleModules(
+    root,
+    outdir,
+    { server: 'src/server.ts' },
+    { SANDBOX_SCRIPT: JSON.stringify(name) },
+  )
+  if (
+    Object.keys(entry.metafile?.outputs ?? {}).length !== 1 ||
+    /\bimport\(/.test(readFileSync(join(outdir, 'server.js'), 'utf8'))
+  )
     throw new Error('dist/server.js imports the sandbox as a module: SANDBOX_SCRIPT was not set')
   return {
-    inputs: { ...script.metafile.inputs, ...entry.metafile.inputs },
-    outputs: { ...script.metafile.outputs, ...entry.metafile.outputs },
+    inputs: { ...script.metafile?.inputs, ...entry.metafile?.inputs },
+    outputs: { ...script.metafile?.outputs, ...entry.metafile?.outputs },
   }
 }
 

@@ -7,10 +7,10 @@
 // (process/script-bundle.ts; SANDBOX_SCRIPT, its file's name, is set by scripts/bundle.ts);
 // from the sources (tsx) it is imported as any module.
 import './process/builtins.js'
+import { fileURLToPath } from 'node:url'
 import { startupDone } from './process/heap.js'
 import type * as Run from './process/run.js'
 import { loadScriptBundle } from './process/script-bundle.js'
-import { fileURLToPath } from 'node:url'
 
 declare const SANDBOX_SCRIPT: string | undefined
 

@@ -17,7 +17,7 @@ declare const SANDBOX_SCRIPT: string | undefined
 const sandbox =
   typeof SANDBOX_SCRIPT === 'string'
     ? loadScriptBundle<typeof Run>(fileURLToPath(new URL(SANDBOX_SCRIPT, import.meta.url)))
-    : { exports: await import('./process/run.js'), saveCache: () => {} }
+    : { exports: await import('./process/run.js'), cached: false, saveCache: () => {} }
 sandbox.exports
   .main(() => {
     // The code cache holds what the start compiled, under the start's flags (script-bundle.ts).

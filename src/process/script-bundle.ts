@@ -6,12 +6,12 @@ import { Script } from 'node:vm'
 
 /**
  * The sandbox's bundle as a script compiled with a V8 code cache. Compiling the bundle's ≈ 1.5 MB
- * was ≈ 15 % of the start's CPU at every start (docs/performance.md, "Issue 32, point 1, round 3"),
- * and Node 20 keeps no code cache for an ES module (Node ≥ 22.1's `module.enableCompileCache`
- * does, and not for code that runs in the start: it is written before). The build writes the
- * sandbox as a CommonJS body (scripts/bundle.ts); this compiles it as one function with `vm.Script`,
- * from the cache the first start left beside it when there is one, and that start writes the cache
- * once the start is over (`saveCache`), so it holds the bytecode of every function the start ran.
+ * was ≈ 15 % of the start's CPU at every start (docs/performance.md, "Issue 32, point 1, round 3"):
+ * Node 20 keeps no code cache for an ES module, and Node 22's own (`module.enableCompileCache`)
+ * measured 80 ms of CPU above this one. The build writes the sandbox as a CommonJS body
+ * (scripts/bundle.ts); this compiles it as one function with `vm.Script`, from the cache a start
+ * left beside it when there is one; a start without one writes it once the start is over
+ * (`saveCache`), so it holds the bytecode of every function the start ran.
  *
  * - Never stale: the bundle's file is named after a digest of its text (the build), the cache
  *   after the bundle's file, node's version and the architecture; V8 itself refuses a cache made
@@ -23,9 +23,13 @@ import { Script } from 'node:vm'
  *   or none, or the whole new one. A folder that cannot be written (a read-only install, the Docker
  *   image's unprivileged user: the image's cache is made when it is built) leaves the next start
  *   compiling as this one did; nothing else changes.
+ * - Beside the bundle only, never in a folder others can write (`os.tmpdir()`): a code cache is
+ *   code, and whoever can write `dist/` can change the code anyway.
  */
 export interface ScriptBundle<T> {
   exports: T
+  /** V8 compiled the script from the cache (there was one, and V8 took it). */
+  cached: boolean
   /** Writes the code cache if this start had none or V8 refused it; never throws. */
   saveCache(): void
 }
@@ -56,6 +60,7 @@ export function loadScriptBundle<T>(file: string): ScriptBundle<T> {
   const fresh = cachedData === undefined || script.cachedDataRejected === true
   return {
     exports: module.exports,
+    cached: !fresh,
     saveCache: () => {
       if (!fresh) return
       const partial = `${cacheFile}.${process.pid}`

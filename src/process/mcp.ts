@@ -16,7 +16,6 @@ import { injectFetch } from '../mcp/inject-fetch.js'
 import { createMcpServer } from '../mcp/server.js'
 import { type Credentials, createSession } from '../mcp/session.js'
 import { NAME } from '../package.js'
-import { startupDone } from './heap.js'
 import { settleOperator } from './operator-password.js'
 import { listenFailure } from './start-refusal.js'
 
@@ -32,7 +31,7 @@ export interface McpCommand {
   start: Partial<Record<SettingName, string>>
 }
 
-export async function runMcp(command: McpCommand): Promise<void> {
+export async function runMcp(command: McpCommand, startupDone: () => void): Promise<void> {
   // Before anything else can write: stdout is the protocol's alone.
   for (const name of ['log', 'info', 'debug'] as const) console[name] = console.error
   const mcp = read(() => loadMcpConfig(undefined, command.own))
@@ -58,7 +57,8 @@ export async function runMcp(command: McpCommand): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
   await server.connect(transport)
-  // Its start is over (process/heap.ts): V8's usual heap growth and optimizing compiler from now on.
+  // Its start is over (server.ts, process/heap.ts): V8's usual heap growth and optimizing compiler
+  // from now on.
   startupDone()
 }
 

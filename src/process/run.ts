@@ -12,7 +12,6 @@ import {
 } from '../seed/fixtures.js'
 import { listenAppTls } from '../tls/listener.js'
 import { parseCommandLine } from './cli.js'
-import { startupDone } from './heap.js'
 import { keepServingOnUncaught } from './last-resort.js'
 import { listenMetrics } from './metrics-port.js'
 import { describeOperator, settleOperator } from './operator-password.js'
@@ -23,13 +22,17 @@ import { listenFailure } from './start-refusal.js'
 const FORCE_EXIT_MS = 6_000
 
 // The process: the command line, configuration, logger, listen, graceful close. Everything else
-// is in buildApp.
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+// is in buildApp. `startupDone` is the entry's (server.ts): V8's flags for after the start
+// (process/heap.ts), and the code cache written before them.
+export async function main(
+  startupDone: () => void,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
   const command = parseCommandLine(argv)
   if ('print' in command) return void process.stdout.write(command.print)
   if ('refuse' in command) refuseUsage(command.refuse)
   // The MCP server for coding agents (docs/agents.md): loaded only for this subcommand.
-  if ('mcp' in command) return (await import('./mcp.js')).runMcp(command.mcp)
+  if ('mcp' in command) return (await import('./mcp.js')).runMcp(command.mcp, startupDone)
   let loaded: Config
   try {
     loaded = loadConfig(undefined, command.start)

@@ -71,7 +71,9 @@ describe('the packages', () => {
       'docs/control-plane.md',
     ])
       expect(files).toContain(f)
-    expect(files.filter(f => f.startsWith('dist/chunks/')).length).toBeGreaterThan(0)
+    // The sandbox as one script (scripts/bundle.ts); never a code cache a local start left in dist/.
+    expect(files.filter(f => /^dist\/sandbox-[0-9a-f]{16}\.cjs$/.test(f))).toHaveLength(1)
+    expect(files.filter(f => f.startsWith('dist/compile-cache/'))).toEqual([])
     // No sources, tests, tools, maps or dependencies: of src/, only the web UI's files, served as written.
     expect(files.filter(f => /^(test|bench|scripts|node_modules)\//.test(f))).toEqual([])
     // Of docs/, the pages only (not the screenshots).

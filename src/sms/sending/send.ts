@@ -119,8 +119,9 @@ export function renderTemplateMessage(
 // Template texts: placeholders, parameters, signature marks, length and sensitive words.
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
-// The vendor's signature marks; no parameter or template may contain them (50052, 50054).
-export const SIGNATURE_MARKS = /[【】]/
+// The vendor's signature marks 【 and 】; no parameter or template may contain them (50052, 50054).
+// Escaped: the bundle stays ASCII (scripts/bundle.ts).
+export const SIGNATURE_MARKS = /[\u3010\u3011]/
 
 // Every send of a template parses the same text: its placeholders are remembered (bounded).
 const parsed = new Map<string, readonly string[]>()

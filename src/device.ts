@@ -42,6 +42,23 @@ export interface Device {
   apnsEnvironment: ApnsEnvironment | null
 }
 
+/**
+ * A row of the registry (`push_devices`, migrations 003, 023) as SQLite answers it: the registry's
+ * table (push/device) and a broadcast's slices (push/send's fan-out) both read it into a `Device`.
+ */
+export interface DeviceRow {
+  app_key: string
+  registration_id: string
+  platform: string
+  alias: string | null
+  mobile: string | null
+  online: number
+  last_online_at: number | null
+  created_at: number
+  channel: string | null
+  apns_environment: string | null
+}
+
 /** Whether a phone of `platform` can have registered with `channel` (null: JPush only, any platform). */
 export function channelFits(platform: PushPlatform, channel: VendorChannel | null): boolean {
   return (

@@ -2,23 +2,11 @@ import {
   type ApnsEnvironment,
   type Device,
   type PushPlatform,
+  type DeviceRow as Row,
   twinDefaults,
   type VendorChannel,
 } from '../../device.js'
 import type { Engine } from '../../store/engine/index.js'
-
-interface Row {
-  app_key: string
-  registration_id: string
-  platform: string
-  alias: string | null
-  mobile: string | null
-  online: number
-  last_online_at: number | null
-  created_at: number
-  channel: string | null
-  apns_environment: string | null
-}
 
 type Key = { appKey: string; rid: string }
 

@@ -1,4 +1,4 @@
-import type { ApnsEnvironment, Device, PushPlatform, VendorChannel } from '../../../device.js'
+import type { ApnsEnvironment, Device, DeviceRow, PushPlatform, VendorChannel } from '../../../device.js'
 import type { Engine } from '../../../store/engine/index.js'
 import { PUSH_DUE, type PushDeliveryStore } from './deliveries-table.js'
 
@@ -87,19 +87,8 @@ interface SliceParams {
   limit: number
 }
 
-interface DeviceRow {
-  place: number
-  app_key: string
-  registration_id: string
-  platform: string
-  alias: string | null
-  mobile: string | null
-  online: number
-  last_online_at: number | null
-  created_at: number
-  channel: string | null
-  apns_environment: string | null
-}
+/** A row of the registry with its place in the registry's order (rowid). */
+type PlacedRow = DeviceRow & { place: number }
 
 /** The deliveries of a broadcast: how many devices it reaches, and their rows written a slice at a time. */
 export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDeliveryStore, 'added'>) {
@@ -117,7 +106,7 @@ export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDe
     `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
      WHERE app_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   )
-  const slice = db.prepare<SliceParams, DeviceRow>(SLICE)
+  const slice = db.prepare<SliceParams, PlacedRow>(SLICE)
   const sliceEnd = db.prepare<SliceParams, { created_at: number; place: number }>(
     `SELECT created_at, rowid AS place FROM push_devices INDEXED BY push_devices_in_order
      WHERE app_key = @appKey AND (created_at, rowid) > (@afterAt, @afterRow) AND (created_at, rowid) <= (@endAt, @endRow)
@@ -127,7 +116,7 @@ export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDe
   // no tag can hold: push/values.ts), read through the tags' primary key in the same pass. The
   // slice and its tags as two statements read the registry's range twice and sorted the tags:
   // half of a tag push's fan-out CPU was these reads (issue 32 point 4, profiled at SCALE=0.1).
-  const sliceWithTags = db.prepare<SliceParams, DeviceRow & { tags: string | null }>(
+  const sliceWithTags = db.prepare<SliceParams, PlacedRow & { tags: string | null }>(
     `SELECT d.*, (SELECT group_concat(t.tag, char(31) ORDER BY t.tag) FROM push_device_tags t
        WHERE t.app_key = d.app_key AND t.registration_id = d.registration_id) AS tags
      FROM (${SLICE}) d`,
@@ -186,7 +175,7 @@ export function createPushFanOut({ db, writes }: Engine, deliveries: Pick<PushDe
       withTags: boolean,
     ): PlacedDevice[] {
       const params = range(appKey, after, end, limit)
-      const rows: Array<DeviceRow & { tags?: string | null }> = withTags
+      const rows: Array<PlacedRow & { tags?: string | null }> = withTags
         ? sliceWithTags.all(params)
         : slice.all(params)
       return rows.map(r => ({

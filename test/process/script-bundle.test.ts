@@ -95,6 +95,22 @@ describe('the sandbox script', () => {
     expect(readdirSync(cacheDir(dir))).toHaveLength(1)
   })
 
+  it('never hands V8 a cache damaged past its header, which would crash every start', () => {
+    const dir = scriptIn()
+    load(dir)
+    // V8 checks its header only (version, flags, the source's length), not the bytes after it in
+    // a release build: damaged there, the cache was deserialized as it was.
+    const bytes = readFileSync(cacheFile(dir))
+    for (let i = bytes.length >> 1; i < bytes.length; i++) bytes[i]! ^= 0x5a
+    writeFileSync(cacheFile(dir), bytes)
+    expect(load(dir)).toMatchObject({ cached: false, times: 42 })
+    expect(load(dir)).toMatchObject({ cached: true, times: 42 })
+    // Cut short too: never read.
+    writeFileSync(cacheFile(dir), readFileSync(cacheFile(dir)).subarray(0, 16))
+    expect(load(dir)).toMatchObject({ cached: false, times: 42 })
+    expect(load(dir)).toMatchObject({ cached: true, times: 42 })
+  })
+
   it('runs without a cache where none can be written', () => {
     const dir = scriptIn()
     // A file where the cache's folder would be: no folder can be made there, whoever runs this.

@@ -42,7 +42,7 @@ import { lazySchemaCompilers } from './http/lazy-compilers.js'
 import { mounter } from './http/mount.js'
 import { lazyRequestLogger, OneLineRequestLog } from './http/request-log.js'
 import { registerRoot } from './http/root.js'
-import { createRouteBook, type RouteBook } from './http/route-book.js'
+import { createRouteBook, MAX_PARAM_LENGTH, type RouteBook } from './http/route-book.js'
 import { useConnections } from './http/socket/connections.js'
 import { useDrain } from './http/socket/drain.js'
 import { useLinger } from './http/socket/linger.js'
@@ -139,7 +139,12 @@ export async function buildApp(
     // and through it to the metrics) only when it has one.
     loggerInstance: logger ?? pino({ level: 'silent' }),
     // The official clients send `//` and trailing slashes (sdk-wire-capture.md §6).
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // The longest parameter is find-my-way's default, named where the derived 405s read it.
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      maxParamLength: MAX_PARAM_LENGTH,
+    },
     // A request to the Admin API's host (admin.jpush.cn) is routed under ADMIN_PREFIX (its paths
     // are /v1/app…, JSMS's prefix here); every other URL is routed as it came (admin/host.ts).
     rewriteUrl: routeAdminHost,
@@ -298,6 +303,7 @@ export async function buildApp(
   app.server.on('connect', envelopes.connect)
   logListenerErrors(app.server, app.log)
   app.setNotFoundHandler(envelopes.notFound)
+  app.addHook('onRequest', envelopes.notAllowedOutside)
   app.setErrorHandler(envelopes.errorHandler)
   registerRoot(app)
   registerLlmsTxt(app)

@@ -4,7 +4,8 @@ import type { OperatorRefusals } from './auth/operator.js'
 import { acceptAnyBody } from './body/json-body.js'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
-import { defineRoutes, type RouteTable, withAliases } from './routes.js'
+import { createNotAllowed, type NotAllowed } from './route-book.js'
+import { defineRoutes, type RouteSpec, type RouteTable, withAliases } from './routes.js'
 import { useSchemas } from './schema.js'
 import type { Envelopes } from './surfaces.js'
 
@@ -66,7 +67,8 @@ export type MountDeps = AuthDeps & {
  *    being replaced (an import: app-gate.ts), then the app's due work caught up to its now
  *    (scheduler/catch-up.ts), so no handler settles anything on its own;
  * 4. the surface's `beforeHandler` hooks (the armed faults: across/faults/faults.ts);
- * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts).
+ * 5. its routes, each also at its group's alias paths, with the 405s of their paths derived (routes.ts,
+ *    answered by the surface's hook where the router finds no route: route-book.ts).
  * Its prefix also joins the envelope table for failures no surface sees (surfaces.ts).
  */
 export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, envelopes: Envelopes) {
@@ -84,9 +86,9 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
     async function mountGroup(
       scope: FastifyInstance,
       own: Dialect,
-      tables: RouteTable<D>[],
+      list: RouteSpec[],
+      notAllowed: NotAllowed,
       auth?: AuthHooks,
-      aliases: Readonly<Record<string, string>> = {},
     ) {
       acceptAnyBody(scope, own)
       useSchemas(scope, own)
@@ -95,29 +97,36 @@ export function mounter<D extends MountDeps>(app: FastifyInstance, deps: D, enve
       if (deps.appGate) scope.addHook('preHandler', deps.appGate.hook)
       scope.addHook('preHandler', deps.scheduler.catchUp)
       beforeHandler?.(scope)
-      defineRoutes(
-        scope,
-        withAliases(
-          tables.flatMap(table => table(deps)),
-          aliases,
-        ),
-        own,
-        { standing, operator },
-      )
+      defineRoutes(scope, list, own, { standing, operator, notAllowed })
     }
 
     await app.register(
       async surface => {
         surface.setNotFoundHandler((_req, reply) => sendApiError(reply, dialect.notFound()))
+        const all = [{ dialect, routes, aliases: {} }, ...groups].map(g => ({
+          dialect: g.dialect,
+          list: withAliases(
+            g.routes.flatMap(table => table(deps)),
+            g.aliases ?? {},
+          ),
+        }))
+        // The derived 405s of every group's paths, around the surface's own hooks (route-book.ts).
+        const notAllowed = createNotAllowed(
+          prefix,
+          all.flatMap(g => g.list),
+        )
+        surface.addHook('onRequest', notAllowed.mark)
         const auth = hooks?.(surface, deps)
+        surface.addHook('onRequest', notAllowed.refuse)
+        envelopes.addNotAllowed(prefix, notAllowed)
         // One surface, one context: mountGroup sets its error handler (once per scope).
-        if (groups.length === 0) return mountGroup(surface, dialect, routes, auth)
+        if (groups.length === 0) return mountGroup(surface, dialect, all[0]!.list, notAllowed, auth)
         // Hosts sharing a prefix each get a context of their own (parser, auth codes, routes); what
         // no group answers (the prefix's unknown paths) fails in the surface's own context.
         surface.setErrorHandler(vendorErrorHandler(dialect))
-        for (const group of [{ dialect, routes, aliases: {} }, ...groups])
+        for (const group of all)
           await surface.register(async scope =>
-            mountGroup(scope, group.dialect, group.routes, auth, group.aliases),
+            mountGroup(scope, group.dialect, group.list, notAllowed, auth),
           )
       },
       { prefix },

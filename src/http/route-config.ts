@@ -16,3 +16,11 @@ export function routeConfig(req: FastifyRequest): FastifyContextConfig | undefin
   }
   return config ?? undefined
 }
+
+/**
+ * A request no route took (Fastify's 404) whose path answers other methods: from here on it reads
+ * as the derived 405 route its path would have had (route-book.ts, `createNotAllowed`).
+ */
+export function answerAs(req: FastifyRequest, config: FastifyContextConfig): void {
+  ;(req as FastifyRequest & { [CONFIG]?: FastifyContextConfig | null })[CONFIG] = config
+}

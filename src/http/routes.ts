@@ -12,6 +12,7 @@ import { ApiError } from '../errors.js'
 import type { OperatorRefusals } from './auth/operator.js'
 import type { Dialect } from './dialect.js'
 import type { Part, PartName } from './reads.js'
+import type { NotAllowed } from './route-book.js'
 import { eachOnce, type OtherAnswer, type RouteDocs, type RouteSurface, SURFACE } from './route-docs.js'
 
 // The routes of every surface: a module's routes are a RouteTable, `(deps) => RouteSpec[]`, and
@@ -217,14 +218,19 @@ const headWithoutBody = async (req: FastifyRequest, reply: FastifyReply, payload
 
 /**
  * Registers a route table, then answers every other method on the same paths with the dialect's
- * "method not allowed" (Fastify alone would say 404). Those answers need no credentials. Each
- * route carries its surface for the OpenAPI document (the failures the surface's routes share).
+ * "method not allowed" (Fastify alone would say 404), through the surface's `notAllowed` (route-
+ * book.ts): those answers need no credentials. Each route carries its surface for the OpenAPI
+ * document (the failures the surface's routes share).
  */
 export function defineRoutes(
   app: FastifyInstance,
   routes: RouteSpec[],
   dialect: Dialect,
-  { standing = true, operator }: { standing?: boolean; operator?: OperatorRefusals | undefined } = {},
+  {
+    standing = true,
+    operator,
+    notAllowed,
+  }: { standing?: boolean; operator?: OperatorRefusals | undefined; notAllowed: NotAllowed },
 ): void {
   const surface: RouteSurface = { dialect, standing, ...(operator ? { operator } : {}) }
   // Per path, the methods it answers, and those no 405 is derived for (answered or unknown).
@@ -244,25 +250,40 @@ export function defineRoutes(
   for (const [url, methods] of byUrl) {
     const others = METHODS.filter(m => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')))
     if (others.length === 0) continue
-    const withHead = others.includes('GET')
+    // HEAD goes with a refused GET as it goes with an answered one.
+    const refused: HTTPMethods[] = others.includes('GET') ? [...others, 'HEAD'] : others
+    const config = { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) }
+    const refuse = (method: string) => dialect.methodNotAllowed(allowedOf(answered.get(url)), method)
+    // A refused method that a parametric route of the table answers on paths this one also takes
+    // stays a route here: the router tries this path first, and would hand the request to the
+    // parametric route if no route of that method were here.
+    const mayHide = notAllowed.hidden(`${app.prefix}${url}`)
+    const hiding = refused.filter(m => mayHide.has(m))
+    notAllowed.add({
+      url: `${app.prefix}${url}`,
+      methods: refused.filter(m => !hiding.includes(m)),
+      config,
+      refuse,
+    })
+    if (hiding.length === 0) continue
+    const withHead = hiding.includes('HEAD')
     const derived = {
-      // HEAD goes with a derived GET as it goes with a real one, named beside the other methods:
-      // Fastify's own HEAD route would be a second route per such path (≈ 100 at start, each with
-      // its context and hooks). The answer is what that route answers: the GET's header fields,
-      // no body (Fastify's head-route.js, for a string payload: what an error envelope is).
-      method: withHead ? [...others, 'HEAD' as const] : others,
+      // Fastify's own HEAD route would be a second route; the answer is what that route answers:
+      // the GET's header fields, no body (Fastify's head-route.js, for a string payload: what an
+      // error envelope is).
+      method: hiding,
       exposeHeadRoute: false,
       ...(withHead ? { onSend: headWithoutBody } : {}),
       url,
-      config: { public: true, ...(flatUrls.has(url) ? { errorShape: 'flat' as const } : {}) },
+      config,
       [SURFACE]: { ...surface, methodNotAllowed: true },
       // The method is refused before the body is read (issue 29, point 10): a PUT with a body
       // that is not JSON, or over the limit, is still the wrong method, as the vendor answers it.
       onRequest: async (req: FastifyRequest) => {
-        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
+        throw refuse(req.method)
       },
       handler: async (req: FastifyRequest) => {
-        throw dialect.methodNotAllowed(allowedOf(answered.get(url)), req.method)
+        throw refuse(req.method)
       },
     }
     app.route(derived)

@@ -4,6 +4,8 @@ import type { Duplex } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Dialect } from './dialect.js'
 import { sendApiError, vendorErrorHandler } from './error-handler.js'
+import { type NotAllowed, normalizePath } from './route-book.js'
+import { answerAs } from './route-config.js'
 
 /**
  * Which surface's envelope answers a path, for the failures no surface's own handlers see: those
@@ -34,6 +36,14 @@ export function createEnvelopes(fallback: Dialect) {
   const errorHandler = (err: Error, req: FastifyRequest, reply: FastifyReply) =>
     vendorErrorHandler(dialectFor(req.url))(err, req, reply)
 
+  // Each surface's derived 405s (route-book.ts), longest prefix first.
+  const refusals: Array<readonly [prefix: string, notAllowed: NotAllowed]> = []
+  /** Whether Fastify's 404 routing hands `url` to a surface (its 404 router: `<prefix>` and `<prefix>/*`, no `//` forgiven). */
+  const inSurface = (url: string) => {
+    const path = safeDecode(url.split('?')[0] ?? '')
+    return refusals.some(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))
+  }
+
   return {
     dialectFor,
     add(prefix: string, dialect: Dialect): void {
@@ -41,6 +51,29 @@ export function createEnvelopes(fallback: Dialect) {
       prefixes.sort((a, b) => b[0].length - a[0].length)
     },
     errorHandler,
+    /** The surface at `prefix` answers its paths' other methods so (mount.ts). */
+    addNotAllowed(prefix: string, notAllowed: NotAllowed): void {
+      refusals.push([prefix, notAllowed])
+      refusals.sort((a, b) => b[0].length - a[0].length)
+    },
+    /**
+     * A root onRequest hook: the derived 405 of a path the router forgives (`//v1//messages` is
+     * `/v1/messages` to it) but Fastify's 404 routing does not hand to the surface (its 404 router
+     * forgives no `//`), so that the surface's own hook never sees it. Such a request meets none of
+     * the surface's hooks, as its 404 never did (the /v3 rate windows do not count it). Case is
+     * kept, as the router keeps it: `/V1/messages` is no path of any surface.
+     */
+    notAllowedOutside(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+      const path = req.is404 && !inSurface(req.url) ? normalizePath(req.url) : undefined
+      const owner = path && refusals.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))
+      const found = owner ? owner[1].find(req.method, req.url) : undefined
+      if (found === undefined) {
+        done()
+        return
+      }
+      answerAs(req, found.config)
+      done(found.refuse(req.method))
+    },
     /** Paths outside every surface (`/`, `/v2/…`) still answer in a vendor envelope. */
     notFound: (req: FastifyRequest, reply: FastifyReply) =>
       sendApiError(reply, dialectFor(req.url).notFound()),
@@ -65,6 +98,15 @@ export function createEnvelopes(fallback: Dialect) {
 }
 
 export type Envelopes = ReturnType<typeof createEnvelopes>
+
+/** A path with its percent-escapes decoded where they are well-formed, as the routers read it. */
+function safeDecode(path: string): string {
+  try {
+    return path.includes('%') ? decodeURI(path) : path
+  } catch {
+    return path
+  }
+}
 
 const CLIENT_ERRORS: Record<string, [status: number, reason: string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
